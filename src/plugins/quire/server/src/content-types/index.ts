@@ -1,0 +1,5 @@
+import apiKey from './api-key/schema.json';
+
+export default {
+  'api-key': { schema: apiKey },
+};

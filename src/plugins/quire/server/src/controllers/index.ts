@@ -1,0 +1,3 @@
+import keys from './keys';
+
+export default { keys };

@@ -1,0 +1,4 @@
+import authenticate from './authenticate';
+import envelope from './envelope';
+
+export default { authenticate, envelope };

@@ -1,0 +1,8 @@
+import keys from './keys';
+
+export default {
+  'content-api': {
+    type: 'content-api',
+    routes: [...keys],
+  },
+};

@@ -1,0 +1,4 @@
+import auth from './auth';
+import keys from './keys';
+
+export default { auth, keys };

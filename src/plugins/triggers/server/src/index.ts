@@ -1,0 +1,9 @@
+export default {
+  register() {},
+  bootstrap() {},
+  config: { default: {}, validator() {} },
+  contentTypes: {},
+  controllers: {},
+  routes: {},
+  services: {},
+};

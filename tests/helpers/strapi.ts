@@ -1,0 +1,116 @@
+/**
+ * Boots the compiled Strapi app in-process, once per test file, on a fresh database:
+ * a temporary SQLite file, or a new PostgreSQL database when DATABASE_URL is set.
+ * Requests go over HTTP through supertest.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import supertest from 'supertest';
+import { Client } from 'pg';
+
+const appDir = path.resolve(__dirname, '..', '..');
+const random = () => randomBytes(24).toString('base64');
+
+export interface TestApp {
+  strapi: any;
+  http: supertest.Agent;
+  close(): Promise<void>;
+}
+
+async function createPostgresDatabase(baseUrl: string) {
+  const name = `quire_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new Client({ connectionString: baseUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-test-'));
+  const baseDbUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+  const pg = baseDbUrl ? await createPostgresDatabase(baseDbUrl) : undefined;
+  if (pg) process.env.TEST_DATABASE_URL = baseDbUrl;
+
+  Object.assign(process.env, {
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: '1337',
+    APP_KEYS: [random(), random()].join(','),
+    API_TOKEN_SALT: random(),
+    ADMIN_JWT_SECRET: random(),
+    TRANSFER_TOKEN_SALT: random(),
+    JWT_SECRET: random(),
+    ENCRYPTION_KEY: random(),
+    STRAPI_TELEMETRY_DISABLED: 'true',
+    STRAPI_DISABLE_CRON: 'true',
+    LOG_LEVEL: 'warn',
+    AUTH_RATELIMIT_MAX: '100000',
+    DATABASE_CLIENT: pg ? 'postgres' : 'sqlite',
+    ...(pg ? { DATABASE_URL: pg.url } : { DATABASE_FILENAME: path.join(tmp, 'test.db') }),
+    ...env,
+  });
+  if (!pg) delete process.env.DATABASE_URL;
+
+  const { createStrapi } = require('@strapi/strapi');
+  const strapi = await createStrapi({ appDir, distDir: path.join(appDir, 'dist'), autoReload: false, serveAdminPanel: false }).load();
+  strapi.server.mount();
+  const http = supertest.agent(strapi.server.httpServer);
+  return {
+    strapi,
+    http,
+    async close() {
+      await strapi.destroy();
+      if (pg) await pg.drop();
+      fs.rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+let counter = 0;
+
+export interface TestUser {
+  id: number;
+  jwt: string;
+  username: string;
+  email: string;
+}
+
+/** Registers a users-permissions user through the stock route and returns its JWT. */
+export async function registerUser(app: TestApp, label = 'user'): Promise<TestUser> {
+  counter += 1;
+  const username = `${label}${counter}_${randomBytes(3).toString('hex')}`;
+  const email = `${username}@example.test`;
+  const res = await app.http.post('/api/auth/local/register').send({ username, email, password: 'correct horse battery' });
+  if (res.status !== 200) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { id: res.body.user.id, jwt: res.body.jwt, username, email };
+}
+
+/** Creates an API key for a user (through the API, with the user's JWT) and returns its secret. */
+export async function createKey(app: TestApp, user: TestUser, name = 'test key'): Promise<string> {
+  const res = await app.http.post('/api/keys').set('Authorization', `Bearer ${user.jwt}`).send({ name });
+  if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data.secret;
+}
+
+export const bearer = (secret: string) => ({ Authorization: `Bearer ${secret}` });
+
+/** Asserts the failure envelope and returns its error. */
+export function expectFailure(res: { status: number; body: any }, status: number, code: string) {
+  expect({ status: res.status, success: res.body?.success, code: res.body?.error?.code }).toEqual({ status, success: false, code });
+  expect(typeof res.body.error.message).toBe('string');
+  expect(Object.keys(res.body).sort()).toEqual(['error', 'success']);
+  return res.body.error as { code: string; message: string; nextAction?: string };
+}
