@@ -1,4 +1,6 @@
 import auth from './auth';
 import keys from './keys';
+import rateLimit from './rate-limit';
+import redis from './redis';
 
-export default { auth, keys };
+export default { auth, keys, rateLimit, redis };

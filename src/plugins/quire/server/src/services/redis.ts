@@ -1,0 +1,28 @@
+import type { Core } from '@strapi/strapi';
+import Redis from 'ioredis';
+
+/**
+ * One shared Redis client when REDIS_URL is set (rate limits shared across processes),
+ * none otherwise. Callers fall back to in-process state when this returns null.
+ */
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  let client: Redis | null = null;
+  return {
+    url(): string | null {
+      return process.env.REDIS_URL || null;
+    },
+    client(): Redis | null {
+      const url = this.url();
+      if (!url) return null;
+      if (!client) {
+        client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+        client.on('error', (error) => strapi.log.warn(`redis: ${error.message}`));
+      }
+      return client;
+    },
+    async close() {
+      if (client) await client.quit().catch(() => client?.disconnect());
+      client = null;
+    },
+  };
+};
