@@ -1,0 +1,72 @@
+import type { Element, Root as HastRoot } from 'hast';
+import type { Root as MdastRoot } from 'mdast';
+import rehypeParse from 'rehype-parse';
+import rehypeStringify from 'rehype-stringify';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+import { visit } from 'unist-util-visit';
+
+/** Attributes that carry a URL in the HTML our sanitiser lets through. */
+const URL_ATTRIBUTES: Record<string, string[]> = {
+  a: ['href'],
+  img: ['src'],
+  q: ['cite'],
+  blockquote: ['cite'],
+  del: ['cite'],
+  ins: ['cite'],
+};
+
+/** `value` resolved against `base` when it is relative; absolute and fragment-only URLs are kept. */
+export function absoluteUrl(value: string, base: string): string {
+  const trimmed = value.trim();
+  if (!trimmed || trimmed.startsWith('#') || /^[a-z][a-z0-9+.-]*:/i.test(trimmed)) return value;
+  try {
+    return new URL(trimmed, base.endsWith('/') ? base : base + '/').toString();
+  } catch {
+    return value;
+  }
+}
+
+const htmlProcessor = unified().use(rehypeParse, { fragment: true }).use(rehypeStringify);
+
+/** Rewrites every relative link and image URL of an HTML fragment against `base`. */
+export function absolutizeHtml(html: string, base: string): string {
+  const tree = htmlProcessor.parse(html) as HastRoot;
+  visit(tree, 'element', (node: Element) => {
+    for (const attribute of URL_ATTRIBUTES[node.tagName] ?? []) {
+      const property = attribute === 'href' ? 'href' : attribute === 'src' ? 'src' : 'cite';
+      const value = node.properties?.[property];
+      if (typeof value === 'string') node.properties[property] = absoluteUrl(value, base);
+    }
+  });
+  return htmlProcessor.stringify(tree);
+}
+
+const markdownParser = unified().use(remarkParse).use(remarkGfm);
+
+/**
+ * Rewrites relative link, image and definition URLs of a Markdown document against `base`,
+ * editing only those URLs in the source: everything else stays byte for byte as written.
+ */
+export function absolutizeMarkdown(markdown: string, base: string): string {
+  const tree = markdownParser.parse(markdown) as MdastRoot;
+  const edits: Array<{ start: number; end: number; text: string }> = [];
+  visit(tree, (node: any) => {
+    if (!['link', 'image', 'definition'].includes(node.type) || typeof node.url !== 'string') return;
+    const absolute = absoluteUrl(node.url, base);
+    const start = node.position?.start?.offset;
+    const end = node.position?.end?.offset;
+    if (absolute === node.url || start === undefined || end === undefined) return;
+    const slice = markdown.slice(start, end);
+    // The destination follows "](" in links and images, and ":" in definitions.
+    const from = node.type === 'definition' ? slice.indexOf(']:') : slice.lastIndexOf('](');
+    const at = from < 0 ? -1 : slice.indexOf(node.url, from);
+    if (at >= 0) edits.push({ start: start + at, end: start + at + node.url.length, text: absolute });
+  });
+  let result = markdown;
+  for (const edit of edits.sort((a, b) => b.start - a.start)) {
+    result = result.slice(0, edit.start) + edit.text + result.slice(edit.end);
+  }
+  return result;
+}

@@ -1,0 +1,42 @@
+import TurndownService from 'turndown';
+import { gfm } from 'turndown-plugin-gfm';
+
+/**
+ * HTML -> GitHub-flavoured Markdown, keeping headings (ATX), lists, links, images, fenced code
+ * with its language, tables, emphasis and strikethrough. Callers sanitise the HTML first:
+ * this only converts.
+ */
+const turndown = new TurndownService({
+  headingStyle: 'atx',
+  codeBlockStyle: 'fenced',
+  fence: '```',
+  bulletListMarker: '-',
+  emDelimiter: '*',
+  strongDelimiter: '**',
+  linkStyle: 'inlined',
+});
+turndown.use(gfm);
+turndown.remove(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'form', 'button', 'input', 'select', 'textarea'] as any);
+
+// Turndown pads list markers to four columns ("-   item"); one space reads better and parses the same.
+turndown.addRule('compactListItem', {
+  filter: 'li',
+  replacement(content, node, options) {
+    const parent = node.parentNode as any;
+    let marker = `${options.bulletListMarker} `;
+    if (parent && parent.nodeName === 'OL') {
+      const start = Number(parent.getAttribute('start') || 1);
+      marker = `${start + Array.prototype.indexOf.call(parent.children, node)}. `;
+    }
+    const body = content.replace(/^\n+/, '').replace(/\n+$/, '\n').replace(/\n/gm, '\n' + ' '.repeat(marker.length));
+    return marker + body + (node.nextSibling && !/\n$/.test(body) ? '\n' : '');
+  },
+});
+
+export function htmlToMarkdown(html: string): string {
+  return turndown
+    .turndown(html)
+    .replace(/[ \t]+$/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}

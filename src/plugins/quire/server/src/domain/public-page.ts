@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+
+export interface PublicPage {
+  title: string;
+  description: string;
+  canonicalUrl: string;
+  markdownUrl: string;
+  /** Absolute URL of the first image, for OpenGraph; "" when there is none. */
+  imageUrl: string;
+  publishedAt: string;
+  /** Each section's sanitised HTML with absolute URLs, in order. */
+  sectionsHtml: string[];
+}
+
+export const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const STYLE = `body{margin:0;background:#fdfcfa;color:#1d1d1f;font:18px/1.65 Georgia,'Times New Roman',serif}
+main{max-width:42rem;margin:0 auto;padding:3rem 1.25rem 5rem}
+h1,h2,h3,h4,h5,h6{font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;line-height:1.25}
+h1{font-size:2.2rem;margin:0 0 .4rem}
+.meta{color:#6e6e73;font:14px -apple-system,'Segoe UI',Helvetica,Arial,sans-serif;margin-bottom:2.5rem}
+img{max-width:100%;height:auto}
+pre{background:#f2f1ee;padding:1rem;overflow:auto;border-radius:6px;font-size:15px}
+code{font-family:ui-monospace,Menlo,Consolas,monospace}
+blockquote{margin:1.5rem 0;padding-left:1rem;border-left:3px solid #d2d2d7;color:#424245}
+table{border-collapse:collapse}td,th{border:1px solid #d2d2d7;padding:.3rem .6rem}
+a{color:#0a58ca}`;
+
+/** The only inline style of the page, allowed by its hash so the CSP needs no 'unsafe-inline'. */
+const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+
+/** Strict policy for the public copy: no script at all, images from anywhere, our one stylesheet. */
+export const PUBLIC_PAGE_CSP = [
+  "default-src 'none'",
+  'img-src https: http: data:',
+  `style-src ${STYLE_HASH}`,
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** A complete HTML document for a published article: title, canonical and OpenGraph tags, sections in order. */
+export function renderPublicPage(page: PublicPage): string {
+  const e = escapeHtml;
+  const meta = [
+    `<meta name="description" content="${e(page.description)}">`,
+    `<link rel="canonical" href="${e(page.canonicalUrl)}">`,
+    `<link rel="alternate" type="text/markdown" href="${e(page.markdownUrl)}">`,
+    `<meta property="og:type" content="article">`,
+    `<meta property="og:title" content="${e(page.title)}">`,
+    `<meta property="og:description" content="${e(page.description)}">`,
+    `<meta property="og:url" content="${e(page.canonicalUrl)}">`,
+    page.imageUrl ? `<meta property="og:image" content="${e(page.imageUrl)}">` : '',
+    `<meta property="article:published_time" content="${e(page.publishedAt)}">`,
+    `<meta name="twitter:card" content="${page.imageUrl ? 'summary_large_image' : 'summary'}">`,
+  ].filter(Boolean);
+  const date = page.publishedAt.slice(0, 10);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${e(page.title)}</title>
+${meta.join('\n')}
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+<article>
+<header><h1>${e(page.title)}</h1><p class="meta">Published <time datetime="${e(page.publishedAt)}">${e(date)}</time></p></header>
+${page.sectionsHtml.map((html) => `<section>\n${html}\n</section>`).join('\n')}
+</article>
+</main>
+</body>
+</html>
+`;
+}
