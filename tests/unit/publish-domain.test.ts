@@ -95,3 +95,27 @@ describe('slugs', () => {
     expect(uniqueSlug('b', new Set(['a']))).toBe('b');
   });
 });
+
+describe('front matter', () => {
+  const { splitFrontMatter } = require('../../src/plugins/quire/server/src/domain/front-matter');
+
+  it('splits YAML front matter from the body', () => {
+    const { data, body } = splitFrontMatter('---\ntitle: My story\npremise: Why it matters\nnotes:\n  - kind: source\n    title: Paper\n    url: https://a.example/\n---\n# Heading\n\nText');
+    expect(data).toEqual({ title: 'My story', premise: 'Why it matters', notes: [{ kind: 'source', title: 'Paper', url: 'https://a.example/' }] });
+    expect(body).toBe('# Heading\n\nText');
+  });
+
+  it('leaves a document without front matter alone, and accepts front matter only', () => {
+    expect(splitFrontMatter('# Title\n---\nx')).toEqual({ data: {}, body: '# Title\n---\nx' });
+    expect(splitFrontMatter('---\ntitle: Only\n---')).toEqual({ data: { title: 'Only' }, body: '' });
+  });
+
+  it('never runs code and refuses invalid YAML or a non-mapping', () => {
+    (global as any).__pwned = false;
+    const js = splitFrontMatter('---js\n{ title: (global.__pwned = true) }\n---\nbody');
+    expect((global as any).__pwned).toBe(false);
+    expect(js.data).toEqual({});
+    expect(() => splitFrontMatter('---\ntitle: [unclosed\n---\nx')).toThrow(/not valid YAML/);
+    expect(() => splitFrontMatter('---\n- a\n- b\n---\nx')).toThrow(/mapping/);
+  });
+});
