@@ -119,3 +119,22 @@ describe('front matter', () => {
     expect(() => splitFrontMatter('---\n- a\n- b\n---\nx')).toThrow(/mapping/);
   });
 });
+
+describe('document title', () => {
+  const { takeTitle } = require('../../src/plugins/quire/server/src/domain/document-title');
+
+  it('takes a leading level-1 heading out of the body', () => {
+    expect(takeTitle('# The *Title*\n\nIntro\n\n## Part')).toEqual({ title: 'The Title', body: 'Intro\n\n## Part' });
+    expect(takeTitle('The Title\n=========\n\nIntro')).toEqual({ title: 'The Title', body: 'Intro' });
+  });
+
+  it('otherwise uses the first heading and keeps the body whole', () => {
+    expect(takeTitle('Intro text\n\n## First part\n\nx')).toEqual({ title: 'First part', body: 'Intro text\n\n## First part\n\nx' });
+    expect(takeTitle('```\n# not a heading\n```\n\n### Real')).toEqual({ title: 'Real', body: '```\n# not a heading\n```\n\n### Real' });
+  });
+
+  it('gives null when there is no heading', () => {
+    expect(takeTitle('Just words.')).toEqual({ title: null, body: 'Just words.' });
+    expect(takeTitle('')).toEqual({ title: null, body: '' });
+  });
+});
