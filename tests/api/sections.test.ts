@@ -294,3 +294,62 @@ describe('DELETE /api/articles/{id}/sections/{sid}', () => {
     expect((await a.get(`/api/articles/${article.id}/outline`)).body.data.outline).toHaveLength(17);
   });
 });
+
+describe('outline cache', () => {
+  const outlines = () => app.strapi.plugin('quire').service('outlines');
+  const fresh = async (id: string) => {
+    outlines().clear();
+    return (await a.get(`/api/articles/${id}/outline`)).body.data.outline;
+  };
+
+  it('always answers what the database holds, after any sequence of writes', async () => {
+    const { article, outline } = await newArticle(a, { title: 'T', markdown: sectionsDoc(6) });
+    const id = article.id;
+    const anchors = outline.map((e) => e.anchor);
+    await a.post(`/api/articles/${id}/sections`, { markdown: '## A\n\n## B', after: anchors[2] });
+    await a.post(`/api/articles/${id}/sections/${anchors[0]}/move`, { before: anchors[5] });
+    await a.patch(`/api/articles/${id}/sections/${anchors[3]}`, { markdown: '## C\n\ntext\n\n## D' });
+    await a.patch(`/api/articles/${id}/sections/${anchors[4]}`, { html: '<h4>E</h4>' });
+    await a.del(`/api/articles/${id}/sections/${anchors[1]}`);
+    const cached = (await a.get(`/api/articles/${id}/outline`)).body.data.outline;
+    const article2 = (await a.get(`/api/articles/${id}`)).body.data;
+    expect(await fresh(id)).toEqual(cached);
+    expect(article2.outline).toEqual(cached);
+    expect(cached.map((e) => e.title)).toEqual(['S3', 'A', 'B', 'C', 'D', 'E', 'S1', 'S6']);
+  });
+
+  it('sees a change another process made (it bumps the outline revision)', async () => {
+    const { article, outline } = await newArticle(a, { title: 'T', markdown: sectionsDoc(3) });
+    await a.get(`/api/articles/${article.id}/outline`); // cached now
+    const row = await app.strapi.db.query('plugin::quire.article').findOne({ where: { uuid: article.id }, select: ['id', 'outlineRev'] });
+    const section = (await a.get(`/api/articles/${article.id}/sections/${outline[1].anchor}`)).body.data.section;
+    await app.strapi.db.query('plugin::quire.section').update({ where: { uuid: section.id }, data: { title: 'Changed elsewhere' } });
+    await app.strapi.db.query('plugin::quire.article').update({ where: { id: row.id }, data: { outlineRev: row.outlineRev + 1 } });
+    const res = await a.get(`/api/articles/${article.id}/outline`);
+    expect(res.body.data.outline.map((e) => e.title)).toEqual(['S1', 'Changed elsewhere', 'S3']);
+    const added = await a.post(`/api/articles/${article.id}/sections`, { markdown: '## S4' });
+    expect(added.body.data.outline.map((e) => e.title)).toEqual(['S1', 'Changed elsewhere', 'S3', 'S4']);
+  });
+
+  it('keeps nothing of a write that rolled back', async () => {
+    const { article, outline } = await newArticle(a, { title: 'T', markdown: sectionsDoc(3) });
+    const knex = app.strapi.db.connection;
+    const isPg = app.strapi.db.dialect.client === 'postgres';
+    if (isPg) {
+      await knex.raw(`CREATE OR REPLACE FUNCTION quire_test_boom() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$ LANGUAGE plpgsql`);
+      await knex.raw("CREATE TRIGGER quire_test_boom BEFORE INSERT ON quire_sections FOR EACH ROW WHEN (NEW.title = 'Boom') EXECUTE FUNCTION quire_test_boom()");
+    } else {
+      await knex.raw("CREATE TRIGGER quire_test_boom BEFORE INSERT ON quire_sections WHEN NEW.title = 'Boom' BEGIN SELECT RAISE(ABORT, 'boom'); END");
+    }
+    try {
+      expectFailure(await a.post(`/api/articles/${article.id}/sections`, { markdown: '## Fine\n\n## Boom', after: outline[0].anchor }), 500, 'internal');
+      expectFailure(await a.patch(`/api/articles/${article.id}/sections/${outline[1].anchor}`, { markdown: '## Renamed\n\n## Boom' }), 500, 'internal');
+    } finally {
+      await knex.raw(isPg ? 'DROP TRIGGER quire_test_boom ON quire_sections' : 'DROP TRIGGER quire_test_boom');
+    }
+    expect((await a.get(`/api/articles/${article.id}/outline`)).body.data.outline).toEqual(outline);
+    const added = await a.post(`/api/articles/${article.id}/sections`, { markdown: '## After' });
+    expect(added.body.data.outline.map((e) => e.title)).toEqual(['S1', 'S2', 'S3', 'After']);
+    expect(await fresh(article.id)).toEqual(added.body.data.outline);
+  });
+});

@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { newId } from '../domain/anchors';
 import { invalidArgument } from '../domain/errors';
 import { splitMarkdown } from '../domain/markdown';
-import { outlineEntries, outlineView, type OutlineEntry } from '../domain/outline';
+import type { Outline, OutlineEntry } from '../domain/outline';
 import type { NoteInput, NoteMapEntry } from './notes';
 import type { SectionRecord } from './sections';
 import { articleNotFound, articleUuid, inTransaction, iso, knexOf, tableName, TABLE, toInt, UID } from './store';
@@ -29,6 +29,8 @@ export interface ArticleRow {
   createdAt: string;
   updatedAt: string;
   publishedAt: string | null;
+  /** Bumped by every write to the article's sections (see services/outlines). */
+  outlineRev: number;
 }
 
 export interface CreateArticleInput {
@@ -41,7 +43,7 @@ export interface CreateArticleInput {
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
-const ROW_COLUMNS = ['id', 'uuid', 'user_id', 'title', 'status', 'premise', 'created_at', 'updated_at', 'last_published_at'];
+const ROW_COLUMNS = ['id', 'uuid', 'user_id', 'title', 'status', 'premise', 'created_at', 'updated_at', 'last_published_at', 'outline_rev'];
 
 function toRow(raw): ArticleRow {
   return {
@@ -54,6 +56,7 @@ function toRow(raw): ArticleRow {
     createdAt: iso(raw.created_at)!,
     updatedAt: iso(raw.updated_at)!,
     publishedAt: iso(raw.last_published_at),
+    outlineRev: Number(raw.outline_rev ?? 0),
   };
 }
 
@@ -70,10 +73,7 @@ export function articleRecord(row: ArticleRow, totals: { words: number; sections
   };
 }
 
-const totalsOf = (outline: OutlineEntry[]) => ({
-  words: outline.reduce((sum, entry) => sum + entry.words, 0),
-  sections: outline.length,
-});
+const totalsOf = (outline: Outline) => ({ words: outline.words, sections: outline.size });
 
 /** An empty premise is no premise. */
 export const normalizePremise = (premise: string | null | undefined) => (premise ? premise : null);
@@ -98,6 +98,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const articles = (alias?: string) => tableName(strapi, TABLE.articles, alias);
   const sectionsService = () => strapi.plugin('quire').service('sections');
   const notesService = () => strapi.plugin('quire').service('notes');
+  const outlines = () => strapi.plugin('quire').service('outlines');
+  const outlineOf = (row: ArticleRow): Promise<Outline> => sectionsService().outlineOfRow(row.id, row.outlineRev);
 
   /** The owned article row, or 404. */
   async function findRow(userId: number, rawId: string): Promise<ArticleRow> {
@@ -117,38 +119,31 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async createArticle(userId: number, input: CreateArticleInput): Promise<{ article: ArticleRecord; outline: OutlineEntry[] }> {
       const contents = input.markdown ? splitMarkdown(input.markdown) : [];
-      return inTransaction(strapi, async () => {
+      return strapi.db.transaction(async ({ onCommit }) => {
         const now = new Date();
         const uuid = newId();
+        const premise = normalizePremise(input.premise);
         const created = await strapi.db.query(UID.article).create({
-          data: {
-            uuid,
-            userId,
-            title: input.title,
-            status: 'draft',
-            premise: normalizePremise(input.premise),
-            lastPublishedAt: null,
-            createdAt: now,
-            updatedAt: now,
-          },
+          data: { uuid, userId, title: input.title, status: 'draft', premise, lastPublishedAt: null, outlineRev: 0, createdAt: now, updatedAt: now },
           select: ['id'],
         });
-        const rows = await sectionsService().insertInitial(created.id, contents);
+        const outline: Outline = await sectionsService().insertInitial(created.id, contents);
         if (input.notes?.length) await notesService().insertMany(created.id, input.notes, 'agent');
-        const outline = outlineEntries(outlineView(rows));
+        onCommit(() => outlines().set(created.id, 0, outline));
         const row: ArticleRow = {
           id: created.id,
           uuid,
           userId,
           title: input.title,
           status: 'draft',
-          premise: normalizePremise(input.premise),
+          premise,
           createdAt: now.toISOString(),
           updatedAt: now.toISOString(),
           publishedAt: null,
+          outlineRev: 0,
         };
-        return { article: articleRecord(row, totalsOf(outline)), outline };
-      });
+        return { article: articleRecord(row, totalsOf(outline)), outline: outline.entries() };
+      }) as unknown as Promise<{ article: ArticleRecord; outline: OutlineEntry[] }>;
     },
 
     /** The caller's articles, most recently updated first, a page at a time. */
@@ -186,11 +181,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** The article record, its outline and its brief (premise and notes map). */
     async getArticle(userId: number, rawId: string) {
       const row = await findRow(userId, rawId);
-      const [rows, notes] = await Promise.all([sectionsService().loadRows(row.id), notesService().mapOf(row.id)]);
-      const outline = outlineEntries(outlineView(rows));
+      const [outline, notes] = await Promise.all([outlineOf(row), notesService().mapOf(row.id)]);
       return {
         article: articleRecord(row, totalsOf(outline)),
-        outline,
+        outline: outline.entries(),
         brief: { premise: row.premise, notes: notes as NoteMapEntry[] },
       };
     },
@@ -198,8 +192,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** The article record alone. */
     async getRecord(userId: number, rawId: string): Promise<ArticleRecord> {
       const row = await findRow(userId, rawId);
-      const outline = outlineEntries(outlineView(await sectionsService().loadRows(row.id)));
-      return articleRecord(row, totalsOf(outline));
+      return articleRecord(row, totalsOf(await outlineOf(row)));
     },
 
     async updateArticle(userId: number, rawId: string, input: { title: string }): Promise<ArticleRecord> {
@@ -219,6 +212,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         await trx(tableName(strapi, TABLE.sections)).where({ article_id: row.id }).delete();
         await trx(tableName(strapi, TABLE.notes)).where({ article_id: row.id }).delete();
         await trx(articles()).where({ id: row.id }).delete();
+        outlines().drop(Number(row.id));
         return { id: uuid };
       });
     },

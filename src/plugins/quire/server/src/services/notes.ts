@@ -152,7 +152,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     async add(userId: number, rawArticleId: string, input: NoteInput, createdBy: NoteAuthor) {
       return inTransaction(strapi, async (trx) => {
-        const articleRowId = await lockArticle(strapi, trx, userId, rawArticleId);
+        const { id: articleRowId } = await lockArticle(strapi, trx, userId, rawArticleId, { outline: false });
         const [uuid] = await api.insertMany(articleRowId, [input], createdBy);
         const rows = await trx(notes()).where({ article_id: articleRowId }).select(FULL_COLUMNS);
         const all = withAnchors(rows);
@@ -166,7 +166,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const articleId = articleUuid(rawArticleId);
       const html = 'body' in patch ? (patch.body ? renderMarkdown(patch.body) : '') : undefined;
       return inTransaction(strapi, async (trx) => {
-        const articleRowId = await lockArticle(strapi, trx, userId, rawArticleId);
+        const { id: articleRowId } = await lockArticle(strapi, trx, userId, rawArticleId, { outline: false });
         const rows = await loadMapRows(trx, articleRowId);
         const uuid = resolve(rows, rawAnchor, articleId);
         const changes: Record<string, unknown> = { rev: trx.raw('?? + 1', ['rev']), updated_at: new Date() };
@@ -186,7 +186,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async remove(userId: number, rawArticleId: string, rawAnchor: string) {
       const articleId = articleUuid(rawArticleId);
       return inTransaction(strapi, async (trx) => {
-        const articleRowId = await lockArticle(strapi, trx, userId, rawArticleId);
+        const { id: articleRowId } = await lockArticle(strapi, trx, userId, rawArticleId, { outline: false });
         const rows = await loadMapRows(trx, articleRowId);
         const uuid = resolve(rows, rawAnchor, articleId);
         await trx(notes()).where({ article_id: articleRowId, uuid }).delete();

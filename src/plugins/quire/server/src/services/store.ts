@@ -72,18 +72,27 @@ export function articleUuid(raw: string): string {
 /**
  * Takes the article's write lock and returns its row id, or 404 when the caller does not own
  * it. Updating the row first serialises writers to one article: PostgreSQL holds the row lock
- * until commit, and SQLite has a single writer. It also records the change in `updatedAt`.
- * Must run inside a transaction.
+ * until commit, and SQLite has a single writer. It also records the change in `updatedAt`,
+ * and, for writes that change the sections (`outline: true`), bumps `outlineRev`, which tells
+ * cached outlines they are stale. Must run inside a transaction.
  */
-export async function lockArticle(strapi: Core.Strapi, trx: Knex, userId: number, rawId: string): Promise<number> {
+export async function lockArticle(
+  strapi: Core.Strapi,
+  trx: Knex,
+  userId: number,
+  rawId: string,
+  options: { outline: boolean },
+): Promise<{ id: number; outlineRev: number }> {
   const uuid = articleUuid(rawId);
+  const changes: Record<string, unknown> = { updated_at: new Date() };
+  if (options.outline) changes.outline_rev = trx.raw('?? + 1', ['outline_rev']);
   const rows = await trx(tableName(strapi, TABLE.articles))
     .where({ uuid, user_id: userId })
-    .update({ updated_at: new Date() })
-    .returning('id');
+    .update(changes)
+    .returning(['id', 'outline_rev']);
   if (!rows.length) throw articleNotFound(rawId);
-  const row = rows[0] as { id: number } | number;
-  return typeof row === 'object' ? Number(row.id) : Number(row);
+  const row = rows[0] as { id: number; outline_rev: number };
+  return { id: Number(row.id), outlineRev: Number(row.outline_rev) };
 }
 
 /** Row id of an owned article (no lock), or 404. */
