@@ -282,3 +282,34 @@ describe('walkthrough: a client written from the spec', () => {
     expect((await a.del(`/api/articles/${id}`)).body).toEqual({ success: true, data: { id } });
   });
 });
+
+describe('the articles service, for publish and import', () => {
+  it('creates an article with notes in one call and lists its sections in order with content', async () => {
+    const service = app.strapi.plugin('quire').service('articles');
+    const { article, outline } = await service.createArticle(alice.id, {
+      title: 'Imported',
+      markdown: '# One\n\nFirst.\n\n# Two\n\nSecond.',
+      premise: 'Imported premise.',
+      notes: [
+        { kind: 'source', title: 'Origin', url: 'https://example.com/origin' },
+        { kind: 'idea', title: 'Later', body: 'Expand *this*.' },
+      ],
+    });
+    expect(outline.map((e) => e.title)).toEqual(['One', 'Two']);
+    const brief = (await a.get(`/api/articles/${article.id}/brief`)).body.data;
+    expect(brief.premise).toBe('Imported premise.');
+    expect(brief.notes.map((n) => [n.title, n.createdBy, n.html])).toEqual([
+      ['Origin', 'agent', ''],
+      ['Later', 'agent', '<p>Expand <em>this</em>.</p>'],
+    ]);
+    const row = await service.findRow(alice.id, article.id);
+    expect(row).toMatchObject({ uuid: article.id, userId: alice.id, title: 'Imported', status: 'draft', premise: 'Imported premise.', publishedAt: null });
+    const sections = await service.listSections(row.id);
+    expect(sections.map((s) => [s.title, s.markdown, s.html])).toEqual([
+      ['One', '# One\n\nFirst.', '<h1>One</h1>\n<p>First.</p>'],
+      ['Two', '# Two\n\nSecond.', '<h1>Two</h1>\n<p>Second.</p>'],
+    ]);
+    expect(sections.map((s) => s.anchor)).toEqual(outline.map((e) => e.anchor));
+    await expect(service.findRow(alice.id + 1000, article.id)).rejects.toMatchObject({ code: 'not-found' });
+  });
+});

@@ -38,6 +38,8 @@ export interface CreateArticleInput {
   markdown?: string | null;
   premise?: string | null;
   notes?: NoteInput[];
+  /** Who wrote the notes: `agent` (the default: imports and triggers) or `human`. */
+  notesCreatedBy?: 'agent' | 'human';
 }
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -128,7 +130,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           select: ['id'],
         });
         const outline: Outline = await sectionsService().insertInitial(created.id, contents);
-        if (input.notes?.length) await notesService().insertMany(created.id, input.notes, 'agent');
+        if (input.notes?.length) await notesService().insertMany(created.id, input.notes, input.notesCreatedBy ?? 'agent');
         onCommit(() => outlines().set(created.id, 0, outline));
         const row: ArticleRow = {
           id: created.id,
