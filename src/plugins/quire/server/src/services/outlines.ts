@@ -9,11 +9,11 @@ import type { Outline } from '../domain/outline';
  * ordering every section of a large article off the path of each insert and outline read.
  *
  * Bounded by the total number of sections held (QUIRE_OUTLINE_CACHE_SECTIONS, default
- * 100,000; 0 turns it off), least recently used first out.
+ * 50,000; 0 turns it off), least recently used first out.
  */
 export default ({ strapi: _strapi }: { strapi: Core.Strapi }) => {
   const limit = Number.parseInt(process.env.QUIRE_OUTLINE_CACHE_SECTIONS ?? '', 10);
-  const maxSections = Number.isFinite(limit) && limit >= 0 ? limit : 100_000;
+  const maxSections = Number.isFinite(limit) && limit >= 0 ? limit : 50_000;
   const entries = new Map<number, { rev: number; outline: Outline }>();
   let held = 0;
 
