@@ -1,3 +1,6 @@
+import articles from './articles';
 import keys from './keys';
+import notes from './notes';
+import sections from './sections';
 
-export default { keys };
+export default { articles, keys, notes, sections };

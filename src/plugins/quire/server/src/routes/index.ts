@@ -1,8 +1,11 @@
+import articles from './articles';
 import keys from './keys';
+import notes from './notes';
+import sections from './sections';
 
 export default {
   'content-api': {
     type: 'content-api',
-    routes: [...keys],
+    routes: [...keys, ...articles, ...sections, ...notes],
   },
 };

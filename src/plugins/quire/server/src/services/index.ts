@@ -1,6 +1,10 @@
+import articles from './articles';
 import auth from './auth';
 import keys from './keys';
+import notes from './notes';
+import outlines from './outlines';
 import rateLimit from './rate-limit';
 import redis from './redis';
+import sections from './sections';
 
-export default { auth, keys, rateLimit, redis };
+export default { articles, auth, keys, notes, outlines, rateLimit, redis, sections };

@@ -1,0 +1,319 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * npm run bench: throughput of the article API against Strapi's own floor.
+ *
+ * Starts the compiled server (`strapi start`, no admin panel) on a fresh SQLite database in a
+ * temporary folder, seeds a user, an API key and articles, then measures each scenario with
+ * autocannon (20 connections, BENCH_DURATION seconds each, default 10):
+ *   - GET /_health (Strapi's floor) and users-permissions' stock GET /api/users/me (JWT);
+ *   - ours, with an API key: GET section by anchor, GET outline (200 sections),
+ *     POST section (insert in the middle of articles of about 200 sections), PATCH note;
+ *   - extra scenarios exported by bench/triggers.js, when that file exists.
+ * Then it times inserting one section into the middle of an article of 20 and of 2,000
+ * sections (sequential requests, each insert undone by an untimed delete so the sizes stay).
+ * Prints requests/s, p50/p99 latency and the ratio to /_health, and writes bench/results.json.
+ *
+ * Not part of the tests: numbers depend on the machine and on what else runs on it.
+ */
+const { spawn } = require('node:child_process');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const http = require('node:http');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const autocannon = require('autocannon');
+
+const ROOT = path.join(__dirname, '..');
+const DURATION = Number(process.env.BENCH_DURATION || 10);
+const CONNECTIONS = 20;
+const INSERT_SAMPLES = Number(process.env.BENCH_INSERT_SAMPLES || 200);
+const POST_ARTICLES = 40; // inserts spread over this many articles of 200 sections
+
+const random = () => crypto.randomBytes(24).toString('base64');
+const sectionsDoc = (n, prefix = 'Section') =>
+  Array.from({ length: n }, (_, i) => `## ${prefix} ${i + 1}\n\nThe body of section ${i + 1}, a few words of prose to render.`).join('\n\n');
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+
+/** One HTTP request; resolves to {status, text, json()}. */
+function request(baseUrl, method, urlPath, { headers = {}, body } = {}) {
+  const url = new URL(urlPath, baseUrl);
+  const data = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method, agent, headers: { ...(data !== undefined && { 'content-type': 'application/json' }), ...headers } },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode, text, json: () => JSON.parse(text) });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+async function expectStatus(promise, status, what) {
+  const res = await promise;
+  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${res.text.slice(0, 300)}`);
+  return res;
+}
+
+async function startServer() {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-'));
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATABASE_CLIENT: 'sqlite',
+    DATABASE_FILENAME: path.join(tmp, 'bench.db'),
+    SERVE_ADMIN_PANEL: 'false',
+    APP_KEYS: [random(), random()].join(','),
+    API_TOKEN_SALT: random(),
+    ADMIN_JWT_SECRET: random(),
+    TRANSFER_TOKEN_SALT: random(),
+    JWT_SECRET: random(),
+    ENCRYPTION_KEY: random(),
+    STRAPI_TELEMETRY_DISABLED: 'true',
+    STRAPI_DISABLE_CRON: 'true',
+    AUTH_RATELIMIT_MAX: '1000000',
+  };
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/@strapi/strapi/bin/strapi.js'), 'start'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (c) => (stderr = (stderr + c).slice(-4000)));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${stderr}`);
+    try {
+      if ((await request(baseUrl, 'GET', '/_health')).status === 204) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`the server did not start in time:\n${stderr}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    baseUrl,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+      fs.rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+async function seed(baseUrl) {
+  const name = `bench${crypto.randomBytes(3).toString('hex')}`;
+  const reg = await expectStatus(
+    request(baseUrl, 'POST', '/api/auth/local/register', { body: { username: name, email: `${name}@example.test`, password: 'a long bench passphrase' } }),
+    200,
+    'register',
+  );
+  const jwt = reg.json().jwt;
+  const keyRes = await expectStatus(request(baseUrl, 'POST', '/api/keys', { headers: { authorization: `Bearer ${jwt}` }, body: { name: 'bench' } }), 201, 'create key');
+  const apiKey = keyRes.json().data.secret;
+  const auth = { authorization: `Bearer ${apiKey}` };
+  const create = async (sections, title) => {
+    const res = await expectStatus(request(baseUrl, 'POST', '/api/articles', { headers: auth, body: { title, markdown: sectionsDoc(sections), premise: 'Why.' } }), 201, 'create article');
+    const data = res.json().data;
+    return { id: data.article.id, outline: data.outline, middle: data.outline[Math.floor(sections / 2)].anchor };
+  };
+
+  const main = await create(200, 'Main article');
+  const notes = [];
+  for (let i = 0; i < 20; i += 1) {
+    const res = await expectStatus(
+      request(baseUrl, 'POST', `/api/articles/${main.id}/notes`, {
+        headers: auth,
+        body: { kind: ['source', 'decision', 'idea', 'question'][i % 4], title: `Note ${i + 1}`, body: `Body of note ${i + 1}.`, url: `https://example.com/${i}` },
+      }),
+      201,
+      'create note',
+    );
+    notes.push(res.json().data.note);
+  }
+  const postTargets = [];
+  for (let i = 0; i < POST_ARTICLES; i += 1) postTargets.push(await create(200, `Insert target ${i + 1}`));
+  const small = await create(20, 'Small');
+  const large = await create(2000, 'Large');
+  return { jwt, apiKey, auth, main, notes, postTargets, small, large };
+}
+
+async function measure(baseUrl, scenario) {
+  const opts = {
+    url: baseUrl,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    method: scenario.method,
+    headers: scenario.headers,
+    body: scenario.body,
+  };
+  if (scenario.path) opts.url = new URL(scenario.path, baseUrl).toString();
+  if (scenario.requests) opts.requests = scenario.requests;
+  const result = await autocannon(opts);
+  return {
+    name: scenario.name,
+    method: scenario.method,
+    path: scenario.label ?? scenario.path,
+    requestsPerSec: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+/** Median time (ms) of inserting into the middle of an article, each insert undone by a delete. */
+async function timeInserts(baseUrl, auth, articles) {
+  const times = new Map(articles.map((a) => [a.id, []]));
+  const body = { markdown: '## Inserted\n\nA short section inserted in the middle.' };
+  for (let i = 0; i < INSERT_SAMPLES + 20; i += 1) {
+    // Interleaved, so a change of load on the machine affects both sizes alike.
+    for (const article of articles) {
+      const started = process.hrtime.bigint();
+      const res = await request(baseUrl, 'POST', `/api/articles/${article.id}/sections`, { headers: auth, body: { ...body, after: article.middle } });
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (res.status !== 201) throw new Error(`insert: ${res.status} ${res.text.slice(0, 200)}`);
+      if (i >= 20) times.get(article.id).push(ms);
+      const anchor = /"added":\[\{"anchor":"([0-9a-f-]+)"/.exec(res.text)[1];
+      await expectStatus(request(baseUrl, 'DELETE', `/api/articles/${article.id}/sections/${anchor}`, { headers: auth }), 200, 'delete');
+    }
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return articles.map((a) => ({ sections: a.outline.length, medianMs: Number(median(times.get(a.id)).toFixed(2)) }));
+}
+
+function table(rows, health) {
+  const lines = [
+    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'x /_health', 'non-2xx'],
+    ...rows.map((r) => [r.name, String(r.requestsPerSec), String(r.p50Ms), String(r.p99Ms), (r.requestsPerSec / health).toFixed(3), String(r.non2xx + r.errors)]),
+  ];
+  const widths = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)));
+  return lines.map((l) => l.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')).join('\n');
+}
+
+async function main() {
+  console.log(`Starting the server (SQLite, ${os.cpus().length} CPUs, load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')})...`);
+  const server = await startServer();
+  try {
+    const { baseUrl } = server;
+    console.log('Seeding...');
+    const s = await seed(baseUrl);
+    const jwtAuth = { authorization: `Bearer ${s.jwt}` };
+    const json = { ...s.auth, 'content-type': 'application/json' };
+    let next = 0;
+    const insertBody = JSON.stringify({ markdown: '## Inserted\n\nA short section inserted in the middle.' });
+    const scenarios = [
+      { name: 'GET /_health (Strapi floor)', method: 'GET', path: '/_health', headers: {} },
+      { name: 'GET /api/users/me (stock, JWT)', method: 'GET', path: '/api/users/me', headers: jwtAuth },
+      { name: 'GET section by anchor', method: 'GET', path: `/api/articles/${s.main.id}/sections/${s.main.middle}`, headers: s.auth },
+      { name: 'GET outline (200 sections)', method: 'GET', path: `/api/articles/${s.main.id}/outline`, headers: s.auth },
+      {
+        name: 'POST section (insert in the middle)',
+        method: 'POST',
+        label: `/api/articles/{id}/sections (${POST_ARTICLES} articles of 200+)`,
+        headers: json,
+        requests: [
+          {
+            method: 'POST',
+            headers: json,
+            setupRequest(req) {
+              const target = s.postTargets[next++ % s.postTargets.length];
+              req.path = `/api/articles/${target.id}/sections`;
+              req.body = JSON.stringify({ markdown: '## Inserted\n\nA short section inserted in the middle.', after: target.middle });
+              return req;
+            },
+          },
+        ],
+        body: insertBody,
+        path: `/api/articles/${s.postTargets[0].id}/sections`,
+      },
+      {
+        name: 'PATCH note',
+        method: 'PATCH',
+        path: `/api/articles/${s.main.id}/notes/${s.notes[10].anchor}`,
+        headers: json,
+        body: JSON.stringify({ title: 'Renamed by the benchmark' }),
+      },
+    ];
+    const triggersFile = path.join(__dirname, 'triggers.js');
+    if (fs.existsSync(triggersFile)) {
+      const extra = await require(triggersFile).scenarios({ baseUrl, jwt: s.jwt, apiKey: s.apiKey });
+      for (const x of extra) scenarios.push({ name: x.name, method: x.method, path: x.path, headers: x.headers ?? {}, body: x.body });
+    }
+
+    // Each scenario must work before it is measured.
+    for (const sc of scenarios) {
+      const res = await request(baseUrl, sc.method, sc.path, { headers: sc.headers, body: sc.body });
+      if (res.status < 200 || res.status >= 300) throw new Error(`${sc.name}: ${res.status} ${res.text.slice(0, 300)}`);
+    }
+
+    const results = [];
+    for (const sc of scenarios) {
+      process.stdout.write(`Measuring ${sc.name} for ${DURATION} s... `);
+      const r = await measure(baseUrl, sc);
+      results.push(r);
+      console.log(`${r.requestsPerSec} req/s`);
+    }
+    const health = results[0].requestsPerSec;
+    for (const r of results) r.ratioToHealth = Number((r.requestsPerSec / health).toFixed(3));
+
+    console.log(`Timing inserts into articles of 20 and 2,000 sections (${INSERT_SAMPLES} each)...`);
+    const [small, large] = await timeInserts(baseUrl, s.auth, [s.small, s.large]);
+    const insertScaling = { small, large, ratio: Number((large.medianMs / small.medianMs).toFixed(2)) };
+
+    console.log('');
+    console.log(table(results, health));
+    console.log('');
+    console.log(
+      `Insert into ${small.sections} sections: ${small.medianMs} ms median; into ${large.sections}: ${large.medianMs} ms; ratio ${insertScaling.ratio}`,
+    );
+    const out = {
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: os.cpus().length,
+      loadAverageAtEnd: os.loadavg(),
+      durationSec: DURATION,
+      connections: CONNECTIONS,
+      scenarios: results,
+      insertScaling,
+    };
+    fs.writeFileSync(path.join(__dirname, 'results.json'), JSON.stringify(out, null, 2) + '\n');
+    console.log('Written to bench/results.json');
+  } finally {
+    await server.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
