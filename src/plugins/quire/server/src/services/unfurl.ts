@@ -26,7 +26,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const seconds = Math.round(timeoutMs / 100) / 10;
 
   const failures: Record<FetchFailureReason, string> = {
-    timeout: `it did not answer within ${seconds} seconds`,
+    timeout: `it did not answer within ${seconds} second${seconds === 1 ? '' : 's'}`,
     'too-large': `the page is larger than ${DEFAULT_MAX_BYTES / 1024 / 1024} MiB`,
     'not-html': 'it is not an HTML page',
     network: 'the connection failed',
