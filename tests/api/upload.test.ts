@@ -241,6 +241,26 @@ describe('POST /api/upload: refusals', () => {
   });
 });
 
+describe('POST /api/upload: storage failure', () => {
+  it('answers 500 internal without detail when the provider fails, and leaves no file record', async () => {
+    const provider = app.strapi.plugin('upload').provider;
+    const original = provider.uploadStream;
+    provider.uploadStream = async () => {
+      throw new Error('EACCES: permission denied, open /srv/secret/uploads');
+    };
+    const before = await app.strapi.db.query('plugin::upload.file').count();
+    try {
+      const res = await upload(await sampleImage('image/png'), 'image/png', 'fails.png');
+      const error = expectFailure(res, 500, 'internal');
+      expect(error.message).toBe('The image could not be stored.');
+      expect(JSON.stringify(res.body)).not.toMatch(/EACCES|secret/);
+    } finally {
+      provider.uploadStream = original;
+    }
+    expect(await app.strapi.db.query('plugin::upload.file').count()).toBe(before);
+  });
+});
+
 describe('POST /api/upload: hostile SVG', () => {
   it('stores every hostile SVG inert, and serves it sandboxed', async () => {
     for (const [name, svg] of Object.entries(MALICIOUS_SVGS)) {
