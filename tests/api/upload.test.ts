@@ -120,13 +120,14 @@ describe('POST /api/upload: accepted images', () => {
   });
 
   it('stores the file in the Media Library, owned by the caller, under a generated name', async () => {
-    const bytes = await sampleImage('image/webp', 300, 300);
+    const bytes = await sampleImage('image/webp', 1100, 850); // wider than every responsive breakpoint, under the pixel limit
     const { data } = await uploaded(await upload(bytes, 'image/webp', 'owned.webp'));
     const hash = path.basename(new URL(data.url).pathname, '.webp');
     const row = await app.strapi.db.query('plugin::upload.file').findOne({ where: { hash }, populate: ['folder'] });
     expect(row).toMatchObject({ name: 'owned.webp', hash, ext: '.webp', mime: 'image/webp', userId: alice.id, provider: 'local' });
     expect(row.folder?.name).toMatch(/^API Uploads/);
     expect(row.formats?.thumbnail?.url).toMatch(/^\/uploads\/thumbnail_[0-9a-f]{32}\.webp$/);
+    expect(Object.keys(row.formats)).toEqual(['thumbnail']); // no responsive copies for API uploads
     // the owner column is private: Strapi's own upload API never shows it
     const sanitized = await app.strapi.contentAPI.sanitize.output(row, app.strapi.getModel('plugin::upload.file'));
     expect(sanitized).not.toHaveProperty('userId');

@@ -133,6 +133,9 @@ export function blockedUrls(port: number): string[] {
     `http:/127.0.0.1:${p}/`,
     `http:\\\\127.0.0.1:${p}\\`,
     ` http://127.0.0.1:${p}/`,
+    `http://127.0.\n0.1:${p}/`,
+    `http://%31%32%37.0.0.1:${p}/`,
+    `HTTP://127.0.0.1:${p}/`,
     // Unicode that IDNA maps onto local names and numbers
     `http://①②⑦.⓪.⓪.①:${p}/`,
     `http://ⓛⓞⓒⓐⓛⓗⓞⓢⓣ:${p}/`,

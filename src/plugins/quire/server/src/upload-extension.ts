@@ -16,7 +16,8 @@ import { DEFAULT_MAX_PIXELS } from './domain/upload-file';
  *    the plugin's `isImage`, which runs before its full decode (`isFaultyImage`), thumbnail and
  *    responsive formats, refuses images over UPLOAD_MAX_PIXELS in total (all frames counted).
  * 4. For our route only: the stored name is the one we generated (never derived from
- *    x-filename), and the bytes are stored as checked (no re-encoding "optimisation").
+ *    x-filename), the bytes are stored as checked (no re-encoding "optimisation"), and no
+ *    responsive copies are made (only the original and the Media Library's thumbnail).
  */
 
 export const FILE_UID = 'plugin::upload.file';
@@ -62,6 +63,11 @@ export function extendUploadPlugin(strapi: Core.Strapi) {
     },
     async optimize(file: any) {
       return uploadContext.getStore() ? file : service.optimize(file);
+    },
+    // Our API answers with the original only: no large/medium/small copies to compute and store
+    // (the Media Library still gets its thumbnail).
+    async generateResponsiveFormats(file: any) {
+      return uploadContext.getStore() ? [] : service.generateResponsiveFormats(file);
     },
     generateFileName(name: string) {
       return uploadContext.getStore()?.hash ?? service.generateFileName(name);
