@@ -22,7 +22,7 @@ beforeAll(async () => {
   app = await startApp({
     UNFURL_ALLOWED_PRIVATE_HOSTS: `127.0.0.1:${site.port}, 127.0.0.1:${closedPort}`,
     UNFURL_RATE_LIMIT: '100000',
-    UNFURL_TIMEOUT_MS: '1000',
+    UNFURL_TIMEOUT_MS: '2000',
   });
   alice = await registerUser(app, 'alice');
   key = await createKey(app, alice);
@@ -155,7 +155,7 @@ describe('GET /api/unfurl: errors', () => {
   });
 
   it.each([
-    ['/slow', /did not answer within 1 second\b/],
+    ['/slow', /did not answer within 2 seconds/],
     ['/endless', /larger than 2 MiB/],
     ['/bomb', /larger than 2 MiB/],
     ['/json', /not an HTML page/],

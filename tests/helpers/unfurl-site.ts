@@ -13,6 +13,8 @@ const fixture = (name: string) => fs.readFileSync(path.join(fixtures, name), 'ut
 
 /** `trapPort`: a server that must never be reached; hostile pages point at it. */
 export function startUnfurlSite(trapPort: number): Promise<TestServer> {
+  // Compressed once, up front: compressing per request would stall the app under test too.
+  const bomb = zlib.gzipSync(Buffer.concat([Buffer.from('<html><head><title>Bomb</title>'), Buffer.alloc(40 * 1024 * 1024, ' ')]));
   return startServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://site');
     const html = (body: string | Buffer, type = 'text/html; charset=utf-8') => {
@@ -76,7 +78,7 @@ export function startUnfurlSite(trapPort: number): Promise<TestServer> {
       case '/bomb':
         res.setHeader('content-type', 'text/html');
         res.setHeader('content-encoding', 'gzip');
-        return res.end(zlib.gzipSync(Buffer.concat([Buffer.from('<html><head><title>Bomb</title>'), Buffer.alloc(40 * 1024 * 1024, ' ')])));
+        return res.end(bomb);
       default:
         res.statusCode = 404;
         return res.end();

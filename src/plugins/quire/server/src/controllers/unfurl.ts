@@ -4,7 +4,7 @@ import { parseInput } from '../domain/validation';
 import { ok } from './respond';
 
 export const unfurlQuery = z.object({
-  url: z.string('url must be a single string.').trim().min(1, 'must not be empty'),
+  url: z.string().trim().min(1, 'must not be empty'),
 });
 
 const NEXT = 'Pass the link as ?url=<encoded-url>.';

@@ -25,7 +25,7 @@ export const DEFAULT_TIMEOUT_MS = 8000;
 export const DEFAULT_MAX_REDIRECTS = 5;
 export const MAX_URL_LENGTH = 2048;
 
-const USER_AGENT = 'QuireBot/1.0 (+link preview; https://github.com/quire)';
+const USER_AGENT = 'QuireBot/1.0';
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
