@@ -1,11 +1,14 @@
 import type { Core } from '@strapi/strapi';
 import { ensureIndexes } from './services/indexes';
 import { ARTICLE_INDEXES } from './services/store';
+import { subscribeUploadOwner } from './upload-extension';
 
 export default async ({ strapi }: { strapi: Core.Strapi }) => {
   await ensureIndexes(strapi, [
     { table: 'quire_api_keys', columns: ['hash'], unique: true },
     { table: 'quire_api_keys', columns: ['user_id'] },
     ...ARTICLE_INDEXES,
+    { table: 'files', columns: ['user_id'] },
   ]);
+  subscribeUploadOwner(strapi);
 };

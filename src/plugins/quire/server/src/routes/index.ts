@@ -2,10 +2,12 @@ import articles from './articles';
 import keys from './keys';
 import notes from './notes';
 import sections from './sections';
+import unfurl from './unfurl';
+import upload from './upload';
 
 export default {
   'content-api': {
     type: 'content-api',
-    routes: [...keys, ...articles, ...sections, ...notes],
+    routes: [...keys, ...articles, ...sections, ...notes, ...upload, ...unfurl],
   },
 };

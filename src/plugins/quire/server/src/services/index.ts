@@ -6,5 +6,7 @@ import outlines from './outlines';
 import rateLimit from './rate-limit';
 import redis from './redis';
 import sections from './sections';
+import unfurl from './unfurl';
+import upload from './upload';
 
-export default { articles, auth, keys, notes, outlines, rateLimit, redis, sections };
+export default { articles, auth, keys, notes, outlines, rateLimit, redis, sections, unfurl, upload };
