@@ -108,7 +108,7 @@ describe('GET /api/unfurl: errors', () => {
 
   it('refuses a missing, empty, repeated or malformed url, naming the field', async () => {
     expect(expectFailure(await unfurl(), 400, 'invalid-argument')).toMatchObject({ message: 'url is required.', nextAction: 'Pass the link as ?url=<encoded-url>.' });
-    expect(expectFailure(await unfurl(''), 400, 'invalid-argument').message).toBe('url: must not be empty');
+    expect(expectFailure(await unfurl(''), 400, 'invalid-argument').message).toBe('url must not be empty.');
     const twice = await app.http.get(`/api/unfurl?url=${encodeURIComponent(`${site.origin}/og`)}&url=x`).set(bearer(key));
     expect(expectFailure(twice, 400, 'invalid-argument').message).toBe('url must be a string.');
     expect(expectFailure(await unfurl('example.com/page'), 400, 'invalid-argument').message).toBe('url: The URL is not a valid absolute http(s) URL.');
