@@ -24,9 +24,15 @@ interface Failure {
 const POLL_INTERVAL_MS = 250;
 const STOP_GRACE_MS = 5_000;
 
+/** By name as well as class: a plugin may hold its own copy of these modules. */
+const isNamed = (error: unknown, name: string): error is { code: string; message: string; retryable?: boolean } =>
+  typeof error === 'object' && error !== null && (error as Error).name === name && typeof (error as { code?: unknown }).code === 'string';
+
 function describeFailure(error: unknown): Failure {
-  if (error instanceof ActionError) return { code: error.code, message: error.message, retryable: error.retryable };
-  if (error instanceof ApiError) return { code: error.code, message: error.message, retryable: false };
+  if (error instanceof ActionError || isNamed(error, 'ActionError')) {
+    return { code: error.code, message: error.message, retryable: Boolean(error.retryable) };
+  }
+  if (error instanceof ApiError || isNamed(error, 'ApiError')) return { code: error.code, message: error.message, retryable: false };
   return { code: 'action-failed', message: 'The action failed.', retryable: false };
 }
 
