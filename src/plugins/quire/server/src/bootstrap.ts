@@ -1,9 +1,12 @@
 import type { Core } from '@strapi/strapi';
 import { ensureIndexes } from './services/indexes';
+import { subscribeUploadOwner } from './upload-extension';
 
 export default async ({ strapi }: { strapi: Core.Strapi }) => {
   await ensureIndexes(strapi, [
     { table: 'quire_api_keys', columns: ['hash'], unique: true },
     { table: 'quire_api_keys', columns: ['user_id'] },
+    { table: 'files', columns: ['user_id'] },
   ]);
+  subscribeUploadOwner(strapi);
 };

@@ -1,3 +1,5 @@
 import keys from './keys';
+import unfurl from './unfurl';
+import upload from './upload';
 
-export default { keys };
+export default { keys, upload, unfurl };
