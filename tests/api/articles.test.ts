@@ -56,7 +56,7 @@ describe('POST /api/articles', () => {
       [{ title: 7 }, /^title must be a string\.$/],
       [{ title: 'x'.repeat(301) }, /^title must be at most 300 characters\.$/],
       [{ title: 'T', markdown: 5 }, /^markdown must be a string\.$/],
-      [{ title: 'T', premise: 5 }, /^premise must be a string\.$/],
+      [{ title: 'T', premise: 5 }, /^premise must be a string or null\.$/],
       [{ title: 'T', sections: [] }, /^Unknown field: sections\.$/],
       [[1], /^body must be an object\.$/],
     ];
@@ -241,5 +241,44 @@ describe('indexes', () => {
         'quire_notes_article_id_uuid_uq',
       ]),
     );
+  });
+});
+
+describe('walkthrough: a client written from the spec', () => {
+  it('creates an article from Markdown and edits it by anchor, then manages the brief', async () => {
+    const doc = '# Draft\n\nIntro.\n\n## Background\n\nHistory.\n\n## Method\n\nSteps.\n\n## Results\n\nNumbers.\n';
+    const created = await a.post('/api/articles', { title: 'Study', markdown: doc });
+    expect(created.status).toBe(201);
+    const id = created.body.data.article.id;
+
+    const outline = (await a.get(`/api/articles/${id}/outline`)).body.data.outline;
+    expect(outline.map((e) => e.title)).toEqual(['Draft', 'Background', 'Method', 'Results']);
+    const [draft, background, method, results] = outline.map((e) => e.anchor);
+
+    const section = (await a.get(`/api/articles/${id}/sections/${method}`)).body.data.section;
+    expect(section).toMatchObject({ anchor: method, level: 2, title: 'Method', markdown: '## Method\n\nSteps.', html: '<h2>Method</h2>\n<p>Steps.</p>' });
+
+    expect((await a.patch(`/api/articles/${id}/sections/${method}`, { markdown: '## Method\n\nBetter steps.' })).status).toBe(200);
+    const canvas = await a.patch(`/api/articles/${id}/sections/${background}`, { html: '<h2>Background</h2><p>Edited by a human.</p>' });
+    expect(canvas.body.data.updated[0]).toMatchObject({ anchor: background, source: 'html' });
+
+    const moved = await a.post(`/api/articles/${id}/sections/${results}/move`, { after: draft });
+    expect(moved.body.data.outline.map((e) => e.title)).toEqual(['Draft', 'Results', 'Background', 'Method']);
+    const deleted = await a.del(`/api/articles/${id}/sections/${background}`);
+    expect(deleted.body.data.outline.map((e) => e.title)).toEqual(['Draft', 'Results', 'Method']);
+
+    expect((await a.patch(`/api/articles/${id}/brief`, { premise: 'Methods matter.' })).body.data).toEqual({ premise: 'Methods matter.' });
+    const note = (await a.post(`/api/articles/${id}/notes`, { kind: 'decision', title: 'Use SI units' })).body.data.note;
+    await a.patch(`/api/articles/${id}/notes/${note.anchor}`, { body: 'Everywhere.' });
+    const brief = (await a.get(`/api/articles/${id}/brief`)).body.data;
+    expect(brief).toEqual({
+      premise: 'Methods matter.',
+      notes: [{ anchor: note.anchor, kind: 'decision', title: 'Use SI units', body: 'Everywhere.', url: null, createdBy: 'agent', html: '<p>Everywhere.</p>' }],
+    });
+    expect((await a.del(`/api/articles/${id}/notes/${note.anchor}`)).body.data).toEqual({ notes: [] });
+
+    const full = (await a.get(`/api/articles/${id}`)).body.data;
+    expect(full.article).toMatchObject({ id, title: 'Study', sections: 3, words: 2 + 2 + 3 });
+    expect((await a.del(`/api/articles/${id}`)).body).toEqual({ success: true, data: { id } });
   });
 });

@@ -19,6 +19,13 @@ const nonBlank = (s: string) => s.trim().length > 0;
 
 const text = (max: number) => z.string().max(max, `must be at most ${max.toLocaleString('en')} characters`);
 
+/** A string field where null means "none" (and clears it). */
+const nullableText = (max: number) =>
+  z
+    .string({ error: (issue) => (issue.code === 'invalid_type' && issue.input !== undefined ? 'must be a string or null' : undefined) })
+    .max(max, `must be at most ${max.toLocaleString('en')} characters`)
+    .nullable();
+
 export const titleField = text(LIMITS.title).trim().min(1, 'must not be empty');
 
 /** A Markdown body that must say something. */
@@ -31,7 +38,7 @@ const anchorField = z
   .nullish()
   .transform((v) => v ?? undefined);
 
-const premiseField = text(LIMITS.premise).nullable();
+const premiseField = nullableText(LIMITS.premise);
 
 const isHttpUrl = (value: string) => {
   try {
@@ -44,8 +51,8 @@ const isHttpUrl = (value: string) => {
 
 const noteKind = z.enum(NOTE_KINDS, { error: `must be one of ${NOTE_KINDS.join(', ')}` });
 const noteTitle = text(LIMITS.noteTitle).trim().min(1, 'must not be empty');
-const noteBody = text(LIMITS.noteBody).nullable();
-const noteUrl = text(LIMITS.url).refine(isHttpUrl, 'must be an absolute http or https URL').nullable();
+const noteBody = nullableText(LIMITS.noteBody);
+const noteUrl = nullableText(LIMITS.url).refine((v) => v === null || isHttpUrl(v), 'must be an absolute http or https URL');
 
 export const createArticleInput = z.strictObject({
   title: titleField,

@@ -9,6 +9,8 @@ function fieldOf(path: ReadonlyArray<PropertyKey>): string {
 function describe(issue: z.core.$ZodIssue): string {
   const field = fieldOf(issue.path);
   if (issue.input === undefined && issue.path.length && issue.code !== 'custom') return `${field} is required.`;
+  // Messages of our schemas are phrased to follow the field name: "title must not be empty."
+  if (/^(must|is|cannot) /.test(issue.message)) return `${field} ${issue.message.replace(/\.?$/, '.')}`;
   switch (issue.code) {
     case 'invalid_type':
       if (issue.input === undefined) return `${field} is required.`;
@@ -16,8 +18,7 @@ function describe(issue: z.core.$ZodIssue): string {
     case 'unrecognized_keys':
       return `Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}.`;
     default:
-      // Our messages are phrased to follow the field name: "title must not be empty."
-      return /^(must|is|cannot) /.test(issue.message) ? `${field} ${issue.message.replace(/\.?$/, '.')}` : `${field}: ${issue.message}`;
+      return `${field}: ${issue.message}`;
   }
 }
 
