@@ -1,5 +1,8 @@
+import articles from './articles';
 import keys from './keys';
+import notes from './notes';
+import sections from './sections';
 import unfurl from './unfurl';
 import upload from './upload';
 
-export default { keys, upload, unfurl };
+export default { articles, keys, notes, sections, upload, unfurl };

@@ -1,10 +1,13 @@
+import articles from './articles';
 import keys from './keys';
 import unfurl from './unfurl';
 import upload from './upload';
+import notes from './notes';
+import sections from './sections';
 
 export default {
   'content-api': {
     type: 'content-api',
-    routes: [...keys, ...upload, ...unfurl],
+    routes: [...keys, ...articles, ...sections, ...notes, ...upload, ...unfurl],
   },
 };
