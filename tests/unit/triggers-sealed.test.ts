@@ -50,3 +50,15 @@ describe('retry backoff', () => {
     expect(retryDelayMs(1000, 30)).toBe(300_000);
   });
 });
+
+describe('cutting a UTF-8 body', () => {
+  const { cutUtf8 } = require('../../src/plugins/triggers/server/src/actions/http');
+  it('keeps whole characters', () => {
+    expect(cutUtf8(Buffer.from('abc'), 10)).toBe('abc');
+    expect(cutUtf8(Buffer.from('aé'), 2)).toBe('a');
+    expect(cutUtf8(Buffer.from('aé'), 3)).toBe('aé');
+    expect(cutUtf8(Buffer.from('€€'), 5)).toBe('€');
+    expect(cutUtf8(Buffer.from('😀x'), 3)).toBe('');
+    expect(cutUtf8(Buffer.from('😀x'), 4)).toBe('😀');
+  });
+});

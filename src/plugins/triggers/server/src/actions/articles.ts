@@ -1,32 +1,28 @@
 import { z } from 'zod';
+import { createArticleInput, createNoteInput, LIMITS } from '../../../../quire/server/src/controllers/inputs';
 import type { ActionDefinition } from './types';
 import { noConfig, parseAt } from './schema';
 
 /**
  * Actions on the article service of the quire plugin, done as the instance's owner; a note
- * written this way is `createdBy: agent`. Input problems are refused when the trigger arrives.
+ * written this way is `createdBy: agent`. The inputs are the article API's own schemas (same
+ * limits, same messages) and are checked when the trigger arrives, so a bad one is a 400.
  */
 
-const importInput = z.object({
-  title: z.string().trim().min(1, 'must not be empty'),
-  markdown: z.string(),
-  premise: z.string().optional(),
+const importInput = createArticleInput.extend({
+  markdown: z.string().max(LIMITS.markdown, `must be at most ${LIMITS.markdown.toLocaleString('en')} characters`),
 });
 
-const noteInput = z.object({
-  articleId: z.string().min(1, 'must not be empty'),
-  kind: z.string().min(1, 'must not be empty'),
-  title: z.string().min(1, 'must not be empty'),
-  body: z.string().optional(),
-  url: z.string().optional(),
+const noteInput = createNoteInput.extend({
+  articleId: z.string().min(1, 'must not be empty').max(100, 'is too long'),
 });
 
 export const articleImport: ActionDefinition = {
   parseConfig: noConfig,
-  parseInput: (input) => parseAt('payload', importInput, input, 'Send {"payload": {"title": "...", "markdown": "..."}}.'),
+  parseInput: (input) => parseAt('payload', importInput, input, 'Send {"payload": {"title": "...", "markdown": "...", "premise"?: "..."}}.'),
   async run(input, { strapi, userId }) {
     const { title, markdown, premise } = importInput.parse(input);
-    const created = await strapi.plugin('quire').service('articles').create(userId, { title, markdown, ...(premise !== undefined ? { premise } : {}) });
+    const created = await strapi.plugin('quire').service('articles').createArticle(userId, { title, markdown, premise });
     return { articleId: created.article.id };
   },
 };
@@ -34,10 +30,10 @@ export const articleImport: ActionDefinition = {
 export const articleNote: ActionDefinition = {
   parseConfig: noConfig,
   parseInput: (input) =>
-    parseAt('payload', noteInput, input, 'Send {"payload": {"articleId": "...", "kind": "...", "title": "..."}}.'),
+    parseAt('payload', noteInput, input, 'Send {"payload": {"articleId": "...", "kind": "source|decision|idea|question", "title": "...", "body"?: "...", "url"?: "..."}}.'),
   async run(input, { strapi, userId }) {
     const { articleId, ...note } = noteInput.parse(input);
-    const created = await strapi.plugin('quire').service('notes').create(userId, articleId, note, { createdBy: 'agent' });
-    return { articleId, noteId: created.note.id };
+    const created = await strapi.plugin('quire').service('notes').add(userId, articleId, note, 'agent');
+    return { articleId, anchor: created.note.anchor };
   },
 };

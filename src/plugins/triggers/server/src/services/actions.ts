@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { invalidArgument } from '../../../../quire/server/src/domain/errors';
 import { articleImport, articleNote } from '../actions/articles';
 import echo from '../actions/echo';
+import http from '../actions/http';
 import type { ActionDefinition, ActionHandler } from '../actions/types';
 
 const NAME = /^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)*$/;
@@ -56,6 +57,7 @@ export default ({ strapi: _strapi }: { strapi: Core.Strapi }) => {
   };
 
   registry.register('echo', echo);
+  registry.register('http', http);
   registry.register('article.import', articleImport);
   registry.register('article.note', articleNote);
   return registry;
