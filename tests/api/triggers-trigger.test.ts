@@ -279,10 +279,17 @@ describe('webhook ids', () => {
     const body = '{"payload":"old"}';
     const id = 'msg_reused_after_a_day';
     const first = await trigger(wf).set(signed(secret, body, { id })).send(body);
-    await app.strapi.db.connection('triggers_webhook_deliveries').where({ workflow_id: wf.id }).update({ created_at: new Date(Date.now() - 25 * 3600 * 1000) });
+    await app.strapi.db.connection('triggers_executions').where({ workflow_id: wf.id }).update({ created_at: new Date(Date.now() - 25 * 3600 * 1000) });
     const later = await trigger(wf).set(signed(secret, body, { id })).send(body);
     expect(later.body.data.duplicate).toBe(false);
     expect(later.body.data.executionId).not.toBe(first.body.data.executionId);
+    // The sweep releases ids past the window.
+    const knex = app.strapi.db.connection;
+    await knex('triggers_executions').where({ document_id: later.body.data.executionId }).update({ created_at: new Date(Date.now() - 25 * 3600 * 1000) });
+    await app.strapi.plugin('triggers').service('runner').sweep();
+    expect((await knex('triggers_executions').where({ document_id: later.body.data.executionId }).first('dedupe_key')).dedupe_key).toBeNull();
+    const third = await trigger(wf).set(signed(secret, body, { id })).send(body);
+    expect(third.body.data.duplicate).toBe(false);
   });
 
   it('treats webhook-id as an idempotency key for key-authenticated triggers too', async () => {

@@ -13,9 +13,9 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
     { table: 'triggers_executions', columns: ['document_id'], unique: true },
     { table: 'triggers_executions', columns: ['instance_id', 'id'] },
     { table: 'triggers_executions', columns: ['status', 'lease_until'] },
-    // The guard against running one webhook delivery twice, across requests and processes.
-    { table: 'triggers_webhook_deliveries', columns: ['workflow_id', 'id_hash'], unique: true },
-    { table: 'triggers_webhook_deliveries', columns: ['created_at'] },
+    // The guard against running one webhook delivery twice, across requests and processes
+    // (NULL, for executions without a webhook-id, never conflicts).
+    { table: 'triggers_executions', columns: ['dedupe_key'], unique: true },
   ]);
 
   // Root routes, mounted the way the GraphQL plugin mounts /graphql. Credentials are checked

@@ -32,10 +32,10 @@ const configSchema = z.strictObject({
   timeoutMs: z.number().int('must be an integer').min(100, 'must be at least 100').max(30_000, 'must be at most 30000').optional(),
   headers: z
     .record(
-      z.string().regex(TOKEN, 'has a header name that is not valid').refine((name) => !FORBIDDEN_HEADERS.has(name.toLowerCase()), 'cannot set this header'),
+      z.string().regex(TOKEN, 'must be a valid header name').refine((name) => !FORBIDDEN_HEADERS.has(name.toLowerCase()), 'cannot set this header'),
       z.string().max(4096, 'must be at most 4096 characters').refine((value) => !/[\r\n]/.test(value), 'must be on one line'),
     )
-    .refine((headers) => Object.keys(headers).length <= 20, 'may hold at most 20 headers')
+    .refine((headers) => Object.keys(headers).length <= 20, 'must hold at most 20 headers')
     .optional(),
 });
 

@@ -2,7 +2,6 @@ import execution from './execution/schema.json';
 import organization from './organization/schema.json';
 import organizationKey from './organization-key/schema.json';
 import processInstance from './process-instance/schema.json';
-import webhookDelivery from './webhook-delivery/schema.json';
 import workflow from './workflow/schema.json';
 
 export default {
@@ -11,5 +10,4 @@ export default {
   'process-instance': { schema: processInstance },
   workflow: { schema: workflow },
   execution: { schema: execution },
-  'webhook-delivery': { schema: webhookDelivery },
 };

@@ -18,7 +18,7 @@ const signingSecrets = z
       message: 'must be a Standard Webhooks secret: whsec_ followed by the base64 of 24 to 64 bytes',
     }),
   )
-  .max(10, 'may hold at most 10 secrets');
+  .max(10, 'must hold at most 10 secrets');
 
 export const createWorkflowInput = z.strictObject({
   name,

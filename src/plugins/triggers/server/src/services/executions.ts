@@ -4,12 +4,16 @@ import { executionRecord, type ExecutionRecord, type ExecutionStatus } from '../
 import type { TriggerWorkflow } from './workflows';
 
 /**
- * Executions and accepted webhook ids, through Knex: the trigger path inserts and the runner
- * claims with conditional UPDATEs (a claim succeeds for one process only), which the query
- * engine does not express. Tables and columns are those of the content types.
+ * Executions, through Knex: the trigger path inserts and the runner claims with conditional
+ * UPDATEs (a claim succeeds for one process only), which the query engine does not express.
+ * The table and columns are those of the execution content type.
+ *
+ * Accepted webhook ids live on the executions they started: `dedupe_key` (workflow id and a
+ * hash of the webhook-id) has a unique index, so one INSERT both records the execution and
+ * claims the id, atomically, across requests and processes. After the dedupe window the key
+ * is cleared and the id may be used again.
  */
 export const EXECUTIONS = 'triggers_executions';
-export const DELIVERIES = 'triggers_webhook_deliveries';
 
 const STATUS_COLUMNS = ['document_id', 'workflow_id', 'status', 'created_at', 'started_at', 'finished_at', 'attempts', 'output', 'error'];
 const CLAIM_COLUMNS = ['id', 'document_id', 'instance_id', 'workflow_id', 'user_id', 'action', 'config', 'input', 'attempts', 'max_attempts'];
@@ -48,7 +52,9 @@ const isUniqueViolation = (error: unknown) => {
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/i.test(e?.message ?? '');
 };
 
-export const webhookIdHash = (webhookId: string) => createHash('sha256').update(webhookId, 'utf8').digest('hex');
+/** Fixed length whatever the id's length; the workflow id keeps ids of different workflows apart. */
+export const dedupeKey = (workflowId: string, webhookId: string) =>
+  `${workflowId}:${createHash('sha256').update(webhookId, 'utf8').digest('base64url')}`;
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const knex = () => strapi.db.connection;
@@ -71,56 +77,37 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     };
   }
 
-  /** The execution a remembered webhook id led to, if it is still within the window. */
-  async function remembered(workflowId: string, idHash: string, now: Date) {
-    const row = await knex()(DELIVERIES)
-      .where({ workflow_id: workflowId, id_hash: idHash })
-      .first('id', 'execution_id', 'created_at');
-    if (!row) return { found: false as const };
-    const createdAt = row.created_at instanceof Date ? row.created_at : new Date(Number(row.created_at));
-    if (createdAt.getTime() >= now.getTime() - dedupeWindowMs()) return { found: true as const, executionId: row.execution_id as string };
-    // Older than the window: forget it (only that row, only if still old) and accept the id again.
-    await knex()(DELIVERIES).where({ id: row.id }).andWhere('created_at', '<', new Date(now.getTime() - dedupeWindowMs())).del();
-    return { found: false as const };
-  }
+  const cutoff = (now: Date) => new Date(now.getTime() - dedupeWindowMs());
+  const asDate = (value: unknown) => (value instanceof Date ? value : new Date(Number(value)));
 
   const service = {
     /**
-     * Records a pending execution. With a webhook id, the id and the execution are written in one
-     * transaction guarded by the unique index on (workflow_id, id_hash): of concurrent deliveries
-     * of one id, in one process or several, exactly one inserts; the others read its execution.
+     * Records a pending execution. With a webhook id, an id already accepted for the workflow
+     * within the window gives back the first execution (`duplicate: true`) instead.
      */
     async create(workflow: TriggerWorkflow, input: unknown, maxAttempts: number, webhookId?: string): Promise<CreatedExecution> {
       const now = new Date();
       const executionId = randomUUID();
+      const row = executionRow(executionId, workflow, input, maxAttempts, now);
       if (webhookId === undefined) {
-        await knex()(EXECUTIONS).insert(executionRow(executionId, workflow, input, maxAttempts, now));
+        await knex()(EXECUTIONS).insert(row);
         return { executionId, status: 'pending', duplicate: false };
       }
-      const idHash = webhookIdHash(webhookId);
+      const key = dedupeKey(workflow.documentId, webhookId);
       for (let round = 0; round < 3; round += 1) {
         try {
-          await knex().transaction(async (trx) => {
-            await trx(DELIVERIES).insert({
-              document_id: randomUUID(),
-              workflow_id: workflow.documentId,
-              id_hash: idHash,
-              webhook_id: webhookId,
-              execution_id: executionId,
-              created_at: now,
-              updated_at: now,
-            });
-            await trx(EXECUTIONS).insert(executionRow(executionId, workflow, input, maxAttempts, now));
-          });
+          await knex()(EXECUTIONS).insert({ ...row, webhook_id: webhookId, dedupe_key: key });
           return { executionId, status: 'pending', duplicate: false };
         } catch (error) {
           if (!isUniqueViolation(error)) throw error;
-          const previous = await remembered(workflow.documentId, idHash, now);
-          if (previous.found) {
-            const first = await knex()(EXECUTIONS).where({ document_id: previous.executionId }).first('status');
-            return { executionId: previous.executionId, status: (first?.status ?? 'pending') as ExecutionStatus, duplicate: true };
-          }
         }
+        // The unique index refused it: another delivery of this id got in first (committed).
+        const first = await knex()(EXECUTIONS).where({ dedupe_key: key }).first('id', 'document_id', 'status', 'created_at');
+        if (first && asDate(first.created_at) >= cutoff(now)) {
+          return { executionId: first.document_id, status: first.status as ExecutionStatus, duplicate: true };
+        }
+        // Older than the window (not yet swept): release the id, only if still old, and try again.
+        if (first) await knex()(EXECUTIONS).where({ id: first.id }).andWhere('created_at', '<', cutoff(now)).update({ dedupe_key: null });
       }
       throw new Error('Could not record the webhook delivery after three attempts.');
     },
@@ -218,9 +205,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return rows.map((row) => ({ id: row.document_id, attempts: Number(row.attempts) }));
     },
 
-    /** Forgets webhook ids older than the dedupe window. */
+    /** Releases webhook ids older than the dedupe window. */
     async purgeDeliveries(): Promise<number> {
-      return knex()(DELIVERIES).where('created_at', '<', new Date(Date.now() - dedupeWindowMs())).del();
+      return knex()(EXECUTIONS).whereNotNull('dedupe_key').andWhere('created_at', '<', cutoff(new Date())).update({ dedupe_key: null });
     },
   };
   return service;

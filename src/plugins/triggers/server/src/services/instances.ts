@@ -79,9 +79,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** The instance a presented `ck_` key belongs to, or null. Looked up by its indexed hash. */
     async findByKey(secret: string): Promise<{ documentId: string; organizationId: string; userId: number } | null> {
       const hash = hashSecret(secret);
-      const row = await query().findOne({ where: { keyHash: hash }, select: ['documentId', 'organizationId', 'userId', 'keyHash'] });
-      if (!row || !safeEqual(row.keyHash, hash)) return null;
-      return { documentId: row.documentId, organizationId: row.organizationId, userId: row.userId };
+      // The hot path of every keyed trigger: one indexed read straight through Knex.
+      const row = await strapi.db
+        .connection('triggers_process_instances')
+        .where({ key_hash: hash })
+        .first(['document_id', 'organization_id', 'user_id', 'key_hash']);
+      if (!row || !safeEqual(row.key_hash, hash)) return null;
+      return { documentId: row.document_id, organizationId: row.organization_id, userId: Number(row.user_id) };
     },
 
     /** Whether an instance with this id exists in the organization. */

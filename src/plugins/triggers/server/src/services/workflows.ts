@@ -92,21 +92,29 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return record(await query().update({ where: { id: row.id }, data, select: FIELDS }));
     },
 
-    /** Deletes the workflow and its remembered webhook ids; its executions stay readable. */
+    /** Deletes the workflow; its executions stay readable. */
     async remove(principal: Principal, instanceId: string, workflowId: string): Promise<void> {
       const row = await owned(principal, instanceId, workflowId, ['id']);
-      await strapi.db.transaction(async () => {
-        await query().delete({ where: { id: row.id } });
-        await strapi.db.query('plugin::triggers.webhook-delivery').deleteMany({ where: { workflowId } });
-      });
+      await query().delete({ where: { id: row.id } });
     },
 
-    /** The workflow a trigger names, or null. */
+    /** The workflow a trigger names, or null: one indexed read straight through Knex (the hot path). */
     async findForTrigger(instanceId: string, workflowId: string): Promise<TriggerWorkflow | null> {
-      return query().findOne({
-        where: { documentId: workflowId, instanceId },
-        select: ['documentId', 'instanceId', 'organizationId', 'userId', 'action', 'config', 'enabled', 'secretsCiphertext'],
-      });
+      const row = await strapi.db
+        .connection('triggers_workflows')
+        .where({ document_id: workflowId, instance_id: instanceId })
+        .first(['document_id', 'instance_id', 'organization_id', 'user_id', 'action', 'config', 'enabled', 'secrets_ciphertext']);
+      if (!row) return null;
+      return {
+        documentId: row.document_id,
+        instanceId: row.instance_id,
+        organizationId: row.organization_id,
+        userId: Number(row.user_id),
+        action: row.action,
+        config: row.config,
+        enabled: Boolean(row.enabled),
+        secretsCiphertext: row.secrets_ciphertext ?? null,
+      };
     },
   };
 };
