@@ -23,6 +23,7 @@ interface Failure {
 
 const POLL_INTERVAL_MS = 250;
 const STOP_GRACE_MS = 5_000;
+const QUEUE_ADD_TIMEOUT_MS = 2_000;
 
 /** By name as well as class: a plugin may hold its own copy of these modules. */
 const isNamed = (error: unknown, name: string): error is { code: string; message: string; retryable?: boolean } =>
@@ -147,7 +148,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   async function dispatch(executionId: string, options: { delayMs?: number; jobId?: string } = {}): Promise<void> {
     const delayMs = options.delayMs ?? 0;
     if (mode === 'queue' && queue) {
-      await queue.add('run', { executionId }, { jobId: options.jobId ?? executionId, delay: delayMs || undefined });
+      // Never hold a trigger request on an unreachable Redis: the execution is recorded, and
+      // the sweep dispatches it once the queue is back.
+      let timer: NodeJS.Timeout | undefined;
+      const unreachable = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the queue did not take the job within ${QUEUE_ADD_TIMEOUT_MS} ms`)), QUEUE_ADD_TIMEOUT_MS);
+      });
+      try {
+        await Promise.race([queue.add('run', { executionId }, { jobId: options.jobId ?? executionId, delay: delayMs || undefined }), unreachable]);
+      } finally {
+        clearTimeout(timer);
+      }
       return;
     }
     if (mode !== 'inline') return;
