@@ -20,7 +20,8 @@ const runs = new Map<string, number>();
 const gates = new Map<string, () => void>();
 
 beforeAll(async () => {
-  app = await startApp();
+  // Sweeps run only when a test calls them.
+  app = await startApp({ TRIGGER_SWEEP_INTERVAL_MS: '0' });
   alice = await registerUser(app, 'alice');
   bob = await registerUser(app, 'bob');
   s = await setup(app, alice);
