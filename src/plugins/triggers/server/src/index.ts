@@ -1,9 +1,13 @@
-export default {
-  register() {},
-  bootstrap() {},
-  config: { default: {}, validator() {} },
-  contentTypes: {},
-  controllers: {},
-  routes: {},
-  services: {},
-};
+import bootstrap from './bootstrap';
+import config from './config';
+import contentTypes from './content-types';
+import controllers from './controllers';
+import destroy from './destroy';
+import middlewares from './middlewares';
+import routes from './routes';
+import services from './services';
+
+export { ActionError } from './domain/action-error';
+export type { ActionContext, ActionDefinition, ActionHandler } from './actions/types';
+
+export default { register() {}, bootstrap, destroy, config, contentTypes, controllers, middlewares, routes, services };

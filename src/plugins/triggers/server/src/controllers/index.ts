@@ -1,0 +1,5 @@
+import instances from './instances';
+import organizations from './organizations';
+import trigger from './trigger';
+
+export default { instances, organizations, trigger };

@@ -1,0 +1,64 @@
+import type { Core } from '@strapi/strapi';
+import { ApiError } from '../../../../quire/server/src/domain/errors';
+
+/** 1 MiB, the trigger route's body limit. */
+export const TRIGGER_BODY_LIMIT = 1_048_576;
+/** Marks a body this middleware has already read; koa-body parses no such content type. */
+const CONSUMED_TYPE = 'application/x-quire-consumed';
+
+const tooLarge = () =>
+  new ApiError('payload-too-large', `The request body is larger than ${TRIGGER_BODY_LIMIT} bytes (1 MiB).`, 'Send a smaller payload.', { status: 413 });
+
+function readCapped(req, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        // Node discards the rest of the body once the response is sent.
+        req.resume();
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
+}
+
+/**
+ * Global middleware placed before 'strapi::body'. A signature covers the exact bytes sent, and
+ * koa-body would consume JSON bodies into a parsed object; so for trigger requests this reads
+ * the raw bytes itself, with the 1 MiB cap enforced while reading (and on Content-Length,
+ * before reading), and keeps them in ctx.state.triggerRawBody. It then swaps the request's
+ * content type for one koa-body does not parse, so koa-body does not try to read the spent
+ * stream; the original stays in ctx.state.triggerContentType.
+ */
+export default (_config: unknown, _ctx: { strapi: Core.Strapi }) => {
+  return async (ctx, next) => {
+    if (ctx.method !== 'POST' || !ctx.path.startsWith('/webhook/')) return next();
+    const declared = Number(ctx.get('content-length'));
+    if (Number.isFinite(declared) && declared > TRIGGER_BODY_LIMIT) throw tooLarge();
+    ctx.state.triggerRawBody = await readCapped(ctx.req, TRIGGER_BODY_LIMIT);
+    ctx.state.triggerContentType = ctx.get('content-type');
+    ctx.req.headers['content-type'] = CONSUMED_TYPE;
+    return next();
+  };
+};

@@ -1,0 +1,214 @@
+import type { Core } from '@strapi/strapi';
+import { createHash, randomUUID } from 'node:crypto';
+import { executionRecord, type ExecutionRecord, type ExecutionStatus } from '../domain/records';
+import type { TriggerWorkflow } from './workflows';
+
+/**
+ * Executions, through Knex: the trigger path inserts and the runner claims with conditional
+ * UPDATEs (a claim succeeds for one process only), which the query engine does not express.
+ * The table and columns are those of the execution content type.
+ *
+ * Accepted webhook ids live on the executions they started: `dedupe_key` (workflow id and a
+ * hash of the webhook-id) has a unique index, so one INSERT both records the execution and
+ * claims the id, atomically, across requests and processes. After the dedupe window the key
+ * is cleared and the id may be used again.
+ */
+export const EXECUTIONS = 'triggers_executions';
+
+const STATUS_COLUMNS = ['document_id', 'workflow_id', 'status', 'created_at', 'started_at', 'finished_at', 'attempts', 'output', 'error'];
+const CLAIM_COLUMNS = ['id', 'document_id', 'instance_id', 'workflow_id', 'user_id', 'action', 'config', 'input', 'attempts', 'max_attempts'];
+/** A retry may be claimed slightly early: timers of other processes are not perfectly in step. */
+const EARLY_CLAIM_MS = 2_000;
+
+export interface ClaimedExecution {
+  id: number;
+  document_id: string;
+  instance_id: string;
+  workflow_id: string;
+  user_id: number;
+  action: string;
+  config: string;
+  input: string;
+  attempts: number;
+  max_attempts: number;
+}
+
+export interface CreatedExecution {
+  executionId: string;
+  status: ExecutionStatus;
+  duplicate: boolean;
+}
+
+export interface ListFilters {
+  workflowId?: string;
+  status?: ExecutionStatus;
+  limit: number;
+  /** Internal id to continue below (from the opaque cursor). */
+  before?: number;
+}
+
+const isUniqueViolation = (error: unknown) => {
+  const e = error as { code?: string; message?: string };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/i.test(e?.message ?? '');
+};
+
+/** Fixed length whatever the id's length; the workflow id keeps ids of different workflows apart. */
+export const dedupeKey = (workflowId: string, webhookId: string) =>
+  `${workflowId}:${createHash('sha256').update(webhookId, 'utf8').digest('base64url')}`;
+
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const knex = () => strapi.db.connection;
+  const dedupeWindowMs = () => strapi.plugin('triggers').config('dedupeWindowMs') as number;
+
+  function executionRow(id: string, workflow: TriggerWorkflow, input: unknown, maxAttempts: number, now: Date) {
+    return {
+      document_id: id,
+      instance_id: workflow.instanceId,
+      workflow_id: workflow.documentId,
+      user_id: workflow.userId,
+      action: workflow.action,
+      config: workflow.config,
+      input: JSON.stringify(input ?? null),
+      status: 'pending',
+      attempts: 0,
+      max_attempts: maxAttempts,
+      created_at: now,
+      updated_at: now,
+    };
+  }
+
+  const cutoff = (now: Date) => new Date(now.getTime() - dedupeWindowMs());
+  const asDate = (value: unknown) => (value instanceof Date ? value : new Date(Number(value)));
+
+  const service = {
+    /**
+     * Records a pending execution. With a webhook id, an id already accepted for the workflow
+     * within the window gives back the first execution (`duplicate: true`) instead.
+     */
+    async create(workflow: TriggerWorkflow, input: unknown, maxAttempts: number, webhookId?: string): Promise<CreatedExecution> {
+      const now = new Date();
+      const executionId = randomUUID();
+      const row = executionRow(executionId, workflow, input, maxAttempts, now);
+      if (webhookId === undefined) {
+        await knex()(EXECUTIONS).insert(row);
+        return { executionId, status: 'pending', duplicate: false };
+      }
+      const key = dedupeKey(workflow.documentId, webhookId);
+      for (let round = 0; round < 3; round += 1) {
+        try {
+          await knex()(EXECUTIONS).insert({ ...row, webhook_id: webhookId, dedupe_key: key });
+          return { executionId, status: 'pending', duplicate: false };
+        } catch (error) {
+          if (!isUniqueViolation(error)) throw error;
+        }
+        // The unique index refused it: another delivery of this id got in first (committed).
+        const first = await knex()(EXECUTIONS).where({ dedupe_key: key }).first('id', 'document_id', 'status', 'created_at');
+        if (first && asDate(first.created_at) >= cutoff(now)) {
+          return { executionId: first.document_id, status: first.status as ExecutionStatus, duplicate: true };
+        }
+        // Older than the window (not yet swept): release the id, only if still old, and try again.
+        if (first) await knex()(EXECUTIONS).where({ id: first.id }).andWhere('created_at', '<', cutoff(now)).update({ dedupe_key: null });
+      }
+      throw new Error('Could not record the webhook delivery after three attempts.');
+    },
+
+    async get(instanceId: string, executionId: string): Promise<ExecutionRecord | null> {
+      const row = await knex()(EXECUTIONS).where({ document_id: executionId, instance_id: instanceId }).first(STATUS_COLUMNS);
+      return row ? executionRecord(row) : null;
+    },
+
+    /** Newest first, and the internal id of the last row when there may be more. */
+    async list(instanceId: string, filters: ListFilters): Promise<{ executions: ExecutionRecord[]; last: number | null }> {
+      const q = knex()(EXECUTIONS).where({ instance_id: instanceId });
+      if (filters.workflowId) q.andWhere({ workflow_id: filters.workflowId });
+      if (filters.status) q.andWhere({ status: filters.status });
+      if (filters.before !== undefined) q.andWhere('id', '<', filters.before);
+      const rows = await q.orderBy('id', 'desc').limit(filters.limit + 1).select(['id', ...STATUS_COLUMNS]);
+      const more = rows.length > filters.limit;
+      const page = rows.slice(0, filters.limit);
+      return { executions: page.map(executionRecord), last: more ? Number(page[page.length - 1].id) : null };
+    },
+
+    /**
+     * Takes an execution for one attempt, or returns null when another worker has it, it is
+     * finished, or its retry is not due. The condition makes this safe across processes.
+     */
+    async claim(executionId: string, leaseMs: number): Promise<ClaimedExecution | null> {
+      const now = new Date();
+      const k = knex();
+      const rows = await k(EXECUTIONS)
+        .where({ document_id: executionId })
+        .andWhere((w) =>
+          w
+            .where((p) =>
+              p.where({ status: 'pending' }).andWhere((r) => r.whereNull('run_after').orWhere('run_after', '<=', new Date(now.getTime() + EARLY_CLAIM_MS))),
+            )
+            .orWhere((r) => r.where({ status: 'running' }).andWhere('lease_until', '<', now)),
+        )
+        .update(
+          {
+            status: 'running',
+            attempts: k.raw('?? + 1', ['attempts']),
+            lease_until: new Date(now.getTime() + leaseMs),
+            started_at: k.raw('COALESCE(??, ?)', ['started_at', now]),
+            run_after: null,
+            updated_at: now,
+          },
+          CLAIM_COLUMNS,
+        );
+      if (!rows.length) return null;
+      const row = rows[0];
+      return { ...row, id: Number(row.id), user_id: Number(row.user_id), attempts: Number(row.attempts), max_attempts: Number(row.max_attempts) };
+    },
+
+    /**
+     * Records the outcome of attempt `attempt`. Only the holder of that attempt writes: if the
+     * lease ran out and another worker took the execution, this is a no-op (false).
+     */
+    async finish(claimed: ClaimedExecution, outcome: { status: 'success'; output: unknown } | { status: 'failed'; error: { code: string; message: string } }): Promise<boolean> {
+      const now = new Date();
+      const data =
+        outcome.status === 'success'
+          ? { status: 'success', output: JSON.stringify(outcome.output ?? null), error: null }
+          : { status: 'failed', error: JSON.stringify(outcome.error) };
+      const count = await knex()(EXECUTIONS)
+        .where({ id: claimed.id, status: 'running', attempts: claimed.attempts })
+        .update({ ...data, finished_at: now, lease_until: null, updated_at: now });
+      return count > 0;
+    },
+
+    /** Puts a failed attempt back to pending until `runAfter` (the retry's time). */
+    async retryLater(claimed: ClaimedExecution, error: { code: string; message: string }, runAfter: Date): Promise<boolean> {
+      const count = await knex()(EXECUTIONS)
+        .where({ id: claimed.id, status: 'running', attempts: claimed.attempts })
+        .update({ status: 'pending', error: JSON.stringify(error), run_after: runAfter, lease_until: null, updated_at: new Date() });
+      return count > 0;
+    },
+
+    /**
+     * Executions nobody is working on: `running` past their lease (the process died) and
+     * `pending` ones due for longer than `graceMs` (their process died before running them).
+     */
+    async stranded(graceMs: number, limit = 500): Promise<Array<{ id: string; attempts: number }>> {
+      const now = new Date();
+      const due = new Date(now.getTime() - graceMs);
+      const rows = await knex()(EXECUTIONS)
+        .where((w) => w.where({ status: 'running' }).andWhere('lease_until', '<', now))
+        .orWhere((w) =>
+          w
+            .where({ status: 'pending' })
+            .andWhere((r) => r.where('run_after', '<', due).orWhere((n) => n.whereNull('run_after').andWhere('created_at', '<', due))),
+        )
+        .orderBy('id', 'asc')
+        .limit(limit)
+        .select(['document_id', 'attempts']);
+      return rows.map((row) => ({ id: row.document_id, attempts: Number(row.attempts) }));
+    },
+
+    /** Releases webhook ids older than the dedupe window. */
+    async purgeDeliveries(): Promise<number> {
+      return knex()(EXECUTIONS).whereNotNull('dedupe_key').andWhere('created_at', '<', cutoff(new Date())).update({ dedupe_key: null });
+    },
+  };
+  return service;
+};

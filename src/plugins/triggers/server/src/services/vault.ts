@@ -1,0 +1,23 @@
+import type { Core } from '@strapi/strapi';
+import { deriveKey, open, seal } from '../domain/sealed';
+
+/** Seals and opens the secrets the server must read back, under keys derived from ENCRYPTION_KEY. */
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const keys = new Map<string, Buffer>();
+  const keyFor = (purpose: string) => {
+    let key = keys.get(purpose);
+    if (!key) {
+      const secret = strapi.config.get('admin.secrets.encryptionKey') || process.env.ENCRYPTION_KEY || '';
+      key = deriveKey(String(secret), purpose);
+      keys.set(purpose, key);
+    }
+    return key;
+  };
+  return {
+    sealInstanceKey: (key: string) => seal(keyFor('instance-key'), key),
+    openInstanceKey: (token: string) => open(keyFor('instance-key'), token),
+    sealSigningSecrets: (secrets: string[]) => seal(keyFor('signing-secrets'), JSON.stringify(secrets)),
+    openSigningSecrets: (token: string | null | undefined): string[] =>
+      token ? (JSON.parse(open(keyFor('signing-secrets'), token)) as string[]) : [],
+  };
+};
