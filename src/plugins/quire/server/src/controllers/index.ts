@@ -1,3 +1,4 @@
+import cliLogin from './cli-login';
 import keys from './keys';
 
-export default { keys };
+export default { cliLogin, keys };
