@@ -160,7 +160,7 @@ describe('the approval page', () => {
     expect(csp).toMatch(/frame-ancestors 'none'/);
     expect(csp).not.toMatch(/unsafe-inline|script-src/);
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['referrer-policy']).toBe('same-origin');
     expect(res.text).toContain('Sign in to connect a device');
     expect(res.text).not.toMatch(/<script/i);
     const nonce = /'nonce-([^']+)'/.exec(csp)![1];

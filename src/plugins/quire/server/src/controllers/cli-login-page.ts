@@ -70,7 +70,8 @@ export function loginPageRoutes(strapi: Core.Strapi) {
     ctx.status = status;
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('Cache-Control', 'no-store');
-    ctx.set('Referrer-Policy', 'no-referrer');
+    // same-origin, not no-referrer: with no-referrer browsers send "Origin: null" on form posts.
+    ctx.set('Referrer-Policy', 'same-origin');
     ctx.set('X-Frame-Options', 'DENY');
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.body = html;

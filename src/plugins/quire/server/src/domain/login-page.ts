@@ -81,7 +81,7 @@ function layout(nonce: string, title: string, body: string, footer = ''): string
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${escapeHtml(title)} · Quire</title>
 <style nonce="${escapeHtml(nonce)}">${STYLE}</style>
 </head>
