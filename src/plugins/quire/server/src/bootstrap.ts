@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { loginPageRoutes } from './controllers/cli-login-page';
 import { ensureIndexes } from './services/indexes';
+import { ARTICLE_INDEXES } from './services/store';
 
 export default async ({ strapi }: { strapi: Core.Strapi }) => {
   await ensureIndexes(strapi, [
@@ -8,6 +9,7 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
     { table: 'quire_api_keys', columns: ['user_id'] },
     { table: 'quire_cli_logins', columns: ['device_code_hash'], unique: true },
     { table: 'quire_cli_logins', columns: ['user_code_hash'] },
+    ...ARTICLE_INDEXES,
   ]);
   // The CLI login approval page lives outside /api, at the root (as the GraphQL plugin mounts /graphql).
   strapi.server.routes(loginPageRoutes(strapi));

@@ -8,6 +8,7 @@ function fieldOf(path: ReadonlyArray<PropertyKey>): string {
 
 function describe(issue: z.core.$ZodIssue): string {
   const field = fieldOf(issue.path);
+  if (issue.input === undefined && issue.path.length && issue.code !== 'custom') return `${field} is required.`;
   switch (issue.code) {
     case 'invalid_type':
       if (issue.input === undefined) return `${field} is required.`;
@@ -15,18 +16,25 @@ function describe(issue: z.core.$ZodIssue): string {
     case 'unrecognized_keys':
       return `Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}.`;
     default:
-      return `${field}: ${issue.message}`;
+      // Our messages are phrased to follow the field name: "title must not be empty."
+      return /^(must|is|cannot) /.test(issue.message) ? `${field} ${issue.message.replace(/\.?$/, '.')}` : `${field}: ${issue.message}`;
   }
 }
 
 /**
  * Parses input with a route's schema; the first problem becomes a 400 `invalid-argument`
- * whose message names the field.
+ * whose message names the field. `nextAction` may depend on the field ("markdown", "body"...).
  */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown, nextAction?: string): z.infer<S> {
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  nextAction?: string | ((field: string) => string | undefined),
+): z.infer<S> {
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
-  throw invalidArgument(describe(result.error.issues[0]), nextAction);
+  const issue = result.error.issues[0];
+  const hint = typeof nextAction === 'function' ? nextAction(fieldOf(issue.path)) : nextAction;
+  throw invalidArgument(describe(issue), hint);
 }
 
 /** JSON bodies of ours are objects; anything else (array, string, nothing) is refused up front. */

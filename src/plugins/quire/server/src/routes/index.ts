@@ -1,9 +1,12 @@
+import articles from './articles';
 import cliLogin from './cli-login';
 import keys from './keys';
+import notes from './notes';
+import sections from './sections';
 
 export default {
   'content-api': {
     type: 'content-api',
-    routes: [...keys, ...cliLogin],
+    routes: [...keys, ...articles, ...sections, ...notes, ...cliLogin],
   },
 };

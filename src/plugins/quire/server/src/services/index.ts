@@ -1,7 +1,10 @@
+import articles from './articles';
 import auth from './auth';
 import cliLogin from './cli-login';
 import keys from './keys';
+import notes from './notes';
 import rateLimit from './rate-limit';
 import redis from './redis';
+import sections from './sections';
 
-export default { auth, cliLogin, keys, rateLimit, redis };
+export default { articles, auth, cliLogin, keys, notes, rateLimit, redis, sections };

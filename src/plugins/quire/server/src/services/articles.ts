@@ -1,0 +1,232 @@
+import type { Core } from '@strapi/strapi';
+import { newId } from '../domain/anchors';
+import { invalidArgument } from '../domain/errors';
+import { splitMarkdown } from '../domain/markdown';
+import { outlineEntries, outlineView, type OutlineEntry } from '../domain/outline';
+import type { NoteInput, NoteMapEntry } from './notes';
+import type { SectionRecord } from './sections';
+import { articleNotFound, articleUuid, inTransaction, iso, knexOf, tableName, TABLE, toInt, UID } from './store';
+
+export interface ArticleRecord {
+  id: string;
+  title: string;
+  status: string;
+  words: number;
+  sections: number;
+  createdAt: string;
+  updatedAt: string;
+  publishedAt: string | null;
+}
+
+/** The stored article row, as other services (publish, import) may need it. */
+export interface ArticleRow {
+  id: number;
+  uuid: string;
+  userId: number;
+  title: string;
+  status: string;
+  premise: string | null;
+  createdAt: string;
+  updatedAt: string;
+  publishedAt: string | null;
+}
+
+export interface CreateArticleInput {
+  title: string;
+  markdown?: string | null;
+  premise?: string | null;
+  notes?: NoteInput[];
+}
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+const ROW_COLUMNS = ['id', 'uuid', 'user_id', 'title', 'status', 'premise', 'created_at', 'updated_at', 'last_published_at'];
+
+function toRow(raw): ArticleRow {
+  return {
+    id: Number(raw.id),
+    uuid: raw.uuid,
+    userId: Number(raw.user_id),
+    title: raw.title,
+    status: raw.status,
+    premise: raw.premise ?? null,
+    createdAt: iso(raw.created_at)!,
+    updatedAt: iso(raw.updated_at)!,
+    publishedAt: iso(raw.last_published_at),
+  };
+}
+
+export function articleRecord(row: ArticleRow, totals: { words: number; sections: number }): ArticleRecord {
+  return {
+    id: row.uuid,
+    title: row.title,
+    status: row.status,
+    words: totals.words,
+    sections: totals.sections,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    publishedAt: row.publishedAt,
+  };
+}
+
+const totalsOf = (outline: OutlineEntry[]) => ({
+  words: outline.reduce((sum, entry) => sum + entry.words, 0),
+  sections: outline.length,
+});
+
+/** An empty premise is no premise. */
+export const normalizePremise = (premise: string | null | undefined) => (premise ? premise : null);
+
+/** Opaque list cursor: the position after the last article of a page. */
+function encodeCursor(row: ArticleRow): string {
+  return Buffer.from(JSON.stringify([row.updatedAt, row.id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { updatedAt: Date; id: number } {
+  try {
+    const [updatedAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    const date = new Date(updatedAt);
+    if (typeof updatedAt === 'string' && Number.isInteger(id) && !Number.isNaN(date.getTime())) return { updatedAt: date, id };
+  } catch {
+    // fall through
+  }
+  throw invalidArgument('cursor is not valid.', 'Pass the nextCursor of the previous page unchanged, or leave cursor out for the first page.');
+}
+
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const articles = (alias?: string) => tableName(strapi, TABLE.articles, alias);
+  const sectionsService = () => strapi.plugin('quire').service('sections');
+  const notesService = () => strapi.plugin('quire').service('notes');
+
+  /** The owned article row, or 404. */
+  async function findRow(userId: number, rawId: string): Promise<ArticleRow> {
+    const uuid = articleUuid(rawId);
+    const k = await knexOf(strapi);
+    const raw = await k(articles()).where({ uuid, user_id: userId }).first(ROW_COLUMNS);
+    if (!raw) throw articleNotFound(rawId);
+    return toRow(raw);
+  }
+
+  const api = {
+    findRow,
+
+    /**
+     * Creates an article from a title and optional Markdown (split into sections at its
+     * top-level headings; none gives one empty section), premise and notes, in one transaction.
+     */
+    async createArticle(userId: number, input: CreateArticleInput): Promise<{ article: ArticleRecord; outline: OutlineEntry[] }> {
+      const contents = input.markdown ? splitMarkdown(input.markdown) : [];
+      return inTransaction(strapi, async () => {
+        const now = new Date();
+        const uuid = newId();
+        const created = await strapi.db.query(UID.article).create({
+          data: {
+            uuid,
+            userId,
+            title: input.title,
+            status: 'draft',
+            premise: normalizePremise(input.premise),
+            lastPublishedAt: null,
+            createdAt: now,
+            updatedAt: now,
+          },
+          select: ['id'],
+        });
+        const rows = await sectionsService().insertInitial(created.id, contents);
+        if (input.notes?.length) await notesService().insertMany(created.id, input.notes, 'agent');
+        const outline = outlineEntries(outlineView(rows));
+        const row: ArticleRow = {
+          id: created.id,
+          uuid,
+          userId,
+          title: input.title,
+          status: 'draft',
+          premise: normalizePremise(input.premise),
+          createdAt: now.toISOString(),
+          updatedAt: now.toISOString(),
+          publishedAt: null,
+        };
+        return { article: articleRecord(row, totalsOf(outline)), outline };
+      });
+    },
+
+    /** The caller's articles, most recently updated first, a page at a time. */
+    async listArticles(userId: number, options: { limit?: number; cursor?: string } = {}) {
+      const limit = options.limit ?? DEFAULT_PAGE_SIZE;
+      const k = await knexOf(strapi);
+      const sections = tableName(strapi, TABLE.sections, 's');
+      const query = k(articles('a'))
+        .where('a.user_id', userId)
+        .select(ROW_COLUMNS.map((c) => `a.${c}`))
+        .select(
+          k(sections).count('*').whereRaw('?? = ??', ['s.article_id', 'a.id']).as('section_count'),
+          k(sections).sum('s.words').whereRaw('?? = ??', ['s.article_id', 'a.id']).as('word_count'),
+        )
+        .orderBy([
+          { column: 'a.updated_at', order: 'desc' },
+          { column: 'a.id', order: 'desc' },
+        ])
+        .limit(limit + 1);
+      if (options.cursor) {
+        const { updatedAt, id } = decodeCursor(options.cursor);
+        query.andWhere((q) =>
+          q.where('a.updated_at', '<', updatedAt).orWhere((q2) => q2.where('a.updated_at', '=', updatedAt).andWhere('a.id', '<', id)),
+        );
+      }
+      const raws = await query;
+      const page = raws.slice(0, limit);
+      const rows = page.map(toRow);
+      return {
+        articles: rows.map((row, i) => articleRecord(row, { words: toInt(page[i].word_count), sections: toInt(page[i].section_count) })),
+        nextCursor: raws.length > limit ? encodeCursor(rows[rows.length - 1]) : null,
+      };
+    },
+
+    /** The article record, its outline and its brief (premise and notes map). */
+    async getArticle(userId: number, rawId: string) {
+      const row = await findRow(userId, rawId);
+      const [rows, notes] = await Promise.all([sectionsService().loadRows(row.id), notesService().mapOf(row.id)]);
+      const outline = outlineEntries(outlineView(rows));
+      return {
+        article: articleRecord(row, totalsOf(outline)),
+        outline,
+        brief: { premise: row.premise, notes: notes as NoteMapEntry[] },
+      };
+    },
+
+    /** The article record alone. */
+    async getRecord(userId: number, rawId: string): Promise<ArticleRecord> {
+      const row = await findRow(userId, rawId);
+      const outline = outlineEntries(outlineView(await sectionsService().loadRows(row.id)));
+      return articleRecord(row, totalsOf(outline));
+    },
+
+    async updateArticle(userId: number, rawId: string, input: { title: string }): Promise<ArticleRecord> {
+      const uuid = articleUuid(rawId);
+      const k = await knexOf(strapi);
+      const count = await k(articles()).where({ uuid, user_id: userId }).update({ title: input.title, updated_at: new Date() });
+      if (!count) throw articleNotFound(rawId);
+      return api.getRecord(userId, rawId);
+    },
+
+    /** Deletes an article with its sections and notes, in one transaction. */
+    async deleteArticle(userId: number, rawId: string): Promise<{ id: string }> {
+      const uuid = articleUuid(rawId);
+      return inTransaction(strapi, async (trx) => {
+        const row = await trx(articles()).where({ uuid, user_id: userId }).first('id');
+        if (!row) throw articleNotFound(rawId);
+        await trx(tableName(strapi, TABLE.sections)).where({ article_id: row.id }).delete();
+        await trx(tableName(strapi, TABLE.notes)).where({ article_id: row.id }).delete();
+        await trx(articles()).where({ id: row.id }).delete();
+        return { id: uuid };
+      });
+    },
+
+    /** Sections of an owned article in order, with markdown and html (publish, export). */
+    async listSections(articleRowId: number): Promise<SectionRecord[]> {
+      return sectionsService().listSections(articleRowId);
+    },
+  };
+  return api;
+};

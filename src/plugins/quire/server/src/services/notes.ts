@@ -1,0 +1,219 @@
+import type { Core } from '@strapi/strapi';
+import type { Knex } from 'knex';
+import {
+  ambiguousAnchor,
+  anchorOf,
+  anchorsOf,
+  newId,
+  normalizeAnchor,
+  prefixUpperBound,
+  resolveAnchor,
+  sortIds,
+  unknownAnchor,
+  type AnchorScope,
+} from '../domain/anchors';
+import { renderMarkdown } from '../domain/markdown';
+import { articleNotFound, articleRowId, articleUuid, inTransaction, knexOf, lockArticle, tableName, TABLE, UID } from './store';
+
+export const NOTE_KINDS = ['source', 'decision', 'idea', 'question'] as const;
+export type NoteKind = (typeof NOTE_KINDS)[number];
+export type NoteAuthor = 'agent' | 'human';
+
+export interface NoteInput {
+  kind: NoteKind;
+  title: string;
+  body?: string | null;
+  url?: string | null;
+}
+
+export type NotePatch = Partial<NoteInput>;
+
+/** The notes map: one entry per note, never bodies. */
+export interface NoteMapEntry {
+  anchor: string;
+  kind: string;
+  title: string;
+  url: string | null;
+}
+
+export interface NoteRecord extends NoteMapEntry {
+  body: string | null;
+  createdBy: string;
+  html: string;
+}
+
+export const noteScope = (articleId: string): AnchorScope => ({
+  item: 'note',
+  listRoute: `GET /api/articles/${articleId}/notes`,
+});
+
+const MAP_COLUMNS = ['id', 'uuid', 'kind', 'title', 'url'];
+const FULL_COLUMNS = ['id', 'uuid', 'kind', 'title', 'url', 'body', 'html', 'author'];
+
+/** A note without a body stores null; an empty body is no body. */
+const bodyOf = (body: string | null | undefined) => (body ? body : null);
+const urlOf = (url: string | null | undefined) => (url ? url : null);
+
+const mapEntry = (row, anchor: string): NoteMapEntry => ({ anchor, kind: row.kind, title: row.title, url: row.url ?? null });
+
+const fullRecord = (row, anchor: string): NoteRecord => ({
+  anchor,
+  kind: row.kind,
+  title: row.title,
+  body: row.body ?? null,
+  url: row.url ?? null,
+  createdBy: row.author,
+  html: row.html ?? '',
+});
+
+/** Rows in the order the notes were added, with their anchors. */
+function withAnchors<T extends { id: number | string; uuid: string }>(rows: T[]): { row: T; anchor: string }[] {
+  const anchors = anchorsOf(rows.map((r) => r.uuid));
+  return [...rows].sort((a, b) => Number(a.id) - Number(b.id)).map((row) => ({ row, anchor: anchors.get(row.uuid)! }));
+}
+
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const notes = (alias?: string) => tableName(strapi, TABLE.notes, alias);
+
+  const loadMapRows = (k: Knex, articleRowId: number) => k(notes()).where({ article_id: articleRowId }).select(MAP_COLUMNS);
+
+  const toMap = (rows) => withAnchors(rows).map(({ row, anchor }) => mapEntry(row, anchor));
+
+  function resolve(rows: { uuid: string }[], rawAnchor: string, articleId: string): string {
+    return resolveAnchor(sortIds(rows.map((r) => r.uuid)), rawAnchor, noteScope(articleId));
+  }
+
+  const api = {
+    /** The notes map of an article row. */
+    async mapOf(articleRowId: number): Promise<NoteMapEntry[]> {
+      return toMap(await loadMapRows(await knexOf(strapi), articleRowId));
+    },
+
+    /** Full notes of an article row, in the order they were added. */
+    async recordsOf(articleRowId: number): Promise<NoteRecord[]> {
+      const k = await knexOf(strapi);
+      const rows = await k(notes()).where({ article_id: articleRowId }).select(FULL_COLUMNS);
+      return withAnchors(rows).map(({ row, anchor }) => fullRecord(row, anchor));
+    },
+
+    /** Inserts notes of an article row (one INSERT per batch), keeping their order. */
+    async insertMany(articleRowId: number, inputs: NoteInput[], createdBy: NoteAuthor): Promise<string[]> {
+      const data = inputs.map((input) => ({
+        uuid: newId(),
+        articleId: articleRowId,
+        kind: input.kind,
+        title: input.title,
+        body: bodyOf(input.body),
+        url: urlOf(input.url),
+        html: input.body ? renderMarkdown(input.body) : '',
+        author: createdBy,
+        rev: 1,
+      }));
+      if (data.length) await strapi.db.query(UID.note).createMany({ data });
+      return data.map((d) => d.uuid);
+    },
+
+    async list(userId: number, rawArticleId: string): Promise<NoteMapEntry[]> {
+      return api.mapOf(await articleRowId(strapi, userId, rawArticleId));
+    },
+
+    /** One note by anchor: one indexed range query joined to the owner's article. */
+    async get(userId: number, rawArticleId: string, rawAnchor: string): Promise<NoteRecord> {
+      const uuid = articleUuid(rawArticleId);
+      const anchor = normalizeAnchor(rawAnchor);
+      if (anchor === null) {
+        await articleRowId(strapi, userId, rawArticleId);
+        throw unknownAnchor(rawAnchor, noteScope(uuid));
+      }
+      const k = await knexOf(strapi);
+      const neighbour = (op: '<' | '>', direction: 'asc' | 'desc', as: string) =>
+        k(notes('p'))
+          .select('p.uuid')
+          .whereRaw('?? = ??', ['p.article_id', 'n.article_id'])
+          .andWhere('p.uuid', op, k.ref('n.uuid'))
+          .orderBy('p.uuid', direction)
+          .limit(1)
+          .as(as);
+      const rows = await k(notes('n'))
+        .join(tableName(strapi, TABLE.articles, 'a'), 'a.id', 'n.article_id')
+        .where({ 'a.uuid': uuid, 'a.user_id': userId })
+        .andWhere('n.uuid', '>=', anchor)
+        .andWhere('n.uuid', '<', prefixUpperBound(anchor))
+        .orderBy('n.uuid')
+        .limit(2)
+        .select(FULL_COLUMNS.map((c) => `n.${c}`), neighbour('<', 'desc', 'prev'), neighbour('>', 'asc', 'next'));
+      if (rows.length === 0) {
+        await articleRowId(strapi, userId, rawArticleId);
+        throw unknownAnchor(rawAnchor, noteScope(uuid));
+      }
+      if (rows.length > 1) throw ambiguousAnchor(rawAnchor, noteScope(uuid));
+      return fullRecord(rows[0], anchorOf(rows[0].uuid, rows[0].prev, rows[0].next));
+    },
+
+    async add(userId: number, rawArticleId: string, input: NoteInput, createdBy: NoteAuthor) {
+      return inTransaction(strapi, async (trx) => {
+        const articleRowId = await lockArticle(strapi, trx, userId, rawArticleId);
+        const [uuid] = await api.insertMany(articleRowId, [input], createdBy);
+        const rows = await trx(notes()).where({ article_id: articleRowId }).select(FULL_COLUMNS);
+        const all = withAnchors(rows);
+        const created = all.find(({ row }) => row.uuid === uuid)!;
+        return { note: fullRecord(created.row, created.anchor), notes: all.map(({ row, anchor }) => mapEntry(row, anchor)) };
+      });
+    },
+
+    /** Changes only the fields passed, in one UPDATE (concurrent patches of other fields survive). */
+    async update(userId: number, rawArticleId: string, rawAnchor: string, patch: NotePatch) {
+      const articleId = articleUuid(rawArticleId);
+      const html = 'body' in patch ? (patch.body ? renderMarkdown(patch.body) : '') : undefined;
+      return inTransaction(strapi, async (trx) => {
+        const articleRowId = await lockArticle(strapi, trx, userId, rawArticleId);
+        const rows = await loadMapRows(trx, articleRowId);
+        const uuid = resolve(rows, rawAnchor, articleId);
+        const changes: Record<string, unknown> = { rev: trx.raw('?? + 1', ['rev']), updated_at: new Date() };
+        if (patch.kind !== undefined) changes.kind = patch.kind;
+        if (patch.title !== undefined) changes.title = patch.title;
+        if ('body' in patch) Object.assign(changes, { body: bodyOf(patch.body), html });
+        if ('url' in patch) changes.url = urlOf(patch.url);
+        await trx(notes()).where({ article_id: articleRowId, uuid }).update(changes);
+        const updated = await trx(notes()).where({ article_id: articleRowId, uuid }).first(FULL_COLUMNS);
+        const fresh = rows.map((row) => (row.uuid === uuid ? updated : row));
+        const all = withAnchors(fresh);
+        const anchor = all.find(({ row }) => row.uuid === uuid)!.anchor;
+        return { note: fullRecord(updated, anchor), notes: all.map(({ row, anchor: a }) => mapEntry(row, a)) };
+      });
+    },
+
+    async remove(userId: number, rawArticleId: string, rawAnchor: string) {
+      const articleId = articleUuid(rawArticleId);
+      return inTransaction(strapi, async (trx) => {
+        const articleRowId = await lockArticle(strapi, trx, userId, rawArticleId);
+        const rows = await loadMapRows(trx, articleRowId);
+        const uuid = resolve(rows, rawAnchor, articleId);
+        await trx(notes()).where({ article_id: articleRowId, uuid }).delete();
+        return { notes: toMap(rows.filter((row) => row.uuid !== uuid)) };
+      });
+    },
+
+    /** The Brief: premise and full notes. */
+    async brief(userId: number, rawArticleId: string) {
+      const uuid = articleUuid(rawArticleId);
+      const k = await knexOf(strapi);
+      const article = await k(tableName(strapi, TABLE.articles)).where({ uuid, user_id: userId }).first(['id', 'premise']);
+      if (!article) throw articleNotFound(rawArticleId);
+      return { premise: article.premise ?? null, notes: await api.recordsOf(Number(article.id)) };
+    },
+
+    /** Sets or (null, "") clears the premise. */
+    async setPremise(userId: number, rawArticleId: string, premise: string | null) {
+      const uuid = articleUuid(rawArticleId);
+      const value = premise ? premise : null;
+      const k = await knexOf(strapi);
+      const count = await k(tableName(strapi, TABLE.articles))
+        .where({ uuid, user_id: userId })
+        .update({ premise: value, updated_at: new Date() });
+      if (!count) throw articleNotFound(rawArticleId);
+      return { premise: value };
+    },
+  };
+  return api;
+};

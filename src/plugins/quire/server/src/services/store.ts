@@ -1,0 +1,98 @@
+/**
+ * Data access shared by the article, section and note services: table names, the current
+ * Knex handle, the owner-scoped article lookup and the per-article write lock.
+ *
+ * Hot paths use Knex directly (joins, correlated subqueries, `rev = rev + 1`) with the
+ * columns they need; the Query Engine is used for inserts, where its defaults (documentId,
+ * timestamps) matter more than a few microseconds.
+ */
+import type { Core } from '@strapi/strapi';
+import type { Knex } from 'knex';
+import { normalizeId } from '../domain/anchors';
+import { notFound } from '../domain/errors';
+
+export const UID = {
+  article: 'plugin::quire.article',
+  section: 'plugin::quire.section',
+  note: 'plugin::quire.note',
+} as const;
+
+export const TABLE = {
+  articles: 'quire_articles',
+  sections: 'quire_sections',
+  notes: 'quire_notes',
+} as const;
+
+/** Indexes of the hot lookups, created at boot (see bootstrap). */
+export const ARTICLE_INDEXES = [
+  { table: TABLE.articles, columns: ['uuid'], unique: true },
+  { table: TABLE.articles, columns: ['user_id', 'updated_at'] },
+  { table: TABLE.sections, columns: ['article_id', 'uuid'], unique: true },
+  { table: TABLE.notes, columns: ['article_id', 'uuid'], unique: true },
+];
+
+/** A table name, schema-qualified when the connection has a schema (PostgreSQL). */
+export function tableName(strapi: Core.Strapi, table: string, alias?: string): string {
+  const schema = strapi.db.getSchemaName?.();
+  const name = schema ? `${schema}.${table}` : table;
+  return alias ? `${name} as ${alias}` : name;
+}
+
+/**
+ * The Knex handle to query with: the open transaction when there is one (SQLite has a single
+ * connection, so a query outside it would wait for it forever), the pool otherwise.
+ */
+export async function knexOf(strapi: Core.Strapi): Promise<Knex> {
+  if (strapi.db.inTransaction()) return (await strapi.db.transaction()).get() as Knex;
+  return strapi.db.connection as unknown as Knex;
+}
+
+/** Runs `work` in a transaction (joining the caller's, if any), with its Knex handle. */
+export function inTransaction<T>(strapi: Core.Strapi, work: (trx: Knex) => Promise<T>): Promise<T> {
+  return strapi.db.transaction(({ trx }) => work(trx as unknown as Knex)) as unknown as Promise<T>;
+}
+
+/** Datetime column value (Date from pg, milliseconds from SQLite) as ISO-8601, or null. */
+export function iso(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  const date = value instanceof Date ? value : new Date(typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : (value as string));
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+export const articleNotFound = (raw: string) =>
+  notFound(`No article with id "${raw.length > 40 ? `${raw.slice(0, 40)}...` : raw}".`, 'Call GET /api/articles for your articles.');
+
+/** The stored id of an article path parameter, or 404 (a malformed id is as missing as an unknown one). */
+export function articleUuid(raw: string): string {
+  const id = normalizeId(raw);
+  if (!id) throw articleNotFound(raw);
+  return id;
+}
+
+/**
+ * Takes the article's write lock and returns its row id, or 404 when the caller does not own
+ * it. Updating the row first serialises writers to one article: PostgreSQL holds the row lock
+ * until commit, and SQLite has a single writer. It also records the change in `updatedAt`.
+ * Must run inside a transaction.
+ */
+export async function lockArticle(strapi: Core.Strapi, trx: Knex, userId: number, rawId: string): Promise<number> {
+  const uuid = articleUuid(rawId);
+  const rows = await trx(tableName(strapi, TABLE.articles))
+    .where({ uuid, user_id: userId })
+    .update({ updated_at: new Date() })
+    .returning('id');
+  if (!rows.length) throw articleNotFound(rawId);
+  const row = rows[0] as { id: number } | number;
+  return typeof row === 'object' ? Number(row.id) : Number(row);
+}
+
+/** Row id of an owned article (no lock), or 404. */
+export async function articleRowId(strapi: Core.Strapi, userId: number, rawId: string): Promise<number> {
+  const uuid = articleUuid(rawId);
+  const k = await knexOf(strapi);
+  const row = await k(tableName(strapi, TABLE.articles)).where({ uuid, user_id: userId }).first('id');
+  if (!row) throw articleNotFound(rawId);
+  return Number(row.id);
+}
+
+export const toInt = (value: unknown) => (value === null || value === undefined ? 0 : Number(value));
