@@ -27,7 +27,10 @@ export interface Context {
  * to another one).
  */
 export function contextOf(command: Command, env: NodeJS.ProcessEnv = process.env): Context {
-  const options = command.optsWithGlobals<GlobalOptions>();
+  // The root's own options only: a subcommand may have an option of the same name.
+  let root = command;
+  while (root.parent) root = root.parent;
+  const options = root.opts<GlobalOptions>();
   const out = new Output(Boolean(options.json));
   const configFile = configPath(env);
   const config = loadConfig(configFile);

@@ -59,10 +59,10 @@ export function registerNotes(program: Command) {
       'after',
       examples([
         'quire notes list <article>',
-        'quire notes add <article> --kind source --title "RFC 8628" --url https://www.rfc-editor.org/rfc/rfc8628',
+        'quire notes add <article> --kind source --title "RFC 8628" --link https://www.rfc-editor.org/rfc/rfc8628',
         'quire notes add <article> --kind decision --title "Use anchors" --body-file why.md',
         'quire notes get <article> 9c1e2a',
-        'quire notes edit <article> 9c1e2a --title "Anchors, not offsets" --clear-url',
+        'quire notes edit <article> 9c1e2a --title "Anchors, not offsets" --clear-link',
         'quire notes delete <article> 9c1e2a',
       ]),
     );
@@ -84,13 +84,13 @@ export function registerNotes(program: Command) {
     .requiredOption('--title <title>', 'a non-empty title')
     .option('--body <markdown>', 'the body, in Markdown')
     .option('--body-file <file>', 'read the body from a file ("-" for stdin)')
-    .option('--url <url>', 'an absolute http(s) link')
+    .option('--link <url>', 'an absolute http(s) link (the note\'s url)')
     .action(
-      act(async (ctx, id: string, options: { kind: string; title: string; body?: string; bodyFile?: string; url?: string }) => {
+      act(async (ctx, id: string, options: { kind: string; title: string; body?: string; bodyFile?: string; link?: string }) => {
         const body: Record<string, unknown> = { kind: options.kind, title: options.title };
         const text = options.bodyFile !== undefined ? await readText(options.bodyFile, 'body', true) : options.body;
         if (text !== undefined) body.body = text;
-        if (options.url !== undefined) body.url = options.url;
+        if (options.link !== undefined) body.url = options.link;
         const res = await ctx.client.call('POST', `/articles/${seg(id)}/notes`, { body });
         ctx.out.result(res, () => `Added note ${res.envelope.data.note.anchor}.\n${notesTable(res.envelope.data.notes)}`);
       }),
@@ -114,18 +114,18 @@ export function registerNotes(program: Command) {
     .option('--body <markdown>', 'a new body')
     .option('--body-file <file>', 'read the new body from a file ("-" for stdin)')
     .option('--clear-body', 'remove the body')
-    .option('--url <url>', 'a new link')
-    .option('--clear-url', 'remove the link')
+    .option('--link <url>', 'a new link (the note\'s url)')
+    .option('--clear-link', 'remove the link')
     .action(
-      act(async (ctx, id: string, anchor: string, options: { kind?: string; title?: string; body?: string; bodyFile?: string; clearBody?: boolean; url?: string; clearUrl?: boolean }) => {
+      act(async (ctx, id: string, anchor: string, options: { kind?: string; title?: string; body?: string; bodyFile?: string; clearBody?: boolean; link?: string; clearLink?: boolean }) => {
         const body: Record<string, unknown> = {};
         if (options.kind !== undefined) body.kind = options.kind;
         if (options.title !== undefined) body.title = options.title;
         if (options.bodyFile !== undefined) body.body = await readText(options.bodyFile, 'body', true);
         else if (options.body !== undefined) body.body = options.body;
         if (options.clearBody) body.body = null;
-        if (options.url !== undefined) body.url = options.url;
-        if (options.clearUrl) body.url = null;
+        if (options.link !== undefined) body.url = options.link;
+        if (options.clearLink) body.url = null;
         const res = await ctx.client.call('PATCH', `/articles/${seg(id)}/notes/${seg(anchor)}`, { body });
         ctx.out.result(res, () => `Updated note ${anchor}.\n\n${noteText(res.envelope.data.note)}`);
       }),
