@@ -55,9 +55,9 @@ describe('POST /api/cli/login-request', () => {
 
   it('names the bad field', async () => {
     expect(expectFailure(await request({ name: 42 }), 400, 'invalid-argument').message).toBe('name must be a string.');
-    expect(expectFailure(await request({ name: '  ' }), 400, 'invalid-argument').message).toMatch(/^name: /);
-    expect(expectFailure(await request({ name: 'a\nb' }), 400, 'invalid-argument').message).toMatch(/^name: must be one line/);
-    expect(expectFailure(await request({ name: 'x'.repeat(101) }), 400, 'invalid-argument').message).toMatch(/^name: /);
+    expect(expectFailure(await request({ name: '  ' }), 400, 'invalid-argument').message).toMatch(/^name:? must not be empty/);
+    expect(expectFailure(await request({ name: 'a\nb' }), 400, 'invalid-argument').message).toMatch(/^name:? must be one line/);
+    expect(expectFailure(await request({ name: 'x'.repeat(101) }), 400, 'invalid-argument').message).toMatch(/^name:? must be at most 100 characters/);
     expect(expectFailure(await request({ nmae: 'x' }), 400, 'invalid-argument').message).toBe('Unknown field: nmae.');
   });
 });
