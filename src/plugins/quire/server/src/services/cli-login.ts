@@ -24,7 +24,8 @@ const RESTART = 'Start again with POST /api/cli/login-request ("quire login").';
 
 /** Limits on the two unauthenticated routes, per client address. */
 export const REQUEST_LIMIT = { points: 30, durationSec: 600 };
-export const COMPLETE_LIMIT = { points: 600, durationSec: 600 };
+// Generous: many devices behind one NAT poll at once; device codes cannot be guessed anyway.
+export const COMPLETE_LIMIT = { points: 3000, durationSec: 600 };
 
 export interface PendingLogin {
   id: number;
