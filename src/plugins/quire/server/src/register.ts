@@ -1,3 +1,6 @@
 import type { Core } from '@strapi/strapi';
+import { extendUploadPlugin } from './upload-extension';
 
-export default ({ strapi: _strapi }: { strapi: Core.Strapi }) => {};
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  extendUploadPlugin(strapi);
+};

@@ -3,5 +3,7 @@ import cliLogin from './cli-login';
 import keys from './keys';
 import notes from './notes';
 import sections from './sections';
+import unfurl from './unfurl';
+import upload from './upload';
 
-export default { articles, cliLogin, keys, notes, sections };
+export default { articles, cliLogin, keys, notes, sections, upload, unfurl };

@@ -40,7 +40,11 @@ export default (_config: unknown, { strapi }: { strapi: Core.Strapi }) => {
     } catch (error) {
       if (foreign()) throw error;
       const failure = toFailure(error);
-      if (failure.status >= 500) strapi.log.error(`${ctx.method} ${ctx.path} failed: ${(error as Error)?.stack ?? error}`);
+      if (failure.status >= 500) {
+        // A deliberate 500 (an ApiError, e.g. a link that cannot be fetched) is expected: one line, no stack.
+        if (error instanceof ApiError) strapi.log.warn(`${ctx.method} ${ctx.path}: ${error.message}`);
+        else strapi.log.error(`${ctx.method} ${ctx.path} failed: ${(error as Error)?.stack ?? error}`);
+      }
       return write(ctx, failure);
     }
     if (foreign()) return;

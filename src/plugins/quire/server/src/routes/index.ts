@@ -3,10 +3,12 @@ import cliLogin from './cli-login';
 import keys from './keys';
 import notes from './notes';
 import sections from './sections';
+import unfurl from './unfurl';
+import upload from './upload';
 
 export default {
   'content-api': {
     type: 'content-api',
-    routes: [...keys, ...articles, ...sections, ...notes, ...cliLogin],
+    routes: [...keys, ...articles, ...sections, ...notes, ...cliLogin, ...upload, ...unfurl],
   },
 };

@@ -6,5 +6,7 @@ import notes from './notes';
 import rateLimit from './rate-limit';
 import redis from './redis';
 import sections from './sections';
+import unfurl from './unfurl';
+import upload from './upload';
 
-export default { articles, auth, cliLogin, keys, notes, rateLimit, redis, sections };
+export default { articles, auth, cliLogin, keys, notes, rateLimit, redis, sections, upload, unfurl };

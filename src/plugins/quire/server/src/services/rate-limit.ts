@@ -22,13 +22,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const id = `${name}:${spec.points}:${spec.durationSec}:${spec.blockDurationSec ?? 0}`;
     let found = limiters.get(id);
     if (!found) {
+      const redisService = strapi.plugin('quire').service('redis');
       const options = {
-        keyPrefix: `quire:rl:${name}`,
+        keyPrefix: `${redisService.prefix()}rl:${name}`,
         points: spec.points,
         duration: spec.durationSec,
         blockDuration: spec.blockDurationSec ?? 0,
       };
-      const redis = strapi.plugin('quire').service('redis').client();
+      const redis = redisService.client();
       found = redis
         ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) })
         : new RateLimiterMemory(options);

@@ -11,6 +11,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     url(): string | null {
       return process.env.REDIS_URL || null;
     },
+    /** Namespace of our Redis keys (REDIS_KEY_PREFIX, default "quire:"), for deployments or test runs sharing one Redis. */
+    prefix(): string {
+      return process.env.REDIS_KEY_PREFIX || 'quire:';
+    },
     client(): Redis | null {
       const url = this.url();
       if (!url) return null;

@@ -1,0 +1,3 @@
+import { route } from './define';
+
+export default [route('GET', '/unfurl', 'unfurl.preview')];
