@@ -66,8 +66,10 @@ const quire = (args: string[], options: CliOptions = {}) =>
     expect(served.status).toBe(200);
     expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
 
-    const json = await quire(['upload', file, '--json']);
-    expect(JSON.parse(json.stdout)).toEqual({ success: true, data: expect.objectContaining({ url: expect.stringMatching(/^http/), mime: 'image/png' }) });
+    const named = path.join(dir, 'café 雨.png');
+    fs.writeFileSync(named, PNG);
+    const json = await quire(['upload', named, '--json']);
+    expect(JSON.parse(json.stdout)).toEqual({ success: true, data: expect.objectContaining({ url: expect.stringMatching(/^http/), mime: 'image/png', name: 'café 雨.png' }) });
   });
 
   it('refuses what it cannot type, and passes the server\'s refusals on', async () => {

@@ -14,8 +14,8 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
 };
 
-/** Header values must be plain ASCII: other characters of a file name become "_". */
-const asciiName = (name: string) => name.replace(/[^\x20-\x7e]/g, '_').slice(0, 200) || 'upload';
+/** Header values must be ASCII: the name is sent percent-encoded, which the server decodes. */
+const headerName = (name: string) => encodeURIComponent(name.slice(0, 200)) || 'upload';
 
 export function registerMedia(program: Command) {
   program
@@ -29,7 +29,7 @@ export function registerMedia(program: Command) {
         if (!type) throw usage(`Cannot tell the image type of ${file}.`, `Pass --type (one of ${[...new Set(Object.values(TYPES))].join(', ')}).`);
         const data = readFileBytes(file);
         const res = await ctx.client.call('POST', '/upload', {
-          raw: { data, headers: { 'content-type': type, 'x-filename': asciiName(path.basename(file)) } },
+          raw: { data, headers: { 'content-type': type, 'x-filename': headerName(path.basename(file)) } },
           timeoutMs: 120_000,
         });
         ctx.out.result(res, () => res.envelope.data.url);
