@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { loginPageRoutes } from './controllers/cli-login-page';
 import { ensureIndexes } from './services/indexes';
 import { ARTICLE_INDEXES } from './services/store';
 import { subscribeUploadOwner } from './upload-extension';
@@ -7,8 +8,12 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   await ensureIndexes(strapi, [
     { table: 'quire_api_keys', columns: ['hash'], unique: true },
     { table: 'quire_api_keys', columns: ['user_id'] },
+    { table: 'quire_cli_logins', columns: ['device_code_hash'], unique: true },
+    { table: 'quire_cli_logins', columns: ['user_code_hash'] },
     ...ARTICLE_INDEXES,
     { table: 'files', columns: ['user_id'] },
   ]);
   subscribeUploadOwner(strapi);
+  // The CLI login approval page lives outside /api, at the root (as the GraphQL plugin mounts /graphql).
+  strapi.server.routes(loginPageRoutes(strapi));
 };

@@ -1,5 +1,6 @@
 import apiKey from './api-key/schema.json';
 import article from './article/schema.json';
+import cliLogin from './cli-login/schema.json';
 import note from './note/schema.json';
 import section from './section/schema.json';
 
@@ -8,4 +9,5 @@ export default {
   article: { schema: article },
   section: { schema: section },
   note: { schema: note },
+  'cli-login': { schema: cliLogin },
 };

@@ -1,8 +1,9 @@
 import articles from './articles';
+import cliLogin from './cli-login';
 import keys from './keys';
 import notes from './notes';
 import sections from './sections';
 import unfurl from './unfurl';
 import upload from './upload';
 
-export default { articles, keys, notes, sections, unfurl, upload };
+export default { articles, cliLogin, keys, notes, sections, unfurl, upload };

@@ -1,4 +1,5 @@
 import articles from './articles';
+import cliLogin from './cli-login';
 import keys from './keys';
 import notes from './notes';
 import sections from './sections';
@@ -8,6 +9,6 @@ import upload from './upload';
 export default {
   'content-api': {
     type: 'content-api',
-    routes: [...keys, ...articles, ...sections, ...notes, ...upload, ...unfurl],
+    routes: [...keys, ...articles, ...sections, ...notes, ...cliLogin, ...upload, ...unfurl],
   },
 };

@@ -1,0 +1,103 @@
+/**
+ * `quire upload` and `quire unfurl` as subprocesses against a listening server. They need the
+ * upload and unfurl routes (issue 4); each block runs once its route is in the plugin.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { createKey, registerUser, startApp, type TestApp } from '../helpers/strapi';
+import { freePort, listen } from '../helpers/cli-login';
+import { runCli, type CliOptions } from '../helpers/cli';
+
+const routesDir = path.resolve(__dirname, '..', '..', 'src', 'plugins', 'quire', 'server', 'src', 'routes');
+const routeSource = fs.readdirSync(routesDir).map((f) => fs.readFileSync(path.join(routesDir, f), 'utf8')).join('\n');
+const hasUpload = /['"`]\/upload['"`]/.test(routeSource);
+const hasUnfurl = /['"`]\/unfurl['"`]/.test(routeSource);
+
+/** A 1x1 transparent PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+let app: TestApp;
+let base: string;
+let key: string;
+let dir: string;
+let pages: http.Server;
+let pagesPort: number;
+
+beforeAll(async () => {
+  if (!hasUpload && !hasUnfurl) return;
+  pagesPort = await freePort();
+  pages = http.createServer((req, res) => {
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.end(`<!doctype html><html><head><title>Fallback</title>
+<meta property="og:title" content="A page to preview">
+<meta property="og:description" content="Its description.">
+<meta property="og:image" content="http://127.0.0.1:${pagesPort}/cover.png">
+</head><body>Hello</body></html>`);
+  });
+  await new Promise<void>((resolve) => pages.listen(pagesPort, '127.0.0.1', () => resolve()));
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  app = await startApp({ PUBLIC_URL: base, UNFURL_ALLOWED_PRIVATE_HOSTS: `127.0.0.1:${pagesPort}` });
+  await listen(app, port);
+  key = await createKey(app, await registerUser(app, 'ada'));
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-cli-media-'));
+});
+afterAll(async () => {
+  await app?.close();
+  await new Promise((resolve) => (pages ? pages.close(resolve) : resolve(undefined)));
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const quire = (args: string[], options: CliOptions = {}) =>
+  runCli(args, { ...options, env: { QUIRE_CONFIG_DIR: dir, QUIRE_URL: base, QUIRE_API_KEY: key, ...options.env } });
+
+(hasUpload ? describe : describe.skip)('quire upload', () => {
+  it('uploads an image and prints its public URL alone', async () => {
+    const file = path.join(dir, 'dot.png');
+    fs.writeFileSync(file, PNG);
+    const result = await quire(['upload', file]);
+    expect(result.code).toBe(0);
+    const url = result.stdout.trim();
+    expect(url.startsWith(base + '/')).toBe(true);
+    expect(result.stdout.split('\n')).toHaveLength(2);
+    const served = await fetch(url);
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
+
+    const named = path.join(dir, 'café 雨.png');
+    fs.writeFileSync(named, PNG);
+    const json = await quire(['upload', named, '--json']);
+    expect(JSON.parse(json.stdout)).toEqual({ success: true, data: expect.objectContaining({ url: expect.stringMatching(/^http/), mime: 'image/png', name: 'café 雨.png' }) });
+  });
+
+  it('refuses what it cannot type, and passes the server\'s refusals on', async () => {
+    const notes = path.join(dir, 'notes.txt');
+    fs.writeFileSync(notes, 'plain text');
+    const untyped = await quire(['upload', notes]);
+    expect(untyped.code).toBe(2);
+    expect(untyped.stderr).toContain('Pass --type');
+    const lying = await quire(['upload', notes, '--type', 'image/png', '--json']);
+    expect(lying.code).toBe(2);
+    expect(JSON.parse(lying.stdout).error.code).toBe('invalid-argument');
+  });
+});
+
+(hasUnfurl ? describe : describe.skip)('quire unfurl', () => {
+  it('prints a link\'s preview', async () => {
+    const url = `http://127.0.0.1:${pagesPort}/post`;
+    const result = await quire(['unfurl', url]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Title:       A page to preview');
+    expect(result.stdout).toContain('Description: Its description.');
+    const json = await quire(['unfurl', url, '--json']);
+    expect(JSON.parse(json.stdout).data).toEqual(expect.objectContaining({ title: 'A page to preview', host: '127.0.0.1' }));
+  });
+
+  it('exits 2 for a private address', async () => {
+    const result = await quire(['unfurl', 'http://10.0.0.1/', '--json']);
+    expect(result.code).toBe(2);
+    expect(JSON.parse(result.stdout).error.code).toBe('invalid-argument');
+  });
+});
