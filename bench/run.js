@@ -76,6 +76,12 @@ async function expectStatus(promise, status, what) {
   return res;
 }
 
+/** Server settings the optional scenario modules ask for (e.g. a trigger rate limit the load can pass). */
+function extraServerEnv() {
+  const triggersFile = path.join(__dirname, 'triggers.js');
+  return fs.existsSync(triggersFile) ? (require(triggersFile).serverEnv ?? {}) : {};
+}
+
 async function startServer() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-'));
   const port = await freePort();
@@ -97,6 +103,7 @@ async function startServer() {
     STRAPI_TELEMETRY_DISABLED: 'true',
     STRAPI_DISABLE_CRON: 'true',
     AUTH_RATELIMIT_MAX: '1000000',
+    ...extraServerEnv(),
   };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
@@ -267,12 +274,24 @@ async function main() {
     const triggersFile = path.join(__dirname, 'triggers.js');
     if (fs.existsSync(triggersFile)) {
       const extra = await require(triggersFile).scenarios({ baseUrl, jwt: s.jwt, apiKey: s.apiKey });
-      for (const x of extra) scenarios.push({ name: x.name, method: x.method, path: x.path, headers: x.headers ?? {}, body: x.body });
+      for (const x of extra) {
+        // Signed triggers need fresh headers (a new webhook-id) per request: `headers` is then a function.
+        const fresh = typeof x.headers === 'function' ? x.headers : undefined;
+        scenarios.push({
+          name: x.name,
+          method: x.method,
+          path: x.path,
+          headers: fresh ? fresh() : (x.headers ?? {}),
+          fresh,
+          body: x.body,
+          ...(x.setupRequest && { requests: [{ method: x.method, path: x.path, body: x.body, setupRequest: x.setupRequest }] }),
+        });
+      }
     }
 
     // Each scenario must work before it is measured.
     for (const sc of scenarios) {
-      const res = await request(baseUrl, sc.method, sc.path, { headers: sc.headers, body: sc.body });
+      const res = await request(baseUrl, sc.method, sc.path, { headers: sc.fresh ? sc.fresh() : sc.headers, body: sc.body });
       if (res.status < 200 || res.status >= 300) throw new Error(`${sc.name}: ${res.status} ${res.text.slice(0, 300)}`);
     }
 
