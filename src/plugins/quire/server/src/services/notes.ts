@@ -1,19 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import {
-  ambiguousAnchor,
-  anchorOf,
-  anchorsOf,
-  newId,
-  normalizeAnchor,
-  prefixUpperBound,
-  resolveAnchor,
-  sortIds,
-  unknownAnchor,
-  type AnchorScope,
-} from '../domain/anchors';
+import { anchorsOf, newId, resolveAnchor, sortIds, type AnchorScope } from '../domain/anchors';
 import { renderMarkdown } from '../domain/markdown';
-import { articleNotFound, articleRowId, articleUuid, inTransaction, knexOf, lockArticle, tableName, TABLE, UID } from './store';
+import { articleNotFound, articleRowId, articleUuid, findByAnchor, inTransaction, knexOf, lockArticle, tableName, TABLE, UID } from './store';
 
 export const NOTE_KINDS = ['source', 'decision', 'idea', 'question'] as const;
 export type NoteKind = (typeof NOTE_KINDS)[number];
@@ -117,37 +106,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return api.mapOf(await articleRowId(strapi, userId, rawArticleId));
     },
 
-    /** One note by anchor: one indexed range query joined to the owner's article. */
+    /** One note by anchor (see findByAnchor: one indexed query). */
     async get(userId: number, rawArticleId: string, rawAnchor: string): Promise<NoteRecord> {
-      const uuid = articleUuid(rawArticleId);
-      const anchor = normalizeAnchor(rawAnchor);
-      if (anchor === null) {
-        await articleRowId(strapi, userId, rawArticleId);
-        throw unknownAnchor(rawAnchor, noteScope(uuid));
-      }
-      const k = await knexOf(strapi);
-      const neighbour = (op: '<' | '>', direction: 'asc' | 'desc', as: string) =>
-        k(notes('p'))
-          .select('p.uuid')
-          .whereRaw('?? = ??', ['p.article_id', 'n.article_id'])
-          .andWhere('p.uuid', op, k.ref('n.uuid'))
-          .orderBy('p.uuid', direction)
-          .limit(1)
-          .as(as);
-      const rows = await k(notes('n'))
-        .join(tableName(strapi, TABLE.articles, 'a'), 'a.id', 'n.article_id')
-        .where({ 'a.uuid': uuid, 'a.user_id': userId })
-        .andWhere('n.uuid', '>=', anchor)
-        .andWhere('n.uuid', '<', prefixUpperBound(anchor))
-        .orderBy('n.uuid')
-        .limit(2)
-        .select(FULL_COLUMNS.map((c) => `n.${c}`), neighbour('<', 'desc', 'prev'), neighbour('>', 'asc', 'next'));
-      if (rows.length === 0) {
-        await articleRowId(strapi, userId, rawArticleId);
-        throw unknownAnchor(rawAnchor, noteScope(uuid));
-      }
-      if (rows.length > 1) throw ambiguousAnchor(rawAnchor, noteScope(uuid));
-      return fullRecord(rows[0], anchorOf(rows[0].uuid, rows[0].prev, rows[0].next));
+      const { row, anchor } = await findByAnchor(strapi, TABLE.notes, FULL_COLUMNS, {
+        userId,
+        rawArticleId,
+        rawAnchor,
+        scope: noteScope(articleUuid(rawArticleId)),
+      });
+      return fullRecord(row, anchor);
     },
 
     async add(userId: number, rawArticleId: string, input: NoteInput, createdBy: NoteAuthor) {

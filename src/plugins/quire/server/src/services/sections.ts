@@ -1,11 +1,13 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { ambiguousAnchor, anchorOf, newId, normalizeAnchor, prefixUpperBound, unknownAnchor, type AnchorScope } from '../domain/anchors';
+import { anchorOf, newId, type AnchorScope } from '../domain/anchors';
 import { invalidArgument } from '../domain/errors';
 import { canvasSection, emptySection, splitMarkdown, type SectionContent } from '../domain/markdown';
 import { ranksBetween, slotBounds } from '../domain/ordering';
 import { Outline, type OutlineEntry, type OutlineItem } from '../domain/outline';
-import { articleNotFound, articleUuid, knexOf, lockArticle, tableName, TABLE, UID } from './store';
+import { articleNotFound, articleUuid, findByAnchor, knexOf, lockArticle, tableName, TABLE, UID } from './store';
+
+const SECTION_COLUMNS = ['uuid', 'level', 'title', 'words', 'source', 'markdown', 'html'];
 
 export interface SectionRecord {
   id: string;
@@ -136,43 +138,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return Outline.of(await insert(articleRowId, all, ranksBetween(null, null, all.length)));
     },
 
-    /**
-     * One section by anchor: a single indexed range query on (article_id, uuid), joined to
-     * the owner's article, with the id's sorted neighbours for its anchor.
-     */
+    /** One section by anchor (see findByAnchor: one indexed query). */
     async get(userId: number, rawArticleId: string, rawAnchor: string): Promise<SectionRecord> {
-      const uuid = articleUuid(rawArticleId);
-      const k = await knexOf(strapi);
-      const anchor = normalizeAnchor(rawAnchor);
-      const missing = async () => {
-        const article = await k(tableName(strapi, TABLE.articles)).where({ uuid, user_id: userId }).first('id');
-        return article ? unknownAnchor(rawAnchor, sectionScope(uuid)) : articleNotFound(rawArticleId);
-      };
-      if (anchor === null) throw await missing();
-      const neighbour = (op: '<' | '>', direction: 'asc' | 'desc', as: string) =>
-        k(sections('p'))
-          .select('p.uuid')
-          .whereRaw('?? = ??', ['p.article_id', 's.article_id'])
-          .andWhere('p.uuid', op, k.ref('s.uuid'))
-          .orderBy('p.uuid', direction)
-          .limit(1)
-          .as(as);
-      const rows = await k(sections('s'))
-        .join(tableName(strapi, TABLE.articles, 'a'), 'a.id', 's.article_id')
-        .where({ 'a.uuid': uuid, 'a.user_id': userId })
-        .andWhere('s.uuid', '>=', anchor)
-        .andWhere('s.uuid', '<', prefixUpperBound(anchor))
-        .orderBy('s.uuid')
-        .limit(2)
-        .select(
-          ['s.uuid', 's.level', 's.title', 's.words', 's.source', 's.markdown', 's.html'],
-          neighbour('<', 'desc', 'prev'),
-          neighbour('>', 'asc', 'next'),
-        );
-      if (rows.length === 0) throw await missing();
-      if (rows.length > 1) throw ambiguousAnchor(rawAnchor, sectionScope(uuid));
-      const row = rows[0];
-      return toRecord(row, anchorOf(row.uuid, row.prev, row.next));
+      const { row, anchor } = await findByAnchor(strapi, TABLE.sections, SECTION_COLUMNS, {
+        userId,
+        rawArticleId,
+        rawAnchor,
+        scope: sectionScope(articleUuid(rawArticleId)),
+      });
+      return toRecord(row, anchor);
     },
 
     /** Inserts a Markdown body (one section per top-level heading) after, before or at the end. */

@@ -8,7 +8,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { normalizeId } from '../domain/anchors';
+import { ambiguousAnchor, anchorOf, normalizeAnchor, normalizeId, prefixUpperBound, unknownAnchor, type AnchorScope } from '../domain/anchors';
 import { notFound } from '../domain/errors';
 
 export const UID = {
@@ -105,3 +105,48 @@ export async function articleRowId(strapi: Core.Strapi, userId: number, rawId: s
 }
 
 export const toInt = (value: unknown) => (value === null || value === undefined ? 0 : Number(value));
+
+/**
+ * The one row of `table` (sections or notes) in the caller's article whose id starts with the
+ * anchor: a single indexed range query on (article_id, uuid) joined to the owner's article,
+ * with the id's sorted neighbours, from which its own anchor follows. Unknown article: 404;
+ * no match: 404 naming the listing route; two matches: 400 "Use a longer anchor.".
+ */
+export async function findByAnchor(
+  strapi: Core.Strapi,
+  table: string,
+  columns: string[],
+  { userId, rawArticleId, rawAnchor, scope }: { userId: number; rawArticleId: string; rawAnchor: string; scope: AnchorScope },
+): Promise<{ row: any; anchor: string }> {
+  const uuid = articleUuid(rawArticleId);
+  const k = await knexOf(strapi);
+  const anchor = normalizeAnchor(rawAnchor);
+  const missing = async () => {
+    const article = await k(tableName(strapi, TABLE.articles)).where({ uuid, user_id: userId }).first('id');
+    return article ? unknownAnchor(rawAnchor, scope) : articleNotFound(rawArticleId);
+  };
+  if (anchor === null) throw await missing();
+  const neighbour = (op: '<' | '>', direction: 'asc' | 'desc', as: string) =>
+    k(tableName(strapi, table, 'p'))
+      .select('p.uuid')
+      .whereRaw('?? = ??', ['p.article_id', 'r.article_id'])
+      .andWhere('p.uuid', op, k.ref('r.uuid'))
+      .orderBy('p.uuid', direction)
+      .limit(1)
+      .as(as);
+  const rows = await k(tableName(strapi, table, 'r'))
+    .join(tableName(strapi, TABLE.articles, 'a'), 'a.id', 'r.article_id')
+    .where({ 'a.uuid': uuid, 'a.user_id': userId })
+    .andWhere('r.uuid', '>=', anchor)
+    .andWhere('r.uuid', '<', prefixUpperBound(anchor))
+    .orderBy('r.uuid')
+    .limit(2)
+    .select(
+      columns.map((c) => `r.${c}`),
+      neighbour('<', 'desc', 'prev'),
+      neighbour('>', 'asc', 'next'),
+    );
+  if (rows.length === 0) throw await missing();
+  if (rows.length > 1) throw ambiguousAnchor(rawAnchor, scope);
+  return { row: rows[0], anchor: anchorOf(rows[0].uuid, rows[0].prev, rows[0].next) };
+}
