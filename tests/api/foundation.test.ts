@@ -188,3 +188,11 @@ describe('API keys', () => {
     expectFailure(await app.http.get('/api/auth/me').set(bearer(secret)), 401, 'unauthenticated');
   });
 });
+
+describe('favicon', () => {
+  it('serves the app icon instead of failing', async () => {
+    const res = await app.http.get('/favicon.ico');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/image/);
+  });
+});
