@@ -26,6 +26,13 @@ turndown.escape = (text: string) =>
     .replace(/&(?=#?[a-z0-9]+;)/gi, '\\&');
 turndown.remove(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'form', 'button', 'input', 'select', 'textarea'] as any);
 
+// The gfm plugin's table rule reads the first row of every table: a table without rows would
+// crash it. Such a table keeps only its text.
+turndown.addRule('tableWithoutRows', {
+  filter: (node) => node.nodeName === 'TABLE' && !(node as any).rows?.length,
+  replacement: (content) => `\n\n${content}\n\n`,
+});
+
 // A caption is a paragraph of its own, not glued to the image it follows.
 turndown.addRule('figcaption', {
   filter: 'figcaption',

@@ -3,8 +3,8 @@ import { LIMITS, importFrontMatter } from '../controllers/inputs';
 import { positiveIntEnv } from '../domain/env';
 import { ApiError, invalidArgument } from '../domain/errors';
 import { splitFrontMatter } from '../domain/front-matter';
-import { cleanTitle, htmlToImportMarkdown, resolveTitle } from '../domain/import-document';
-import { extractReadable } from '../domain/readable';
+import { ConversionError, convertHtmlInWorker, type HtmlJob } from '../domain/html-worker';
+import { resolveTitle } from '../domain/import-document';
 import { parseInput } from '../domain/validation';
 import type { NoteAuthor, NoteInput } from './notes';
 
@@ -18,6 +18,9 @@ interface Document {
   notes: NoteInput[];
 }
 
+/** Heap of one conversion worker: a 2 MiB page parsed by jsdom needs a few hundred MB. */
+const WORKER_MEMORY_MB = 512;
+
 const FRONT_MATTER_NEXT = 'Fix the front matter: title (text), premise (text), notes (a list of {kind, title, body?, url?}).';
 
 /**
@@ -28,6 +31,7 @@ const FRONT_MATTER_NEXT = 'Fix the front matter: title (text), premise (text), n
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const perMinute = positiveIntEnv('IMPORT_RATE_LIMIT', 10);
+  const timeoutMs = positiveIntEnv('IMPORT_TIMEOUT_MS', 20_000);
 
   /** Parsers recurse: a document nested thousands of levels deep is refused, not a 500. */
   const tooDeep = (field: string) =>
@@ -55,12 +59,27 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return { title: resolved.title, markdown: resolved.markdown, premise: front.premise, notes: front.notes ?? [] };
   }
 
-  function fromHtml(field: string, html: string, title: string | undefined, pageTitle: string | null = null): Document & { pageTitle: string | null } {
-    const converted = htmlToImportMarkdown(html);
-    checkSize(field, converted.markdown);
-    const page = pageTitle ?? converted.title;
-    const resolved = resolveTitle(converted.markdown, { explicit: title, page });
-    return { title: resolved.title, markdown: resolved.markdown, notes: [], pageTitle: page };
+  /** HTML (a document, or a fetched page reduced to its main content) to Markdown, off the main thread. */
+  async function convert(field: string, job: HtmlJob) {
+    try {
+      return await convertHtmlInWorker(job, { timeoutMs, maxMemoryMb: WORKER_MEMORY_MB });
+    } catch (error) {
+      if (!(error instanceof ConversionError)) throw error;
+      if (error.reason === 'too-deep') throw tooDeep(field);
+      throw invalidArgument(
+        `${field}: the ${job.kind === 'page' ? 'page' : 'document'} is too complex to import (it could not be converted ${
+          error.reason === 'timeout' ? `within ${Math.round(timeoutMs / 100) / 10} seconds` : `in ${WORKER_MEMORY_MB} MB of memory`
+        }).`,
+        job.kind === 'page' ? 'Save the article part of the page as HTML or Markdown and import that instead.' : 'Import a smaller or simpler document, or its Markdown.',
+      );
+    }
+  }
+
+  async function fromHtml(html: string, title: string | undefined): Promise<Document> {
+    const converted = await convert('html', { kind: 'html', html });
+    checkSize('html', converted.markdown);
+    const resolved = resolveTitle(converted.markdown, { explicit: title, page: converted.title });
+    return { title: resolved.title, markdown: resolved.markdown, notes: [] };
   }
 
   async function fromUrl(userId: number, url: string, title: string | undefined): Promise<Document> {
@@ -69,14 +88,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       .service('rateLimit')
       .consume('import-url', String(userId), { points: perMinute, durationSec: 60 }, 1, `Too many imports from URLs (at most ${perMinute} a minute).`);
     const page = await strapi.plugin('quire').service('unfurl').fetchPage(url);
-    const readable = extractReadable(page.html, page.url);
-    const document = fromHtml('url', readable.html, title, cleanTitle(readable.title));
-    const source: NoteInput = {
-      kind: 'source',
-      title: document.pageTitle ?? new URL(readable.canonicalUrl).hostname,
-      url: readable.canonicalUrl.length <= LIMITS.url ? readable.canonicalUrl : page.url,
-    };
-    return { ...document, notes: [source] };
+    const converted = await convert('url', { kind: 'page', html: page.html, url: page.url });
+    checkSize('url', converted.markdown);
+    const resolved = resolveTitle(converted.markdown, { explicit: title, page: converted.title });
+    const canonicalUrl = converted.canonicalUrl && converted.canonicalUrl.length <= LIMITS.url ? converted.canonicalUrl : page.url;
+    // The page's own address becomes a source note of the Brief.
+    const source: NoteInput = { kind: 'source', title: converted.title ?? new URL(canonicalUrl).hostname, url: canonicalUrl };
+    return { title: resolved.title, markdown: resolved.markdown, notes: [source] };
   }
 
   return {
@@ -85,7 +103,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       try {
         let document: Document;
         if ('url' in source) document = await fromUrl(userId, source.url, options.title);
-        else if ('html' in source) document = fromHtml('html', source.html, options.title);
+        else if ('html' in source) document = await fromHtml(source.html, options.title);
         else document = fromMarkdown(source.markdown, options.title);
         return await strapi.plugin('quire').service('articles').createArticle(userId, {
           title: document.title,
