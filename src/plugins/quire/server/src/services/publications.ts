@@ -16,8 +16,11 @@ export interface PublicDocument {
   publishedAt: string;
 }
 
-/** Slug collisions between concurrent first publications of same-titled articles: retried. */
-const SLUG_ATTEMPTS = 5;
+/**
+ * Slug collisions between concurrent first publications of same-titled articles are retried:
+ * each round at least one of them wins, so n racers need at most n attempts.
+ */
+const SLUG_ATTEMPTS = 10;
 
 function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; message?: string };
