@@ -3,8 +3,8 @@ import { PUBLIC_PAGE_CSP, renderNotFoundPage } from '../domain/public-page';
 
 export const PUBLIC_PATH = '/p';
 
-/** Slugs are lowercase ASCII words joined by dashes (domain/slug.ts); anything else is missing. */
-const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** Slugs are lowercase ASCII letters, digits and dashes (domain/slug.ts); anything else is missing. */
+const SLUG = /^[a-z0-9-]{1,200}$/;
 
 /**
  * The public copies of published articles, at the root like the CLI login page: GET
@@ -26,7 +26,7 @@ export function publicPageRoutes(strapi: Core.Strapi) {
     const name = String(ctx.params.name ?? '');
     const markdown = name.endsWith('.md');
     const slug = markdown ? name.slice(0, -3) : name;
-    const found = SLUG.test(slug) && slug.length <= 200 ? await publications().findPublic(slug, markdown ? 'markdown' : 'html') : null;
+    const found = SLUG.test(slug) ? await publications().findPublic(slug, markdown ? 'markdown' : 'html') : null;
     headers(ctx);
     if (!found) {
       ctx.status = 404;
