@@ -38,6 +38,8 @@ ${examples([
   'quire articles create --title "On anchors" draft.md',
   'quire outline <article>',
   'quire sections add <article> part2.md --after 3f2a9c',
+  'quire publish <article>',
+  'quire import https://example.com/post',
   'QUIRE_API_KEY=qk_... quire articles list --json',
 ])}
 See docs/cli.md for every command.`;

@@ -119,46 +119,35 @@ export function registerArticles(program: Command) {
 
   articles
     .command('publish <article>')
-    .description('Publish an article: prints its public URL')
-    .action(
-      act(async (ctx, id: string) => {
-        const res = await ctx.client.call('POST', `/articles/${seg(id)}/publish`);
-        ctx.out.result(res, () => `Published: ${res.envelope.data.url}\nMarkdown:  ${res.envelope.data.markdownUrl}`);
-      }),
-    );
+    .description('Publish an article (or republish it as it is now): prints its public URL. Also: quire publish')
+    .action(publishAction);
 
   articles
     .command('unpublish <article>')
-    .description('Take a published article back to draft (its public copies disappear)')
-    .action(
-      act(async (ctx, id: string) => {
-        const res = await ctx.client.call('DELETE', `/articles/${seg(id)}/publish`);
-        ctx.out.result(res, () => `Unpublished ${res.envelope.data.article.id}; it is a draft again.`);
-      }),
-    );
+    .description('Take a published article back to draft (its public copies disappear). Also: quire unpublish')
+    .action(unpublishAction);
 
-  articles
-    .command('import [file]')
-    .description('Import an article from Markdown (default), HTML (--html) or a web page (--from-url)')
-    .option('--html', 'the file is HTML')
-    .option('--from-url <url>', 'import this web page instead of a file')
-    .option('--title <title>', 'the title (default: taken from the content)')
-    .addHelpText('after', examples(['quire articles import notes.md', 'quire articles import page.html --html', 'quire articles import --from-url https://example.com/post']))
-    .action(
-      act(async (ctx, file: string | undefined, options: { html?: boolean; fromUrl?: string; title?: string }) => {
-        const body: Record<string, unknown> = {};
-        if (options.fromUrl) {
-          if (file || options.html) throw usage('--from-url cannot be combined with a file or --html.');
-          body.url = options.fromUrl;
-        } else {
-          body[options.html ? 'html' : 'markdown'] = await readText(file, options.html ? 'HTML' : 'Markdown', true);
-        }
-        if (options.title !== undefined) body.title = options.title;
-        const res = await ctx.client.call('POST', '/articles/import', { body, timeoutMs: 120_000 });
-        const { article, outline } = res.envelope.data;
-        ctx.out.result(res, () => `Imported article ${article.id}: ${article.title}\n\n${outlineTable(outline)}`);
-      }),
-    );
+  importOptions(
+    articles
+      .command('import [source]')
+      .description('Import an article from a Markdown or HTML file, stdin ("-"), or a web page URL. Also: quire import'),
+  ).action(importAction);
+
+  // The everyday verbs at the top level too: quire publish / unpublish / import.
+  program
+    .command('publish <article>')
+    .description('Publish an article (or republish it as it is now): prints its public URL')
+    .addHelpText('after', examples(['quire publish 3f2a9c41-...', 'URL=$(quire publish 3f2a9c41-... --json | jq -r .data.url)']))
+    .action(publishAction);
+
+  program
+    .command('unpublish <article>')
+    .description('Take a published article back to draft (its public copies disappear)')
+    .action(unpublishAction);
+
+  importOptions(
+    program.command('import [source]').description('Import an article from a Markdown or HTML file, stdin ("-"), or a web page URL'),
+  ).action(importAction);
 
   program
     .command('outline <article>')
@@ -171,3 +160,54 @@ export function registerArticles(program: Command) {
       }),
     );
 }
+
+const publishAction = act(async (ctx, id: string) => {
+  const res = await ctx.client.call('POST', `/articles/${seg(id)}/publish`);
+  ctx.out.result(res, () => `Published: ${res.envelope.data.url}\nMarkdown:  ${res.envelope.data.markdownUrl}`);
+});
+
+const unpublishAction = act(async (ctx, id: string) => {
+  const res = await ctx.client.call('DELETE', `/articles/${seg(id)}/publish`);
+  ctx.out.result(res, () => `Unpublished ${res.envelope.data.article.id}; it is a draft again.`);
+});
+
+function importOptions(command: Command): Command {
+  return command
+    .option('--html', 'the content is HTML (the default for .html and .htm files)')
+    .option('--markdown', 'the content is Markdown (the default otherwise)')
+    .option('--from-url <url>', 'import this web page (the same as passing the URL as the source)')
+    .option('--title <title>', 'the title (default: the front matter\'s, else the document\'s)')
+    .addHelpText(
+      'after',
+      examples([
+        'quire import notes.md',
+        'quire import page.html --title "A better title"',
+        'pandoc -t gfm in.docx | quire import -',
+        'quire import https://example.com/post',
+        'quire articles import --from-url https://example.com/post',
+      ]),
+    );
+}
+
+const isUrl = (text: string) => /^https?:\/\//i.test(text);
+
+const importAction = act(
+  async (ctx, source: string | undefined, options: { html?: boolean; markdown?: boolean; fromUrl?: string; title?: string }) => {
+    if (options.html && options.markdown) throw usage('--html and --markdown cannot be combined.');
+    const body: Record<string, unknown> = {};
+    const url = options.fromUrl ?? (source && isUrl(source) ? source : undefined);
+    if (url) {
+      if ((options.fromUrl && source) || options.html || options.markdown) {
+        throw usage('A URL cannot be combined with a file, --html or --markdown.', 'Pass either a file (or "-") or a URL.');
+      }
+      body.url = url;
+    } else {
+      const html = options.html || (!options.markdown && !!source && /\.x?html?$/i.test(source));
+      body[html ? 'html' : 'markdown'] = await readText(source, html ? 'HTML' : 'Markdown', true);
+    }
+    if (options.title !== undefined) body.title = options.title;
+    const res = await ctx.client.call('POST', '/articles/import', { body, timeoutMs: 120_000 });
+    const { article, outline } = res.envelope.data;
+    ctx.out.result(res, () => `Imported article ${article.id}: ${article.title}\n${plural(article.sections, 'section')}, ${plural(article.words, 'word')}\n\n${outlineTable(outline)}`);
+  },
+);

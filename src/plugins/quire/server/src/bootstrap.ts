@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { loginPageRoutes } from './controllers/cli-login-page';
+import { publicPageRoutes } from './controllers/public-pages';
 import { ensureIndexes } from './services/indexes';
 import { ARTICLE_INDEXES } from './services/store';
 import { subscribeUploadOwner } from './upload-extension';
@@ -16,4 +17,6 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   subscribeUploadOwner(strapi);
   // The CLI login approval page lives outside /api, at the root (as the GraphQL plugin mounts /graphql).
   strapi.server.routes(loginPageRoutes(strapi));
+  // So are the public copies of published articles, /p/{slug} and /p/{slug}.md.
+  strapi.server.routes(publicPageRoutes(strapi));
 };

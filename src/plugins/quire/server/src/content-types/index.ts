@@ -2,6 +2,7 @@ import apiKey from './api-key/schema.json';
 import article from './article/schema.json';
 import cliLogin from './cli-login/schema.json';
 import note from './note/schema.json';
+import publication from './publication/schema.json';
 import section from './section/schema.json';
 
 export default {
@@ -10,4 +11,5 @@ export default {
   section: { schema: section },
   note: { schema: note },
   'cli-login': { schema: cliLogin },
+  publication: { schema: publication },
 };

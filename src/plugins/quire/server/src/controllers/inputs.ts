@@ -100,3 +100,23 @@ export const patchNoteInput = z.strictObject({
   body: noteBody.optional(),
   url: noteUrl.optional(),
 });
+
+/** `POST /api/articles/import`: one of markdown, html or url (checked in the controller), and a title. */
+export const importArticleInput = z.strictObject({
+  markdown: markdownField.optional(),
+  html: text(LIMITS.html).refine(nonBlank, 'must not be empty').optional(),
+  url: z.string().trim().min(1, 'must not be empty').max(LIMITS.url, `must be at most ${LIMITS.url.toLocaleString('en')} characters`).optional(),
+  title: titleField.optional(),
+});
+
+export const MAX_IMPORTED_NOTES = 1_000;
+
+/**
+ * YAML front matter of an imported Markdown document. Keys other than these (date, tags,
+ * layout... of other tools) are ignored; a blank title is no title.
+ */
+export const importFrontMatter = z.object({
+  title: text(LIMITS.title).nullish(),
+  premise: premiseField.optional(),
+  notes: z.array(createNoteInput).max(MAX_IMPORTED_NOTES, `must have at most ${MAX_IMPORTED_NOTES.toLocaleString('en')} notes`).nullish(),
+});

@@ -17,12 +17,17 @@ const URL_ATTRIBUTES: Record<string, string[]> = {
   ins: ['cite'],
 };
 
-/** `value` resolved against `base` when it is relative; absolute and fragment-only URLs are kept. */
+/**
+ * `value` resolved against `base` when it is relative; absolute and fragment-only URLs are kept.
+ * A root-relative URL ("/uploads/a.png") hangs off the base's path, as Quire's own URLs hang off
+ * PUBLIC_URL, which may have one (https://example.com/quire + /uploads/a.png).
+ */
 export function absoluteUrl(value: string, base: string): string {
   const trimmed = value.trim();
   if (!trimmed || trimmed.startsWith('#') || /^[a-z][a-z0-9+.-]*:/i.test(trimmed)) return value;
+  const rootRelative = /^\/(?![/\\])/.test(trimmed);
   try {
-    return new URL(trimmed, base.endsWith('/') ? base : base + '/').toString();
+    return new URL(rootRelative ? trimmed.slice(1) : trimmed, base.endsWith('/') ? base : base + '/').toString();
   } catch {
     return value;
   }

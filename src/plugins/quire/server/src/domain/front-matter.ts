@@ -19,7 +19,7 @@ export function splitFrontMatter(source: string): { data: Record<string, unknown
     throw invalidArgument(`The front matter is not valid YAML: ${reason}`, 'Fix the YAML between the --- lines, or remove it.');
   }
   if (typeof data !== 'object' || Array.isArray(data)) {
-    throw invalidArgument('The front matter must be a YAML mapping (title, premise, notes).');
+    throw invalidArgument('The front matter must be a YAML mapping (title, premise, notes).', 'Write the front matter as "key: value" lines, or remove it.');
   }
   return { data: data as Record<string, unknown>, body: source.slice(match[0].length) };
 }

@@ -16,7 +16,28 @@ const turndown = new TurndownService({
   linkStyle: 'inlined',
 });
 turndown.use(gfm);
+
+// Text that reads "<b>" or "&copy;" must stay text: Turndown escapes Markdown syntax but not
+// "<" (raw HTML in Markdown) or character references, which Markdown would turn into markup.
+const escapeMarkdown = turndown.escape.bind(turndown);
+turndown.escape = (text: string) =>
+  escapeMarkdown(text)
+    .replace(/</g, '\\<')
+    .replace(/&(?=#?[a-z0-9]+;)/gi, '\\&');
 turndown.remove(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'form', 'button', 'input', 'select', 'textarea'] as any);
+
+// The gfm plugin's table rule reads the first row of every table: a table without rows would
+// crash it. Such a table keeps only its text.
+turndown.addRule('tableWithoutRows', {
+  filter: (node) => node.nodeName === 'TABLE' && !(node as any).rows?.length,
+  replacement: (content) => `\n\n${content}\n\n`,
+});
+
+// A caption is a paragraph of its own, not glued to the image it follows.
+turndown.addRule('figcaption', {
+  filter: 'figcaption',
+  replacement: (content) => `\n\n${content.trim()}\n\n`,
+});
 
 // Turndown pads list markers to four columns ("-   item"); one space reads better and parses the same.
 turndown.addRule('compactListItem', {

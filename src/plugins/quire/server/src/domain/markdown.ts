@@ -137,6 +137,11 @@ export function splitMarkdown(markdown: string): SectionContent[] {
   return sections;
 }
 
+/** HTML sanitised with the schema of every section (the public copy runs its HTML through it again). */
+export function sanitizeHtml(html: string): string {
+  return htmlProcessor.stringify(htmlProcessor.runSync(htmlProcessor.parse(html)) as HastRoot);
+}
+
 function firstHeading(node: HastRoot | Element): Element | undefined {
   for (const child of node.children) {
     if (child.type !== 'element') continue;

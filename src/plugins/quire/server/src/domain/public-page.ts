@@ -76,3 +76,24 @@ ${page.sectionsHtml.map((html) => `<section>\n${html}\n</section>`).join('\n')}
 </html>
 `;
 }
+
+/** The page of a public address with nothing published at it (never published, taken down, deleted). */
+export function renderNotFoundPage(): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>Not found</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+<h1>Not found</h1>
+<p>Nothing is published at this address. It may have been taken down, or the link may be mistyped.</p>
+</main>
+</body>
+</html>
+`;
+}

@@ -32,7 +32,8 @@ export function extractReadable(html: string, pageUrl: string): ReadablePage {
       httpUrl(document.querySelector('meta[property="og:url" i]')?.getAttribute('content'), pageUrl) ??
       pageUrl;
     const fallbackTitle = document.title?.trim() ?? '';
-    const article = new Readability(document, { keepClasses: false }).parse();
+    // Classes are kept for the sanitiser to filter: it keeps only code's language-* (fenced code languages).
+    const article = new Readability(document, { keepClasses: true }).parse();
     const content = article?.content ?? document.body?.innerHTML ?? '';
     return { title: (article?.title || fallbackTitle).trim(), html: content, canonicalUrl };
   } finally {

@@ -14,7 +14,7 @@ function describe(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'invalid_type':
       if (issue.input === undefined) return `${field} is required.`;
-      return `${field} must be ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`}.`;
+      return `${field} must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}.`;
     case 'unrecognized_keys':
       return `Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}.`;
     default:

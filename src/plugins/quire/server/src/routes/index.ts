@@ -2,6 +2,7 @@ import articles from './articles';
 import cliLogin from './cli-login';
 import keys from './keys';
 import notes from './notes';
+import publications from './publications';
 import sections from './sections';
 import unfurl from './unfurl';
 import upload from './upload';
@@ -9,6 +10,6 @@ import upload from './upload';
 export default {
   'content-api': {
     type: 'content-api',
-    routes: [...keys, ...articles, ...sections, ...notes, ...cliLogin, ...upload, ...unfurl],
+    routes: [...keys, ...articles, ...publications, ...sections, ...notes, ...cliLogin, ...upload, ...unfurl],
   },
 };

@@ -205,7 +205,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return api.getRecord(userId, rawId);
     },
 
-    /** Deletes an article with its sections and notes, in one transaction. */
+    /** Deletes an article with its sections, notes and publication, in one transaction. */
     async deleteArticle(userId: number, rawId: string): Promise<{ id: string }> {
       const uuid = articleUuid(rawId);
       return inTransaction(strapi, async (trx) => {
@@ -213,6 +213,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         if (!row) throw articleNotFound(rawId);
         await trx(tableName(strapi, TABLE.sections)).where({ article_id: row.id }).delete();
         await trx(tableName(strapi, TABLE.notes)).where({ article_id: row.id }).delete();
+        // Its public copies go too, and the slug is free again.
+        await trx(tableName(strapi, TABLE.publications)).where({ article_id: row.id }).delete();
         await trx(articles()).where({ id: row.id }).delete();
         outlines().drop(Number(row.id));
         return { id: uuid };

@@ -15,12 +15,14 @@ export const UID = {
   article: 'plugin::quire.article',
   section: 'plugin::quire.section',
   note: 'plugin::quire.note',
+  publication: 'plugin::quire.publication',
 } as const;
 
 export const TABLE = {
   articles: 'quire_articles',
   sections: 'quire_sections',
   notes: 'quire_notes',
+  publications: 'quire_publications',
 } as const;
 
 /** Indexes of the hot lookups, created at boot (see bootstrap). */
@@ -29,6 +31,9 @@ export const ARTICLE_INDEXES = [
   { table: TABLE.articles, columns: ['user_id', 'updated_at'] },
   { table: TABLE.sections, columns: ['article_id', 'uuid'], unique: true },
   { table: TABLE.notes, columns: ['article_id', 'uuid'], unique: true },
+  // One publication per article; a slug names one publication (see services/publications).
+  { table: TABLE.publications, columns: ['article_id'], unique: true },
+  { table: TABLE.publications, columns: ['slug'], unique: true },
 ];
 
 /** A table name, schema-qualified when the connection has a schema (PostgreSQL). */

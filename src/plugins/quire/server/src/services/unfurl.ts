@@ -33,29 +33,40 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     'too-many-redirects': 'it redirects too many times',
   };
 
+  /**
+   * Fetches a user-given page through the guarded fetcher and decodes it: the one place that
+   * turns fetch failures into API errors, for previews and for imports from a URL.
+   * A blocked URL is 400 (naming `field`), a non-OK answer 404, a failed fetch 500.
+   */
+  async function fetchPage(rawUrl: string, field = 'url'): Promise<{ url: string; html: string }> {
+    let page;
+    try {
+      page = await safeFetch(rawUrl, { allowedPrivateHosts, timeoutMs });
+    } catch (error) {
+      if (error instanceof BlockedUrlError) {
+        throw invalidArgument(`${field}: ${error.message}`, 'Pass a public http or https link.');
+      }
+      if (error instanceof FetchFailedError) {
+        throw new ApiError('internal', `The link could not be fetched: ${failures[error.reason]}.`, FETCH_NEXT, { status: 500 });
+      }
+      throw error;
+    }
+    if (page.status < 200 || page.status > 299) {
+      throw notFound(`The link answered HTTP ${page.status}.`, FETCH_NEXT);
+    }
+    return { url: page.url, html: decodeHtml(page.body, page.headers['content-type']) };
+  }
+
   return {
+    fetchPage,
+
     async preview(userId: number, rawUrl: string): Promise<LinkPreview> {
       await strapi
         .plugin('quire')
         .service('rateLimit')
         .consume('unfurl', String(userId), { points: perMinute, durationSec: 60 }, 1, `Too many link previews (at most ${perMinute} a minute).`);
-
-      let page;
-      try {
-        page = await safeFetch(rawUrl, { allowedPrivateHosts, timeoutMs });
-      } catch (error) {
-        if (error instanceof BlockedUrlError) {
-          throw invalidArgument(`url: ${error.message}`, 'Pass a public http or https link.');
-        }
-        if (error instanceof FetchFailedError) {
-          throw new ApiError('internal', `The link could not be fetched: ${failures[error.reason]}.`, FETCH_NEXT, { status: 500 });
-        }
-        throw error;
-      }
-      if (page.status < 200 || page.status > 299) {
-        throw notFound(`The link answered HTTP ${page.status}.`, FETCH_NEXT);
-      }
-      return extractLinkPreview(page.url, decodeHtml(page.body, page.headers['content-type']));
+      const page = await fetchPage(rawUrl);
+      return extractLinkPreview(page.url, page.html);
     },
   };
 };
