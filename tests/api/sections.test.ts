@@ -353,3 +353,16 @@ describe('outline cache', () => {
     expect(await fresh(article.id)).toEqual(added.body.data.outline);
   });
 });
+
+describe('pathological Markdown', () => {
+  it('answers 400 naming the nesting for a body nested too deeply, on every Markdown route', async () => {
+    const deep = '>'.repeat(10_000) + ' deep';
+    const created = await a.post('/api/articles', { title: 'Deep', markdown: deep });
+    expect(expectFailure(created, 400, 'invalid-argument').message).toMatch(/nested too deeply at line 1/);
+    const { article, outline } = await newArticle(a, { title: 'Shallow', markdown: sectionsDoc(1) });
+    const added = await a.post(`/api/articles/${article.id}/sections`, { markdown: deep });
+    expect(expectFailure(added, 400, 'invalid-argument').message).toMatch(/nested too deeply/);
+    const replaced = await a.patch(`/api/articles/${article.id}/sections/${outline[0].anchor}`, { markdown: `# x\n\n${deep}` });
+    expect(expectFailure(replaced, 400, 'invalid-argument').message).toMatch(/nested too deeply at line 3/);
+  });
+});

@@ -155,3 +155,23 @@ describe('emptySection', () => {
     expect(emptySection()).toEqual({ level: 0, title: '', markdown: '', html: '', words: 0, source: 'markdown' });
   });
 });
+
+describe('pathological nesting', () => {
+  const { assertParseableMarkdown, splitMarkdown: split, renderMarkdown: render } = require('../../src/plugins/quire/server/src/domain/markdown');
+
+  it('refuses Markdown nested deeper than the parser can take, naming the line', () => {
+    const deepList = Array.from({ length: 1000 }, (_, i) => `${'  '.repeat(i)}- item ${i}`).join('\n');
+    const deepQuote = '>'.repeat(10_000) + ' deep';
+    const spaces = `intro\n\n${' '.repeat(100_000)}x`;
+    for (const doc of [deepList, deepQuote, spaces]) {
+      expect(() => split(doc)).toThrow(/nested too deeply at line \d+/);
+      expect(() => render(doc)).toThrow(/nested too deeply/);
+    }
+    expect(() => assertParseableMarkdown(deepList)).toThrow(/line 201:/);
+  });
+
+  it('accepts ordinary nesting and long lines of text', () => {
+    const nested = Array.from({ length: 20 }, (_, i) => `${'  '.repeat(i)}- level ${i}`).join('\n');
+    expect(() => split(`# T\n\n${nested}\n\n> > > quoted\n\n${'word '.repeat(20_000)}`)).not.toThrow();
+  });
+});

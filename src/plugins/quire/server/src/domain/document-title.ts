@@ -1,10 +1,6 @@
-import type { Heading, Root } from 'mdast';
+import type { Heading } from 'mdast';
 import { toString } from 'mdast-util-to-string';
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
-
-const parser = unified().use(remarkParse).use(remarkGfm);
+import { parseMarkdown } from './markdown';
 
 /**
  * The title of an imported Markdown document: a leading level-1 heading (taken out of the
@@ -12,7 +8,7 @@ const parser = unified().use(remarkParse).use(remarkGfm);
  * body), else null.
  */
 export function takeTitle(markdown: string): { title: string | null; body: string } {
-  const tree = parser.parse(markdown) as Root;
+  const tree = parseMarkdown(markdown);
   const first = tree.children[0];
   if (first?.type === 'heading' && first.depth === 1 && first.position?.end.offset !== undefined) {
     const rest = markdown.slice(first.position.end.offset).replace(/^[ \t]*\r?\n(?:[ \t]*\r?\n)*/, '');
