@@ -321,7 +321,7 @@ describe('limits and edge cases', () => {
     const html = expectFailure(await api.post('/api/articles/import', { html: `${'<div>'.repeat(30000)}x` }), 400, 'invalid-argument');
     expect(html.message).toBe('html is nested too deeply to import.');
     const md = expectFailure(await api.post('/api/articles/import', { markdown: `${'>'.repeat(10000)} x` }), 400, 'invalid-argument');
-    expect(md.message).toBe('markdown is nested too deeply to import.');
+    expect(md.message).toMatch(/^The Markdown is nested too deeply at line 1:/);
   });
 
   it('validates the body', async () => {
