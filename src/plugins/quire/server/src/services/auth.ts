@@ -47,9 +47,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
       if (token.startsWith(API_KEY_PREFIX)) {
         const key = await strapi.plugin('quire').service('keys').verify(token);
-        const user = key && (await activeUser(key.userId));
-        if (!user) throw unauthenticated('The API key is not valid (revoked, or never issued).', MISSING_NEXT);
-        return { user, via: 'key', apiKeyId: key.id };
+        if (!key) throw unauthenticated('The API key is not valid (revoked, or never issued).', MISSING_NEXT);
+        return { user: key.user, via: 'key', apiKeyId: key.id };
       }
       const userId = await jwtUserId(token);
       const user = userId !== null && (await activeUser(userId));

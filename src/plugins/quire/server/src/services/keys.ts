@@ -1,8 +1,10 @@
 import type { Core } from '@strapi/strapi';
 import { notFound } from '../domain/errors';
 import { API_KEY_PREFIX, displayPrefix, generateSecret, hashSecret, safeEqual } from '../domain/secrets';
+import { knexOf, tableName } from './store';
 
 const UID = 'plugin::quire.api-key';
+const USERS = 'plugin::users-permissions.user';
 /** lastUsedAt is advisory: write it at most once a minute per key, not on every request. */
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 
@@ -50,11 +52,18 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (!deleted.count) throw notFound(`No API key with id ${id}.`, 'Call GET /api/keys for your keys.');
     },
 
-    /** The owner of a presented key, or null. Looked up by its indexed hash. */
-    async verify(secret: string): Promise<{ id: number; userId: number } | null> {
+    /**
+     * The key and its (unblocked) owner, or null. One indexed lookup by hash joined to the
+     * user: this runs on every key-authenticated request.
+     */
+    async verify(secret: string): Promise<{ id: number; user: { id: number; username: string; email: string } } | null> {
       const hash = hashSecret(secret);
-      const row = await query().findOne({ where: { hash }, select: ['id', 'hash', 'userId'] });
-      if (!row || !safeEqual(row.hash, hash)) return null;
+      const k = await knexOf(strapi);
+      const row = await k(tableName(strapi, 'quire_api_keys', 'k'))
+        .join(tableName(strapi, strapi.db.metadata.get(USERS).tableName, 'u'), 'u.id', 'k.user_id')
+        .where('k.hash', hash)
+        .first('k.id', 'k.hash', 'u.id as user_id', 'u.username', 'u.email', 'u.blocked');
+      if (!row || !safeEqual(row.hash, hash) || row.blocked) return null;
       const now = Date.now();
       if (now - (lastWritten.get(row.id) ?? 0) >= LAST_USED_WRITE_INTERVAL_MS) {
         lastWritten.set(row.id, now);
@@ -64,7 +73,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           data: { lastUsedAt: new Date(now) },
         });
       }
-      return { id: row.id, userId: row.userId };
+      return { id: Number(row.id), user: { id: Number(row.user_id), username: row.username, email: row.email } };
     },
   };
 };
