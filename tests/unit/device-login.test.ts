@@ -8,7 +8,8 @@ import {
   pollOutcome,
   type LoginState,
 } from '../../src/plugins/quire/server/src/domain/device-login';
-import { contentSecurityPolicy, escapeHtml } from '../../src/plugins/quire/server/src/domain/login-page';
+import { contentSecurityPolicy } from '../../src/plugins/quire/server/src/domain/login-page';
+import { escapeHtml } from '../../src/plugins/quire/server/src/domain/html-escape';
 
 describe('user codes', () => {
   it('are 8 letters of an alphabet without vowels or look-alikes', () => {

@@ -4,11 +4,7 @@
  * CSP nonce.
  */
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
-
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"'`]/g, (ch) => HTML_ESCAPES[ch]);
-}
+import { escapeHtml } from './html-escape';
 
 /** The page's Content-Security-Policy: nothing but the nonce-bearing style block, forms to ourselves. */
 export function contentSecurityPolicy(nonce: string): string {

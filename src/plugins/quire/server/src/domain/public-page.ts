@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { escapeHtml } from './html-escape';
 
 export interface PublicPage {
   title: string;
@@ -12,8 +13,6 @@ export interface PublicPage {
   sectionsHtml: string[];
 }
 
-export const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const STYLE = `body{margin:0;background:#fdfcfa;color:#1d1d1f;font:18px/1.65 Georgia,'Times New Roman',serif}
 main{max-width:42rem;margin:0 auto;padding:3rem 1.25rem 5rem}

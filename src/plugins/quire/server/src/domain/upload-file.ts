@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { readCapped } from './capped-stream';
 // file-type/core: the buffer API, without the Node file helpers (whose export map Jest cannot resolve).
 import { fileTypeFromBuffer } from 'file-type/core';
 import sharp from 'sharp';
@@ -44,44 +45,9 @@ export function checkDeclaredLength(contentLength: string | undefined, max = UPL
 export const tooLarge = (max = UPLOAD_MAX_BYTES) =>
   invalidArgument(`The file is larger than the limit of ${max.toLocaleString('en-US')} bytes (4.5 MB).`, 'Send a smaller image.');
 
-/**
- * Reads a request body, counting bytes as they arrive and stopping one byte past `max`,
- * whatever Content-Length said. The rest of an oversized body is drained and discarded (not
- * stored) so the client still receives the 400.
- */
+/** The upload body, refused one byte past `max` (see readCapped). */
 export function readBody(stream: Readable, max = UPLOAD_MAX_BYTES): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const onData = (chunk: Buffer) => {
-      total += chunk.length;
-      if (total > max) {
-        cleanup();
-        stream.resume(); // discard the rest
-        reject(tooLarge(max));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(Buffer.concat(chunks, total));
-    };
-    const onError = (error: Error) => {
-      cleanup();
-      reject(error);
-    };
-    const cleanup = () => {
-      stream.off('data', onData);
-      stream.off('end', onEnd);
-      stream.off('error', onError);
-      stream.off('aborted', onError as () => void);
-    };
-    stream.on('data', onData);
-    stream.on('end', onEnd);
-    stream.on('error', onError);
-    stream.on('aborted', onError as () => void);
-  });
+  return readCapped(stream, max, () => tooLarge(max));
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { readCapped } from '../../../../quire/server/src/domain/capped-stream';
 import { ApiError } from '../../../../quire/server/src/domain/errors';
 
 /** 1 MiB, the trigger route's body limit. */
@@ -8,40 +9,6 @@ const CONSUMED_TYPE = 'application/x-quire-consumed';
 
 const tooLarge = () =>
   new ApiError('payload-too-large', `The request body is larger than ${TRIGGER_BODY_LIMIT} bytes (1 MiB).`, 'Send a smaller payload.', { status: 413 });
-
-function readCapped(req, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const cleanup = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        cleanup();
-        // Node discards the rest of the body once the response is sent.
-        req.resume();
-        reject(tooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(Buffer.concat(chunks, size));
-    };
-    const onError = (error: Error) => {
-      cleanup();
-      reject(error);
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-  });
-}
 
 /**
  * Global middleware placed before 'strapi::body'. A signature covers the exact bytes sent, and
@@ -56,7 +23,7 @@ export default (_config: unknown, _ctx: { strapi: Core.Strapi }) => {
     if (ctx.method !== 'POST' || !ctx.path.startsWith('/webhook/')) return next();
     const declared = Number(ctx.get('content-length'));
     if (Number.isFinite(declared) && declared > TRIGGER_BODY_LIMIT) throw tooLarge();
-    ctx.state.triggerRawBody = await readCapped(ctx.req, TRIGGER_BODY_LIMIT);
+    ctx.state.triggerRawBody = await readCapped(ctx.req, TRIGGER_BODY_LIMIT, tooLarge);
     ctx.state.triggerContentType = ctx.get('content-type');
     ctx.req.headers['content-type'] = CONSUMED_TYPE;
     return next();
