@@ -6,9 +6,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bearer, createKey, registerUser, startApp, type TestApp, type TestUser } from '../helpers/strapi';
-import { freePort, listen } from '../helpers/cli-login';
-import { runCli, type CliOptions } from '../helpers/cli';
+import { bearer, createKey, registerUser, type TestApp, type TestUser } from '../helpers/strapi';
+import { startListeningApp } from '../helpers/cli-login';
+import { runCli, runJson, writeFileIn, type CliOptions } from '../helpers/cli';
 
 let app: TestApp;
 let base: string;
@@ -18,10 +18,7 @@ let bobKey: string;
 let dir: string;
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  app = await startApp({ PUBLIC_URL: base });
-  await listen(app, port);
+  ({ app, base } = await startListeningApp());
   ada = await registerUser(app, 'ada');
   adaKey = await createKey(app, ada, 'agent');
   bobKey = await createKey(app, await registerUser(app, 'bob'), 'bob');
@@ -35,17 +32,8 @@ afterAll(async () => {
 /** An agent: nothing but QUIRE_URL and QUIRE_API_KEY. */
 const agent = (args: string[], options: CliOptions = {}) =>
   runCli(args, { ...options, env: { QUIRE_CONFIG_DIR: dir, QUIRE_URL: base, QUIRE_API_KEY: adaKey, ...options.env } });
-/** The same, with --json, parsed; exit status checked. */
-async function agentJson(args: string[], options: CliOptions = {}, expectCode = 0) {
-  const result = await agent([...args, '--json'], options);
-  expect({ args, code: result.code, stderr: result.code === expectCode ? '' : result.stderr }).toEqual({ args, code: expectCode, stderr: '' });
-  return JSON.parse(result.stdout);
-}
-const file = (name: string, content: string) => {
-  const p = path.join(dir, name);
-  fs.writeFileSync(p, content);
-  return p;
-};
+const agentJson = (args: string[], options: CliOptions = {}, expectCode = 0) => runJson(agent, args, options, expectCode);
+const file = (name: string, content: string) => writeFileIn(dir, name, content);
 const api = (p: string) => app.http.get(p).set(bearer(adaKey));
 
 describe('an agent writes an article section by section with QUIRE_API_KEY and --json', () => {

@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bearer, createKey, registerUser, startApp, type TestApp, type TestUser } from '../helpers/strapi';
-import { decideLogin, freePort, listen } from '../helpers/cli-login';
+import { bearer, createKey, registerUser, type TestApp, type TestUser } from '../helpers/strapi';
+import { decideLogin, freePort, startListeningApp } from '../helpers/cli-login';
 import { runCli, userCodeIn, type CliOptions } from '../helpers/cli';
 
 let app: TestApp;
@@ -17,10 +17,7 @@ let bea: TestUser;
 const dirs: string[] = [];
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  app = await startApp({ PUBLIC_URL: base, CLI_LOGIN_INTERVAL: '1' });
-  await listen(app, port);
+  ({ app, base } = await startListeningApp({ CLI_LOGIN_INTERVAL: '1' }));
   ada = await registerUser(app, 'ada');
   bea = await registerUser(app, 'bea');
 });

@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { createKey, registerUser, startApp, type TestApp } from '../helpers/strapi';
-import { freePort, listen } from '../helpers/cli-login';
+import { createKey, registerUser, type TestApp } from '../helpers/strapi';
+import { freePort, startListeningApp } from '../helpers/cli-login';
 import { runCli, type CliOptions } from '../helpers/cli';
 
 
@@ -31,10 +31,7 @@ beforeAll(async () => {
 </head><body>Hello</body></html>`);
   });
   await new Promise<void>((resolve) => pages.listen(pagesPort, '127.0.0.1', () => resolve()));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  app = await startApp({ PUBLIC_URL: base, UNFURL_ALLOWED_PRIVATE_HOSTS: `127.0.0.1:${pagesPort}` });
-  await listen(app, port);
+  ({ app, base } = await startListeningApp({ UNFURL_ALLOWED_PRIVATE_HOSTS: `127.0.0.1:${pagesPort}` }));
   key = await createKey(app, await registerUser(app, 'ada'));
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-cli-media-'));
 });

@@ -6,9 +6,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { bearer, createKey, registerUser, startApp, type TestApp } from '../helpers/strapi';
-import { freePort, listen } from '../helpers/cli-login';
-import { runCli, type CliOptions } from '../helpers/cli';
+import { bearer, createKey, registerUser, type TestApp } from '../helpers/strapi';
+import { freePort, startListeningApp } from '../helpers/cli-login';
+import { runCli, runJson, writeFileIn, type CliOptions } from '../helpers/cli';
 
 let app: TestApp;
 let base: string;
@@ -33,10 +33,7 @@ beforeAll(async () => {
     res.end(req.url === '/missing' ? '<title>Missing</title>' : PAGE);
   });
   await new Promise<void>((resolve) => pages.listen(pagesPort, '127.0.0.1', () => resolve()));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  app = await startApp({ PUBLIC_URL: base, UNFURL_ALLOWED_PRIVATE_HOSTS: `127.0.0.1:${pagesPort}` });
-  await listen(app, port);
+  ({ app, base } = await startListeningApp({ UNFURL_ALLOWED_PRIVATE_HOSTS: `127.0.0.1:${pagesPort}` }));
   key = await createKey(app, await registerUser(app, 'ada'));
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-cli-publish-'));
 });
@@ -49,17 +46,9 @@ afterAll(async () => {
 const quire = (args: string[], options: CliOptions = {}) =>
   runCli(args, { ...options, env: { QUIRE_CONFIG_DIR: dir, QUIRE_URL: base, QUIRE_API_KEY: key, ...options.env } });
 
-async function quireJson(args: string[], options: CliOptions = {}, expectCode = 0) {
-  const result = await quire([...args, '--json'], options);
-  expect({ args, code: result.code, stderr: result.code === expectCode ? '' : result.stderr }).toEqual({ args, code: expectCode, stderr: '' });
-  return JSON.parse(result.stdout);
-}
+const quireJson = (args: string[], options: CliOptions = {}, expectCode = 0) => runJson(quire, args, options, expectCode);
 
-const file = (name: string, content: string) => {
-  const p = path.join(dir, name);
-  fs.writeFileSync(p, content);
-  return p;
-};
+const file = (name: string, content: string) => writeFileIn(dir, name, content);
 const outline = async (id: string) => (await app.http.get(`/api/articles/${id}/outline`).set(bearer(key))).body.data.outline;
 
 describe('quire import', () => {

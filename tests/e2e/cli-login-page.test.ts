@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { registerUser, startApp, type TestApp, type TestUser } from '../helpers/strapi';
-import { PASSWORD, freePort, listen } from '../helpers/cli-login';
+import { registerUser, type TestApp, type TestUser } from '../helpers/strapi';
+import { PASSWORD, startListeningApp } from '../helpers/cli-login';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -18,10 +18,7 @@ let browser: Browser;
 let ada: TestUser;
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  app = await startApp({ PUBLIC_URL: base });
-  await listen(app, port);
+  ({ app, base } = await startListeningApp());
   ada = await registerUser(app, 'ada');
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 });

@@ -4,7 +4,7 @@
  */
 import net from 'node:net';
 import supertest from 'supertest';
-import type { TestApp, TestUser } from './strapi';
+import { startApp, type TestApp, type TestUser } from './strapi';
 
 export const PASSWORD = 'correct horse battery';
 
@@ -56,4 +56,13 @@ export async function listen(app: TestApp, port: number): Promise<void> {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
   });
+}
+
+/** Boots the app listening on a real port, with PUBLIC_URL naming it (CLI subprocesses, the browser). */
+export async function startListeningApp(env: Record<string, string> = {}): Promise<{ app: TestApp; base: string }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const app = await startApp({ PUBLIC_URL: base, ...env });
+  await listen(app, port);
+  return { app, base };
 }

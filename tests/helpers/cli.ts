@@ -3,6 +3,7 @@
  * in-process server it talks to keeps serving.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 
 const BIN = path.resolve(__dirname, '..', '..', 'bin', 'quire.js');
@@ -42,3 +43,22 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
 
 /** The user code a waiting `quire login` printed. */
 export const userCodeIn = (text: string) => /enter the code:\s+([A-Z]{4}-[A-Z]{4})/.exec(text)?.[1];
+
+/** Runs a command with --json, checks its exit status, and parses the envelope it printed. */
+export async function runJson(
+  run: (args: string[], options?: CliOptions) => Promise<CliResult>,
+  args: string[],
+  options: CliOptions = {},
+  expectCode = 0,
+) {
+  const result = await run([...args, '--json'], options);
+  expect({ args, code: result.code, stderr: result.code === expectCode ? '' : result.stderr }).toEqual({ args, code: expectCode, stderr: '' });
+  return JSON.parse(result.stdout);
+}
+
+/** Writes a file into `dir` and returns its path. */
+export function writeFileIn(dir: string, name: string, content: string): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, content);
+  return file;
+}
