@@ -7,21 +7,41 @@ const esmPackages = [
   'property-information', 'space-separated-tokens', 'comma-separated-tokens', 'html-void-elements',
   'html-url-attributes', 'stringify-entities', 'trim-lines', 'devlop', 'web-namespaces', 'parse5', 'entities',
   'fractional-indexing', 'file-type', 'strtok3', 'token-types', 'peek-readable', 'uint8array-extras', '@tokenizer/.*',
-  '@borewit/.*', 'standardwebhooks', '@stablelib/.*', 'direction', 'bcp-47-match', 'nth-check', 'css-selector-parser',
+  '@borewit/.*', 'standardwebhooks', 'svix', '@stablelib/.*', 'direction', 'bcp-47-match', 'nth-check', 'css-selector-parser',
   'not', 'github-slugger', 'hast-util-.*', 'markdown-extensions', 'estree-util-.*', 'is-.*-character', 'is-alphabetical',
   'is-alphanumerical', 'is-decimal', 'is-hexadecimal', 'character-reference-invalid', 'parse-entities', 'unist-util-.*',
 ];
 
-module.exports = {
+const common = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/tests'],
-  testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.(t|j|mj)sx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
   },
   transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`, '<rootDir>/dist/'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
   modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/build/', '<rootDir>/.tmp/'],
-  testTimeout: 60_000,
+};
+
+/**
+ * Two projects: `api` (unit, API and CLI tests; CI runs them on SQLite and on PostgreSQL) and
+ * `browser` (tests/e2e, in Chromium; CI runs them once, on SQLite). The browser project's
+ * global setup builds the admin panel only when dist/build is missing or stale, and starts the
+ * one Chromium that every browser test connects to (tests/e2e/README.md).
+ * `npx jest --selectProjects api` runs the first alone.
+ */
+module.exports = {
+  projects: [
+    { ...common, displayName: 'api', roots: ['<rootDir>/tests'], testMatch: ['**/*.test.ts'], testPathIgnorePatterns: ['/node_modules/', '<rootDir>/tests/e2e/'] },
+    {
+      ...common,
+      displayName: 'browser',
+      roots: ['<rootDir>/tests/e2e'],
+      testMatch: ['**/*.test.ts'],
+      globalSetup: '<rootDir>/tests/e2e/global-setup.ts',
+      globalTeardown: '<rootDir>/tests/e2e/global-teardown.ts',
+    },
+  ],
+  // Booting Strapi in a beforeAll takes 10-20 s alone, several times that when both workers boot at once on a busy machine.
+  testTimeout: 120_000,
   maxWorkers: 2,
 };

@@ -1,4 +1,5 @@
 import path from 'path';
+import { bool, duration, int, oneOf, readSettings, text, url, type EnvSource } from '../src/kernel/config';
 
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -25,30 +26,43 @@ function cachePreparedStatements(conn: { prepare(sql: string): { busy?: boolean 
   };
 }
 
-export default ({ env }) => {
-  const client = env('DATABASE_CLIENT', env('DATABASE_URL') ? 'postgres' : 'sqlite');
+export const settings = {
+  client: oneOf('DATABASE_CLIENT', ['sqlite', 'postgres'], { optional: true }),
+  url: url('DATABASE_URL', { protocols: ['postgres', 'postgresql'], optional: true }),
+  schema: text('DATABASE_SCHEMA', { default: 'public' }),
+  ssl: bool('DATABASE_SSL', { default: false }),
+  sslRejectUnauthorized: bool('DATABASE_SSL_REJECT_UNAUTHORIZED', { default: true }),
+  poolMin: int('DATABASE_POOL_MIN', { min: 0, max: 1_000, default: 0 }),
+  poolMax: int('DATABASE_POOL_MAX', { min: 1, max: 1_000, default: 10 }),
+  connectionTimeoutMs: duration('DATABASE_CONNECTION_TIMEOUT', { min: 1, max: 3_600_000, default: 60_000 }),
+  filename: text('DATABASE_FILENAME', { default: '.tmp/data.db' }),
+  // WAL lets readers run beside the writer, and synchronous=NORMAL syncs at checkpoints instead
+  // of at every commit (a commit costs microseconds, not a disk flush; a power cut may lose the
+  // last transactions but never corrupts the file). DATABASE_SQLITE_SYNCHRONOUS=FULL flushes at
+  // every commit.
+  journalMode: oneOf('DATABASE_SQLITE_JOURNAL_MODE', ['WAL', 'DELETE', 'TRUNCATE', 'PERSIST', 'MEMORY', 'OFF'], { default: 'WAL' }),
+  synchronous: oneOf('DATABASE_SQLITE_SYNCHRONOUS', ['NORMAL', 'FULL', 'EXTRA', 'OFF'], { default: 'NORMAL' }),
+};
+
+export default ({ env }: { env: EnvSource }) => {
+  const config = readSettings(settings, env);
+  const client = config.client ?? (config.url ? 'postgres' : 'sqlite');
   if (client === 'postgres') {
     return {
       connection: {
         client: 'postgres',
         connection: {
-          connectionString: env('DATABASE_URL'),
-          schema: env('DATABASE_SCHEMA', 'public'),
-          ssl: env.bool('DATABASE_SSL', false) && { rejectUnauthorized: env.bool('DATABASE_SSL_REJECT_UNAUTHORIZED', true) },
+          connectionString: config.url,
+          schema: config.schema,
+          ssl: config.ssl && { rejectUnauthorized: config.sslRejectUnauthorized },
         },
-        pool: { min: env.int('DATABASE_POOL_MIN', 0), max: env.int('DATABASE_POOL_MAX', 10) },
-        acquireConnectionTimeout: env.int('DATABASE_CONNECTION_TIMEOUT', 60000),
+        pool: { min: config.poolMin, max: config.poolMax },
+        acquireConnectionTimeout: config.connectionTimeoutMs,
       },
     };
   }
   // Compiled config lives in dist/config, so the app root is two levels up.
-  const filename = env('DATABASE_FILENAME', '.tmp/data.db');
-  // WAL lets readers run beside the writer, and synchronous=NORMAL syncs at checkpoints instead
-  // of at every commit (a commit costs microseconds, not a disk flush; a power cut may lose the
-  // last transactions but never corrupts the file). Set DATABASE_SQLITE_SYNCHRONOUS=FULL to
-  // flush at every commit.
-  const journalMode = env('DATABASE_SQLITE_JOURNAL_MODE', 'WAL');
-  const synchronous = env('DATABASE_SQLITE_SYNCHRONOUS', 'NORMAL');
+  const { filename, journalMode, synchronous } = config;
   return {
     connection: {
       client: 'sqlite',
@@ -57,8 +71,8 @@ export default ({ env }) => {
       pool: {
         afterCreate(conn, done) {
           try {
-            conn.pragma(`journal_mode = ${journalMode.replace(/[^A-Za-z]/g, '')}`);
-            conn.pragma(`synchronous = ${synchronous.replace(/[^A-Za-z0-9]/g, '')}`);
+            conn.pragma(`journal_mode = ${journalMode}`);
+            conn.pragma(`synchronous = ${synchronous}`);
             cachePreparedStatements(conn);
             done(null, conn);
           } catch (error) {

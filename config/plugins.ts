@@ -1,50 +1,70 @@
+import { bool, ConfigError, duration, int, oneOf, readSettings, text, url, type EnvSource } from '../src/kernel/config';
+
 /**
  * Uploads: the local provider (public/uploads, served by Strapi) by default, or any S3 or
  * S3-compatible bucket with UPLOAD_PROVIDER=aws-s3 and the S3_* variables (README).
  */
-export function uploadConfig(env) {
-  const provider = env('UPLOAD_PROVIDER', 'local');
-  if (provider === 'local') return { provider: 'local' };
-  if (provider !== 'aws-s3') throw new Error(`UPLOAD_PROVIDER must be "local" or "aws-s3" (got "${provider}").`);
-  const bucket = env('S3_BUCKET');
-  if (!bucket) throw new Error('UPLOAD_PROVIDER=aws-s3 needs S3_BUCKET.');
-  const accessKeyId = env('S3_ACCESS_KEY_ID');
-  const secretAccessKey = env('S3_SECRET_ACCESS_KEY');
-  const baseUrl = env('S3_BASE_URL', '');
-  if (baseUrl && !/^https?:\/\/[^/]/i.test(baseUrl)) throw new Error(`S3_BASE_URL must be an absolute http(s) URL (got "${baseUrl}").`);
+export const uploadSettings = {
+  provider: oneOf('UPLOAD_PROVIDER', ['local', 'aws-s3'], { default: 'local' }),
+  bucket: text('S3_BUCKET', { optional: true }),
+  region: text('S3_REGION', { default: 'us-east-1' }),
+  endpoint: url('S3_ENDPOINT', { optional: true }),
+  forcePathStyle: bool('S3_FORCE_PATH_STYLE', { default: false }),
+  accessKeyId: text('S3_ACCESS_KEY_ID', { optional: true }),
+  secretAccessKey: text('S3_SECRET_ACCESS_KEY', { optional: true }),
+  baseUrl: url('S3_BASE_URL', { optional: true }),
+  rootPath: text('S3_ROOT_PATH', { optional: true }),
   // "none" sends no ACL header (buckets with ACLs disabled, Cloudflare R2); objects must be public another way.
-  const acl = env('S3_ACL', 'public-read');
+  acl: text('S3_ACL', { default: 'public-read' }),
+};
+
+export function uploadConfig(env: EnvSource) {
+  const s3 = readSettings(uploadSettings, env);
+  if (s3.provider === 'local') return { provider: 'local' };
+  if (!s3.bucket) throw new ConfigError('UPLOAD_PROVIDER=aws-s3 needs S3_BUCKET: expected the name of the bucket');
   return {
     provider: 'aws-s3',
     providerOptions: {
-      baseUrl: baseUrl || undefined,
-      rootPath: env('S3_ROOT_PATH') || undefined,
+      baseUrl: s3.baseUrl,
+      rootPath: s3.rootPath,
       s3Options: {
-        region: env('S3_REGION', 'us-east-1'),
-        endpoint: env('S3_ENDPOINT') || undefined,
-        forcePathStyle: env.bool('S3_FORCE_PATH_STYLE', false),
+        region: s3.region,
+        endpoint: s3.endpoint,
+        forcePathStyle: s3.forcePathStyle,
         // Without keys the AWS SDK's default chain applies (instance role, AWS_* variables).
-        ...(accessKeyId && secretAccessKey ? { credentials: { accessKeyId, secretAccessKey } } : {}),
-        params: { Bucket: bucket, ACL: acl === 'none' ? undefined : acl },
+        ...(s3.accessKeyId && s3.secretAccessKey ? { credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } } : {}),
+        params: { Bucket: s3.bucket, ACL: s3.acl === 'none' ? undefined : s3.acl },
       },
     },
   };
 }
 
-export default ({ env }) => ({
-  quire: { enabled: true, resolve: './src/plugins/quire' },
-  triggers: { enabled: true, resolve: './src/plugins/triggers' },
-  upload: { config: uploadConfig(env) },
-  'users-permissions': {
-    config: {
-      jwtSecret: env('JWT_SECRET'),
-      jwt: { expiresIn: env('JWT_EXPIRES_IN', '30d') },
-      // Login and registration are rate limited per IP and identifier by users-permissions.
-      ratelimit: {
-        enabled: env.bool('AUTH_RATELIMIT_ENABLED', true),
-        interval: env.int('AUTH_RATELIMIT_INTERVAL_MS', 60000),
-        max: env.int('AUTH_RATELIMIT_MAX', 10),
+/** users-permissions: sessions (JWT) and the rate limit of its login and registration routes. */
+export const authSettings = {
+  jwtSecret: text('JWT_SECRET', { optional: true }),
+  jwtExpiresIn: text('JWT_EXPIRES_IN', {
+    default: '30d',
+    pattern: /^\d+(\.\d+)?\s*(ms|s|m|h|d|w|y)?$/i,
+    expected: 'a duration such as 3600 (seconds), 12h, 30d or 1y',
+  }),
+  rateLimitEnabled: bool('AUTH_RATELIMIT_ENABLED', { default: true }),
+  rateLimitIntervalMs: duration('AUTH_RATELIMIT_INTERVAL_MS', { min: 1_000, max: 86_400_000, default: 60_000 }),
+  rateLimitMax: int('AUTH_RATELIMIT_MAX', { min: 1, max: 1_000_000_000, default: 10 }),
+};
+
+export default ({ env }: { env: EnvSource }) => {
+  const auth = readSettings(authSettings, env);
+  return {
+    quire: { enabled: true, resolve: './src/plugins/quire' },
+    triggers: { enabled: true, resolve: './src/plugins/triggers' },
+    upload: { config: uploadConfig(env) },
+    'users-permissions': {
+      config: {
+        jwtSecret: auth.jwtSecret,
+        jwt: { expiresIn: auth.jwtExpiresIn },
+        // Login and registration are rate limited per IP and identifier by users-permissions.
+        ratelimit: { enabled: auth.rateLimitEnabled, interval: auth.rateLimitIntervalMs, max: auth.rateLimitMax },
       },
     },
-  },
-});
+  };
+};

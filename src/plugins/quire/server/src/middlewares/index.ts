@@ -1,5 +1,5 @@
-import authenticate from './authenticate';
-import envelope from './envelope';
+import { guardMiddleware } from '../../../../../kernel/routes';
 import uploadHeaders from './upload-headers';
 
-export default { authenticate, envelope, uploadHeaders };
+/** `guard`: the route middleware of every content-api route (kernel/routes.ts). */
+export default { guard: guardMiddleware, uploadHeaders };

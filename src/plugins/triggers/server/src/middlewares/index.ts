@@ -1,5 +1,6 @@
-import authenticate from './authenticate';
+import { guardMiddleware } from '../../../../../kernel/routes';
 import rawBody from './raw-body';
 import redactQuery from './redact-query';
 
-export default { authenticate, rawBody, redactQuery };
+/** `guard`: the route middleware of every content-api route (kernel/routes.ts). */
+export default { guard: guardMiddleware, rawBody, redactQuery };

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
-import { readCapped } from '../../../../quire/server/src/domain/capped-stream';
-import { ApiError } from '../../../../quire/server/src/domain/errors';
+import { readCapped } from '../../../../../kernel/capped-stream';
+import { ApiError } from '../../../../../kernel/errors';
 
 /** 1 MiB, the trigger route's body limit. */
 export const TRIGGER_BODY_LIMIT = 1_048_576;
@@ -14,7 +14,7 @@ const tooLarge = () =>
  * Global middleware placed before 'strapi::body'. A signature covers the exact bytes sent, and
  * koa-body would consume JSON bodies into a parsed object; so for trigger requests this reads
  * the raw bytes itself, with the 1 MiB cap enforced while reading (and on Content-Length,
- * before reading), and keeps them in ctx.state.triggerRawBody. It then swaps the request's
+ * before reading), and keeps them in ctx.state.rawBody (what the authenticator verifies signatures against). It then swaps the request's
  * content type for one koa-body does not parse, so koa-body does not try to read the spent
  * stream; the original stays in ctx.state.triggerContentType.
  */
@@ -23,7 +23,7 @@ export default (_config: unknown, _ctx: { strapi: Core.Strapi }) => {
     if (ctx.method !== 'POST' || !ctx.path.startsWith('/webhook/')) return next();
     const declared = Number(ctx.get('content-length'));
     if (Number.isFinite(declared) && declared > TRIGGER_BODY_LIMIT) throw tooLarge();
-    ctx.state.triggerRawBody = await readCapped(ctx.req, TRIGGER_BODY_LIMIT, tooLarge);
+    ctx.state.rawBody = await readCapped(ctx.req, TRIGGER_BODY_LIMIT, tooLarge);
     ctx.state.triggerContentType = ctx.get('content-type');
     ctx.req.headers['content-type'] = CONSUMED_TYPE;
     return next();

@@ -14,7 +14,7 @@ const decode = (value: string) => {
 /**
  * Global middleware placed before 'strapi::logger' (which logs ctx.url after the request):
  * removes `api_key` from the query string, in every spelling of its name's case, and keeps its
- * values in ctx.state.triggerQueryKeys for the trigger and status routes. The other
+ * values in ctx.state.queryCredentials, where the authenticator (kernel/auth) reads them. The other
  * parameters stay exactly as sent.
  */
 export default (_config: unknown, _ctx: { strapi: Core.Strapi }) => {
@@ -32,7 +32,7 @@ export default (_config: unknown, _ctx: { strapi: Core.Strapi }) => {
           kept.push(part);
         }
       }
-      ctx.state.triggerQueryKeys = values;
+      ctx.state.queryCredentials = values;
       ctx.querystring = kept.join('&');
       ctx.originalUrl = ctx.url;
       ctx.request.originalUrl = ctx.url;

@@ -2,6 +2,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 import { Agent, buildConnector, fetch } from 'undici';
 import { isExempt, isLocalName, isPublicAddress, parseHostExemptions, stripBrackets, type HostExemption } from './address-policy';
+import { hostList, readSetting, type EnvSource } from './config';
 
 /**
  * The one outbound fetcher for URLs that users give us (link previews, the workflow `http`
@@ -13,6 +14,8 @@ import { isExempt, isLocalName, isPublicAddress, parseHostExemptions, stripBrack
  *   checked, and the socket goes to the checked address (no second DNS answer in between).
  *   IP-literal hosts go through the same check (a DNS `lookup` hook alone never sees them);
  * - redirects are followed by hand, and each hop is checked again (at most `maxRedirects`);
+ *   the caller's headers and body never go to another origin than the one it named (a 307 or
+ *   308 there is not followed; other redirects there go on as a bare GET);
  * - one deadline for everything (DNS, connect, headers, body);
  * - the body is counted after decompression, so a gzip bomb stops at `maxBytes`;
  * - HTML only by default.
@@ -92,13 +95,12 @@ export interface SafeFetchResult {
   body: Buffer;
 }
 
-/** Reads UNFURL_ALLOWED_PRIVATE_HOSTS (comma-separated `host` or `host:port`) into a list. */
-export function allowedPrivateHostsFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
-  const raw = env.UNFURL_ALLOWED_PRIVATE_HOSTS ?? '';
-  const entries = raw.split(/[\s,]+/).filter(Boolean);
-  parseHostExemptions(entries); // throws on a malformed entry
-  return entries;
-}
+/**
+ * Reads UNFURL_ALLOWED_PRIVATE_HOSTS (comma-separated `host` or `host:port`) from `env` into a
+ * list; a malformed entry is a ConfigError. The plugins' config modules declare it with
+ * `hostList` (kernel/config), which this is.
+ */
+export const allowedPrivateHostsFromEnv = (env: EnvSource): string[] => readSetting(hostList('UNFURL_ALLOWED_PRIVATE_HOSTS'), env);
 
 const systemResolver: Resolver = async (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
 
@@ -223,11 +225,11 @@ export async function safeFetch(rawUrl: string, options: SafeFetchOptions = {}):
 
   let method: 'GET' | 'POST' = options.method ?? 'GET';
   let body: string | Buffer | undefined = options.body;
-  const headers: Record<string, string> = {
+  const ownHeaders: Record<string, string> = {
     'user-agent': USER_AGENT,
     accept: htmlOnly ? 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1' : '*/*',
-    ...lowerCaseKeys(options.headers ?? {}),
   };
+  let headers: Record<string, string> = { ...ownHeaders, ...lowerCaseKeys(options.headers ?? {}) };
 
   try {
     for (let hop = 0; ; hop += 1) {
@@ -241,21 +243,24 @@ export async function safeFetch(rawUrl: string, options: SafeFetchOptions = {}):
       });
 
       const location = response.headers.get('location');
-      if (REDIRECTS.has(response.status) && location) {
+      const target = REDIRECTS.has(response.status) && location ? redirectTarget(location, current) : null;
+      const keepsBody = method === 'POST' && (response.status === 307 || response.status === 308);
+      // The caller's headers (tokens, API keys, Proxy-Authorization) and body are meant for the
+      // origin it named: a redirect elsewhere gets neither. A 307/308 would re-send the body, so
+      // it is not followed and is itself the answer; other redirects go on with a bare GET.
+      const crossOrigin = target !== null && target.origin !== current.origin;
+      if (target && !(crossOrigin && keepsBody)) {
         await response.body?.cancel().catch(() => undefined);
         if (hop >= maxRedirects) {
           throw new FetchFailedError('too-many-redirects', `More than ${maxRedirects} redirects.`);
         }
-        const next = checkUrl(new URL(location, current).toString(), exemptions);
-        if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+        const next = checkUrl(target.toString(), exemptions);
+        if (!keepsBody) {
           method = 'GET';
           body = undefined;
           delete headers['content-type'];
         }
-        if (next.origin !== current.origin) {
-          delete headers.authorization;
-          delete headers.cookie;
-        }
+        if (crossOrigin) headers = { ...ownHeaders };
         current = next;
         continue;
       }
@@ -322,6 +327,15 @@ function classify(error: unknown, signal: AbortSignal): Error {
   const timedOut = chain.some((e) => /Timeout/i.test(String((e as { code?: string; name?: string })?.code ?? (e as Error)?.name ?? '')));
   if (timedOut) return new FetchFailedError('timeout', 'The server did not answer in time.', { cause: error });
   return new FetchFailedError('network', 'The URL could not be fetched.', { cause: error });
+}
+
+/** The URL a Location header points at, or null when it is not a URL (then the answer is final). */
+function redirectTarget(location: string, base: URL): URL | null {
+  try {
+    return new URL(location, base);
+  } catch {
+    return null;
+  }
 }
 
 function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {

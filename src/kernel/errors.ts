@@ -5,8 +5,12 @@
 export const STATUS_BY_CODE: Record<string, number> = {
   'invalid-argument': 400,
   unauthenticated: 401,
+  'permission-denied': 403,
   'not-found': 404,
+  conflict: 409,
+  'precondition-failed': 412,
   'payload-too-large': 413,
+  unprocessable: 422,
   'rate-limited': 429,
   internal: 500,
 };
@@ -39,6 +43,9 @@ export const notFound = (message: string, nextAction?: string) => new ApiError('
 
 export const unauthenticated = (message: string, nextAction?: string) =>
   new ApiError('unauthenticated', message, nextAction);
+
+/** The credential is valid, but its role or scope does not allow this (CONTRACT part two). */
+export const permissionDenied = (message: string, nextAction?: string) => new ApiError('permission-denied', message, nextAction);
 
 export const rateLimited = (retryAfterSeconds: number, message = 'Too many requests.') =>
   new ApiError('rate-limited', message, `Retry after ${retryAfterSeconds} seconds.`, {

@@ -1,0 +1,65 @@
+/**
+ * Database helpers shared by the plugins' services: table names, the Knex handle of the
+ * current transaction, unique-violation detection, datetime columns as ISO strings, and the
+ * throttled `lastUsedAt` write of credentials.
+ */
+import type { Core } from '@strapi/strapi';
+import type { Knex } from 'knex';
+
+/** A table name, schema-qualified when the connection has a schema (PostgreSQL). */
+export function tableName(strapi: Core.Strapi, table: string, alias?: string): string {
+  const schema = strapi.db.getSchemaName?.();
+  const name = schema ? `${schema}.${table}` : table;
+  return alias ? `${name} as ${alias}` : name;
+}
+
+/**
+ * The Knex handle to query with: the open transaction when there is one (SQLite has a single
+ * connection, so a query outside it would wait for it forever), the pool otherwise.
+ */
+export async function knexOf(strapi: Core.Strapi): Promise<Knex> {
+  if (strapi.db.inTransaction()) return (await strapi.db.transaction()).get() as Knex;
+  return strapi.db.connection as unknown as Knex;
+}
+
+/** Runs `work` in a transaction (joining the caller's, if any), with its Knex handle. */
+export function inTransaction<T>(strapi: Core.Strapi, work: (trx: Knex) => Promise<T>): Promise<T> {
+  return strapi.db.transaction(({ trx }) => work(trx as unknown as Knex)) as unknown as Promise<T>;
+}
+
+/** True when `error` is a unique-index violation, on PostgreSQL (23505) or SQLite. */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | null;
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/i.test(e?.message ?? '');
+}
+
+/**
+ * A datetime column's value as ISO-8601, or null: a Date (pg, the Query Engine), milliseconds
+ * (SQLite through Knex, as a number or a string of digits) or a date string.
+ */
+export function iso(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  const date = value instanceof Date ? value : new Date(typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : (value as string));
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+/** lastUsedAt is advisory: written at most once a minute per credential, not on every request. */
+export const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+
+/**
+ * Records that a credential (a row of the content type `uid` with a `lastUsedAt` attribute)
+ * was used, at most once per `intervalMs` per row: this process remembers its own writes,
+ * and the condition on the stored value keeps other processes' writes as rare.
+ */
+export function lastUsedRecorder(strapi: Core.Strapi, uid: string, intervalMs = LAST_USED_WRITE_INTERVAL_MS) {
+  const lastWritten = new Map<number, number>();
+  return async (rowId: number): Promise<void> => {
+    const now = Date.now();
+    if (now - (lastWritten.get(rowId) ?? 0) < intervalMs) return;
+    lastWritten.set(rowId, now);
+    await strapi.db.query(uid as never).updateMany({
+      where: { id: rowId, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: new Date(now - intervalMs) } }] },
+      data: { lastUsedAt: new Date(now) },
+    });
+  };
+}
