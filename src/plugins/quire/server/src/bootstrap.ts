@@ -1,22 +1,28 @@
 import type { Core } from '@strapi/strapi';
-import { loginPageRoutes } from './controllers/cli-login-page';
-import { publicPageRoutes } from './controllers/public-pages';
-import { ensureIndexes } from './services/indexes';
-import { ARTICLE_INDEXES } from './services/store';
+import { mountRootRoutes } from '../../../../kernel/routes';
+import { routes } from './routes';
+import { QUIRE_ACTION_DEFINITIONS } from './permissions';
+import { backfillHtmlText, ensureSearchIndex } from './search-index';
 import { subscribeUploadOwner } from './upload-extension';
 
 export default async ({ strapi }: { strapi: Core.Strapi }) => {
-  await ensureIndexes(strapi, [
-    { table: 'quire_api_keys', columns: ['hash'], unique: true },
-    { table: 'quire_api_keys', columns: ['user_id'] },
-    { table: 'quire_cli_logins', columns: ['device_code_hash'], unique: true },
-    { table: 'quire_cli_logins', columns: ['user_code_hash'] },
-    ...ARTICLE_INDEXES,
-    { table: 'files', columns: ['user_id'] },
-  ]);
   subscribeUploadOwner(strapi);
-  // The CLI login approval page lives outside /api, at the root (as the GraphQL plugin mounts /graphql).
-  strapi.server.routes(loginPageRoutes(strapi));
-  // So are the public copies of published articles, /p/{slug} and /p/{slug}.md.
-  strapi.server.routes(publicPageRoutes(strapi));
+  // After schema sync, every boot: the search index and its triggers (see search-index.ts for why not a migration).
+  await ensureSearchIndex(strapi);
+  await backfillHtmlText(strapi);
+  // A password change (any route or panel that updates it) ends every web session of the user.
+  strapi.db.lifecycles.subscribe({
+    models: ['plugin::users-permissions.user'],
+    async afterUpdate(event: any) {
+      if (event.params?.data?.password === undefined) return;
+      const id = event.result?.id ?? event.params?.where?.id;
+      if (id !== undefined) await strapi.plugin('quire').service('webSessions').endAllFor(Number(id));
+    },
+  });
+  // The admin panel's permission actions (plugin::quire.read, ...), before the admin's own
+  // bootstrap gives the Super Admin role every registered action.
+  await strapi.service('admin::permission').actionProvider.registerMany(QUIRE_ACTION_DEFINITIONS);
+  // The routes outside the content API: the CLI login routes and approval page, and the public
+  // copies of published articles (mounted at the root, as the GraphQL plugin mounts /graphql).
+  mountRootRoutes(strapi, 'quire', routes);
 };

@@ -1,4 +1,61 @@
+/**
+ * The quire plugin's configuration: every environment variable it reads, checked once at boot
+ * (Strapi calls `default` when it loads the plugin). A bad value stops the boot with one line
+ * (src/kernel/config.ts). Services read the result with `quireConfig(strapi)`.
+ */
+import os from 'node:os';
+import type { Core } from '@strapi/strapi';
+import { bool, duration, hostList, int, readSettings, text, url, type ConfigOf, type EnvSource } from '../../../../kernel/config';
+import { DEFAULT_POLL_INTERVAL_SECONDS, MAX_POLL_INTERVAL_SECONDS } from './domain/device-login';
+import { DEFAULT_MAX_PIXELS } from './domain/upload-file';
+
+export const settings = {
+  /** Link previews (GET /api/unfurl) per user per minute. */
+  unfurlRateLimit: int('UNFURL_RATE_LIMIT', { min: 1, max: 1_000_000_000, default: 30 }),
+  /** Deadline of one outbound fetch of a page (previews, imports from a URL). */
+  unfurlTimeoutMs: duration('UNFURL_TIMEOUT_MS', { min: 100, max: 120_000, default: 8_000 }),
+  /** `host` or `host:port` entries the guarded fetcher may reach although private. */
+  allowedPrivateHosts: hostList('UNFURL_ALLOWED_PRIVATE_HOSTS'),
+  /** Imports from URLs per user per minute. */
+  importRateLimit: int('IMPORT_RATE_LIMIT', { min: 1, max: 1_000_000_000, default: 10 }),
+  /** Imports of Markdown or HTML documents per user per minute (counted apart from URLs). */
+  importDocumentRateLimit: int('IMPORT_DOCUMENT_RATE_LIMIT', { min: 1, max: 1_000_000_000, default: 60 }),
+  /** Deadline of each step of an import in the worker pool (conversion, front matter, split). */
+  importTimeoutMs: duration('IMPORT_TIMEOUT_MS', { min: 100, max: 600_000, default: 20_000 }),
+  /** Worker threads for CPU-heavy parsing (services/workers); one core stays with the event loop. */
+  workerThreads: int('WORKER_THREADS', { min: 1, max: 256, default: Math.max(1, os.availableParallelism() - 1) }),
+  /** Tasks that may wait for a worker thread before requests are answered 429. */
+  workerQueue: int('WORKER_QUEUE', { min: 0, max: 100_000, default: 64 }),
+  /** Deadline of one task in a worker thread. */
+  workerTimeoutMs: duration('WORKER_TIMEOUT_MS', { min: 100, max: 600_000, default: 10_000 }),
+  /** Heap cap of each worker thread, in MB. */
+  workerMemoryMb: int('WORKER_MEMORY_MB', { min: 16, max: 65_536, default: 512 }),
+  /** Inputs up to this many characters are parsed on the main thread (0: none). */
+  workerInlineMaxChars: int('WORKER_INLINE_MAX_CHARS', { min: 0, max: 2_000_000, default: 1_000 }),
+  /** Largest image accepted, in pixels (all frames counted), for every upload. */
+  uploadMaxPixels: int('UPLOAD_MAX_PIXELS', { min: 1, max: 1_000_000_000, default: DEFAULT_MAX_PIXELS }),
+  /** Sections of cached outlines held per process (0: no cache). */
+  outlineCacheSections: int('QUIRE_OUTLINE_CACHE_SECTIONS', { min: 0, max: 100_000_000, default: 50_000 }),
+  /** Previous versions kept per section (CONTRACT section 12: at least the last 100). */
+  revisionsKeep: int('QUIRE_REVISIONS_KEEP', { min: 100, max: 1_000_000, default: 100 }),
+  /** Keep section history at all (false only to measure what it costs: bench/revisions.js). */
+  keepHistory: bool('QUIRE_HISTORY', { default: true }),
+  /** Seconds a device polling for its CLI login is asked to wait between polls. */
+  cliLoginInterval: int('CLI_LOGIN_INTERVAL', { min: 1, max: MAX_POLL_INTERVAL_SECONDS, default: DEFAULT_POLL_INTERVAL_SECONDS }),
+  /** Redis for shared rate limits and the trigger queue; unset keeps both in-process. */
+  redisUrl: url('REDIS_URL', { protocols: ['redis', 'rediss'], optional: true }),
+  /** Namespace of our Redis keys. */
+  redisKeyPrefix: text('REDIS_KEY_PREFIX', { default: 'quire:' }),
+};
+
+export type QuireConfig = ConfigOf<typeof settings>;
+
+export const readQuireConfig = (env: EnvSource): QuireConfig => readSettings(settings, env);
+
+/** The configuration read at boot. */
+export const quireConfig = (strapi: Core.Strapi): QuireConfig => strapi.config.get('plugin::quire') as QuireConfig;
+
 export default {
-  default: {},
+  default: ({ env }: { env: EnvSource }) => readQuireConfig(env),
   validator() {},
 };

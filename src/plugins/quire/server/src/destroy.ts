@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 
 export default async ({ strapi }: { strapi: Core.Strapi }) => {
+  await strapi.plugin('quire').service('workers').close();
   await strapi.plugin('quire').service('redis').close();
 };

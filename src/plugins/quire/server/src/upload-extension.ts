@@ -2,8 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
 import sharp from 'sharp';
-import { positiveIntEnv } from './domain/env';
-import { DEFAULT_MAX_PIXELS } from './domain/upload-file';
+import { quireConfig } from './config';
 
 /**
  * How Quire bends Strapi's upload plugin (called from our register and bootstrap):
@@ -25,8 +24,6 @@ export const FILE_UID = 'plugin::upload.file';
 /** Set while our route stores a file; the plugin's hooks below read it. */
 export const uploadContext = new AsyncLocalStorage<{ hash: string; userId: number }>();
 
-export const maxPixels = () => positiveIntEnv('UPLOAD_MAX_PIXELS', DEFAULT_MAX_PIXELS);
-
 async function pixelCount(file: { filepath?: string; getStream?: () => NodeJS.ReadableStream }, limit: number) {
   const options = { limitInputPixels: limit, animated: true };
   if (file.filepath) return sharp(file.filepath, options).metadata();
@@ -42,9 +39,11 @@ export function extendUploadPlugin(strapi: Core.Strapi) {
 
   strapi.get('content-types').extend(FILE_UID, (contentType: any) => {
     contentType.attributes.userId = { type: 'integer', configurable: false, private: true };
+    // Uploads are listed and checked by owner; schema sync creates the index (see content-types).
+    contentType.indexes = [...(contentType.indexes ?? []), { name: 'files_user_id_idx', columns: ['user_id'] }];
   });
 
-  const limit = maxPixels();
+  const limit = quireConfig(strapi).uploadMaxPixels;
   strapi.get('services').extend('plugin::upload.image-manipulation', (service: any) => ({
     ...service,
     async isImage(file: any) {

@@ -2,8 +2,15 @@ import apiKey from './api-key/schema.json';
 import article from './article/schema.json';
 import cliLogin from './cli-login/schema.json';
 import note from './note/schema.json';
+import oauthClient from './oauth-client/schema.json';
+import oauthGrant from './oauth-grant/schema.json';
+import oauthToken from './oauth-token/schema.json';
 import publication from './publication/schema.json';
 import section from './section/schema.json';
+import webSession from './web-session/schema.json';
+import sectionRevision from './section-revision/schema.json';
+import suggestion from './suggestion/schema.json';
+import trashedSection from './trashed-section/schema.json';
 
 export default {
   'api-key': { schema: apiKey },
@@ -12,4 +19,11 @@ export default {
   note: { schema: note },
   'cli-login': { schema: cliLogin },
   publication: { schema: publication },
+  'oauth-client': { schema: oauthClient },
+  'oauth-grant': { schema: oauthGrant },
+  'oauth-token': { schema: oauthToken },
+  'web-session': { schema: webSession },
+  'section-revision': { schema: sectionRevision },
+  'trashed-section': { schema: trashedSection },
+  suggestion: { schema: suggestion },
 };

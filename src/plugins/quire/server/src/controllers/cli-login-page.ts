@@ -1,6 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
-import { ApiError } from '../domain/errors';
+import { publicUrl } from '../../../../../kernel/config';
+import { ApiError } from '../../../../../kernel/errors';
+import type { UserCaller } from '../../../../../kernel/auth';
 import {
   PAGE_PATH,
   confirmPage,
@@ -11,8 +13,7 @@ import {
   signInPage,
   type PageUser,
 } from '../domain/login-page';
-import { safeEqual } from '../domain/secrets';
-import { SESSION_COOKIE } from '../services/auth';
+import { safeEqual } from '../../../../../kernel/secrets';
 
 const CSRF_COOKIE = 'quire_csrf';
 /**
@@ -21,10 +22,11 @@ const CSRF_COOKIE = 'quire_csrf';
  */
 export const WRONG_CODE_LIMIT = { points: 5, durationSec: 900, blockDurationSec: 900 };
 export const WRONG_CODE_IP_LIMIT = { points: 20, durationSec: 900, blockDurationSec: 900 };
+/** Codes opened by link (GET, uncounted) that point at nothing: 30 in 15 minutes per user, then links only fill the form. */
+export const CODE_LINK_LIMIT = { points: 30, durationSec: 900 };
 /** Wrong passwords on this page: per address and identifier, and per address. */
 export const SIGN_IN_LIMIT = { points: 10, durationSec: 900, blockDurationSec: 900 };
 export const SIGN_IN_IP_LIMIT = { points: 50, durationSec: 900, blockDurationSec: 900 };
-const DEFAULT_SESSION_SECONDS = 30 * 24 * 3600;
 
 interface CookieOptions {
   maxAge: number;
@@ -34,36 +36,27 @@ interface CookieOptions {
 }
 
 /** Cookies are written by hand: Koa refuses a Secure cookie on a plain-HTTP hop behind a TLS proxy. */
-function setCookie(ctx, name: string, value: string, options: CookieOptions) {
+export function setCookie(ctx, name: string, value: string, options: CookieOptions) {
   const parts = [`${name}=${value}`, `Path=${options.path}`, `Max-Age=${Math.max(0, Math.floor(options.maxAge))}`, 'HttpOnly', `SameSite=${options.sameSite}`];
   if (options.secure) parts.push('Secure');
   ctx.append('Set-Cookie', parts.join('; '));
-}
-
-/** Seconds until a JWT expires (its `exp`), so the cookie lives as long as the token. */
-function jwtLifetime(jwt: string): number {
-  try {
-    const payload = JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString('utf8'));
-    if (typeof payload.exp === 'number') return payload.exp - Math.floor(Date.now() / 1000);
-  } catch {
-    // not a JWT we can read: fall back to the default
-  }
-  return DEFAULT_SESSION_SECONDS;
 }
 
 const str = (value: unknown, max: number) => (typeof value === 'string' ? value.slice(0, max) : '');
 const minutes = (seconds: number) => Math.max(1, Math.ceil(seconds / 60));
 
 /**
- * The approval page of the CLI login, served outside /api (mounted in bootstrap like the
- * GraphQL plugin mounts /graphql). A person signs in (users-permissions credentials, or the
- * quire_session cookie), checks the code and the device's name, and approves or denies.
+ * The approval page of the CLI login, served outside /api (routes/pages.ts, mounted in
+ * bootstrap like the GraphQL plugin mounts /graphql). A person signs in (users-permissions
+ * credentials, or the quire_session cookie), checks the code and the device's name, and
+ * approves or denies.
  */
-export function loginPageRoutes(strapi: Core.Strapi) {
+export default ({ strapi }: { strapi: Core.Strapi }) => {
   const logins = () => strapi.plugin('quire').service('cliLogin');
   const rateLimit = () => strapi.plugin('quire').service('rateLimit');
-  const publicUrl = () => new URL(String(strapi.config.get('server.url')));
-  const secure = () => publicUrl().protocol === 'https:';
+  const sessions = () => strapi.plugin('quire').service('webSessions');
+  const publicOrigin = () => new URL(publicUrl(strapi));
+  const secure = () => publicOrigin().protocol === 'https:';
   const secret = () => (strapi.config.get('server.app.keys') as string[])[0];
 
   function render(ctx, status: number, html: string) {
@@ -99,26 +92,22 @@ export function loginPageRoutes(strapi: Core.Strapi) {
 
   function csrfValid(ctx): boolean {
     const origin = ctx.get('origin');
-    if (origin && origin !== publicUrl().origin && origin !== `${ctx.protocol}://${ctx.host}`) return false;
+    if (origin && origin !== publicOrigin().origin && origin !== `${ctx.protocol}://${ctx.host}`) return false;
     const value = ctx.cookies.get(CSRF_COOKIE, { signed: false });
     const sent = str(ctx.request.body?.csrf, 200);
     if (!value || !sent) return false;
     return safeEqual(createHmac('sha256', secret()).update(`csrf:${value}`).digest('base64url'), sent);
   }
 
-  /** The signed-in person, from the quire_session cookie only (never an Authorization header here). */
+  /**
+   * The signed-in person: the route's guard checked the quire_session cookie (the `session`
+   * credential, optional here); a cookie that is no longer valid is cleared.
+   */
   async function sessionUser(ctx): Promise<(PageUser & { id: number }) | null> {
-    if (!ctx.cookies.get(SESSION_COOKIE, { signed: false })) return null;
-    try {
-      const principal = await strapi.plugin('quire').service('auth').authenticate({ get: () => '', cookies: ctx.cookies });
-      return principal.user;
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'unauthenticated') {
-        setCookie(ctx, SESSION_COOKIE, '', { maxAge: 0, sameSite: 'Lax', path: '/', secure: secure() });
-        return null;
-      }
-      throw error;
-    }
+    const caller = ctx.state.caller as UserCaller | null;
+    if (caller) return caller.user;
+    if (ctx.state.credentialRefused) sessions().clearCookie(ctx);
+    return null;
   }
 
   const codeLimits = (ctx, userId: number) =>
@@ -151,16 +140,41 @@ export function loginPageRoutes(strapi: Core.Strapi) {
   const lockedMessage = (seconds: number) =>
     `Too many wrong codes. Code entry is locked for ${minutes(seconds)} minute${minutes(seconds) === 1 ? '' : 's'}.`;
 
-  /** Looks the typed code up, counting misses; renders the answer when there is no live login to show. */
-  async function pendingLoginOrRender(ctx, user: PageUser & { id: number }, code: string, csrf: string, n: string) {
-    const locked = await codeLockout(ctx, user.id);
+  /**
+   * Looks the typed code up; renders the answer when there is no live login to show. Only a
+   * submitted code (a POST with the CSRF token: `counted`) counts as a guess and is subject to
+   * the lockout. A link (GET ?code=) is looked up uncounted, so links clicked from another site
+   * cannot lock anyone out; its misses have their own small budget per user, past which links
+   * show the code in the form to submit.
+   */
+  async function pendingLoginOrRender(ctx, user: PageUser & { id: number }, code: string, csrf: string, n: string, counted = true) {
+    if (!counted) {
+      try {
+        await rateLimit().consume('cli-code-link', `user:${user.id}`, CODE_LINK_LIMIT);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.code !== 'rate-limited') throw error;
+        render(ctx, 200, enterCodePage({ nonce: n, csrf, user, code }));
+        return null;
+      }
+    }
+    const locked = counted ? await codeLockout(ctx, user.id) : 0;
     if (locked) {
       render(ctx, 429, enterCodePage({ nonce: n, csrf, user, code, error: lockedMessage(locked) }));
       return null;
     }
     const login = await logins().findPending(code);
     if (login) return login;
-    const lockout = await countWrongCode(ctx, user.id);
+    // A code that was right once (a link opened again after approving or denying) is no guess.
+    const settled = await logins().settledByUserCode(code);
+    if (settled) {
+      const error =
+        settled === 'used'
+          ? 'This code was already used: each code works once. To connect a device, run "quire login" on it again for a new code.'
+          : 'This code has expired. Run "quire login" on the device again for a new code.';
+      render(ctx, 410, enterCodePage({ nonce: n, csrf, user, error }));
+      return null;
+    }
+    const lockout = counted ? await countWrongCode(ctx, user.id) : 0;
     const error = lockout
       ? lockedMessage(lockout)
       : 'That code is not valid, or it has expired or been used. Check the code in your terminal, or run "quire login" again.';
@@ -194,6 +208,19 @@ export function loginPageRoutes(strapi: Core.Strapi) {
     const user = await sessionUser(ctx);
     if (!user) return render(ctx, 200, signInPage({ nonce: n, csrf, code }));
     if (!code) return render(ctx, 200, enterCodePage({ nonce: n, csrf, user }));
+    const login = await pendingLoginOrRender(ctx, user, code, csrf, n, false);
+    if (login) render(ctx, 200, confirmPage({ nonce: n, csrf, user, login }));
+  }
+
+  /** A submitted code (the code form): counted, and refused while code entry is locked. */
+  async function enter(ctx) {
+    const code = str(ctx.request.body?.code, 40).trim();
+    if (!csrfValid(ctx)) return expiredForm(ctx, code);
+    const n = nonce(ctx);
+    const csrf = csrfToken(ctx);
+    const user = await sessionUser(ctx);
+    if (!user) return render(ctx, 401, signInPage({ nonce: n, csrf, code, error: 'Sign in first.' }));
+    if (!code) return render(ctx, 400, enterCodePage({ nonce: n, csrf, user, error: 'Enter the code shown in your terminal.' }));
     const login = await pendingLoginOrRender(ctx, user, code, csrf, n);
     if (login) render(ctx, 200, confirmPage({ nonce: n, csrf, user, login }));
   }
@@ -231,8 +258,7 @@ export function loginPageRoutes(strapi: Core.Strapi) {
       return again(result.status, result.message);
     }
     await rateLimit().reset('cli-sign-in', idKey, SIGN_IN_LIMIT);
-    const jwt: string = await strapi.plugin('users-permissions').service('jwt').issue({ id: result.userId });
-    setCookie(ctx, SESSION_COOKIE, jwt, { maxAge: jwtLifetime(jwt), sameSite: 'Lax', path: '/', secure: secure() });
+    await sessions().start(ctx, result.userId);
     ctx.status = 303;
     ctx.redirect(codeHref(code));
   }
@@ -261,18 +287,14 @@ export function loginPageRoutes(strapi: Core.Strapi) {
   async function signOut(ctx) {
     const code = str(ctx.request.body?.code, 40).trim();
     if (!csrfValid(ctx)) return expiredForm(ctx, code);
-    setCookie(ctx, SESSION_COOKIE, '', { maxAge: 0, sameSite: 'Lax', path: '/', secure: secure() });
+    // Ends the session itself, not only the cookie: a copied value stops working too.
+    await sessions().end(ctx);
     ctx.status = 303;
     ctx.redirect(codeHref(code));
   }
 
-  return [
-    { method: 'GET' as const, path: PAGE_PATH, handler: page(show), config: { auth: false as const } },
-    { method: 'POST' as const, path: `${PAGE_PATH}/session`, handler: page(signIn), config: { auth: false as const } },
-    { method: 'POST' as const, path: `${PAGE_PATH}/decision`, handler: page(decide), config: { auth: false as const } },
-    { method: 'POST' as const, path: `${PAGE_PATH}/sign-out`, handler: page(signOut), config: { auth: false as const } },
-  ];
-}
+  return { show: page(show), enter: page(enter), signIn: page(signIn), decide: page(decide), signOut: page(signOut) };
+};
 
 type PasswordCheck = { ok: true; userId: number } | { ok: false; status: number; message: string };
 
@@ -280,7 +302,7 @@ const WRONG = 'Wrong username, email or password.';
 const DUMMY_HASH = '$2a$10$oRyWoY0w3gwG5gN3EZzdc.24aySfKbv5WoLmdMs2aHHgjU/v15Suq';
 
 /** users-permissions' own local-login rules (its auth controller's `callback`), without issuing anything. */
-async function verifyPassword(strapi: Core.Strapi, identifier: string, password: string): Promise<PasswordCheck> {
+export async function verifyPassword(strapi: Core.Strapi, identifier: string, password: string): Promise<PasswordCheck> {
   const up = strapi.plugin('users-permissions');
   const store = strapi.store({ type: 'plugin', name: 'users-permissions' });
   const grant = (await store.get({ key: 'grant' })) as { email?: { enabled?: boolean } } | null;

@@ -1,17 +1,16 @@
 import type { Core } from '@strapi/strapi';
 import { PUBLIC_PAGE_CSP, renderNotFoundPage } from '../domain/public-page';
 
-export const PUBLIC_PATH = '/p';
-
 /** Slugs are lowercase ASCII letters, digits and dashes (domain/slug.ts); anything else is missing. */
 const SLUG = /^[a-z0-9-]{1,200}$/;
 
 /**
  * The public copies of published articles, at the root like the CLI login page: GET
- * /p/{slug} (the HTML page) and /p/{slug}.md (the Markdown). No credential; not our JSON API,
- * so a missing copy is a small HTML page (or plain text for .md) with status 404, not an envelope.
+ * /p/{slug} (the HTML page) and /p/{slug}.md (the Markdown) (routes/pages.ts). No credential;
+ * not our JSON API, so a missing copy is a small HTML page (or plain text for .md) with status
+ * 404, not an envelope.
  */
-export function publicPageRoutes(strapi: Core.Strapi) {
+export default ({ strapi }: { strapi: Core.Strapi }) => {
   const publications = () => strapi.plugin('quire').service('publications');
 
   function headers(ctx) {
@@ -46,5 +45,5 @@ export function publicPageRoutes(strapi: Core.Strapi) {
     }
   }
 
-  return [{ method: 'GET' as const, path: `${PUBLIC_PATH}/:name`, handler: show, config: { auth: false as const } }];
-}
+  return { show };
+};

@@ -1,46 +1,48 @@
 import type { Core } from '@strapi/strapi';
-import { invalidArgument } from '../domain/errors';
-import { parseInput } from '../domain/validation';
-import { addSectionsInput, moveSectionInput, replaceSectionInput } from './inputs';
-import { ok } from './respond';
-
-const MARKDOWN_NEXT = 'Pass the section body as a non-empty Markdown string in "markdown".';
-const anchorNext = (id: string) => `Pass section anchors as strings, from GET /api/articles/${id}/outline.`;
+import { controller, reply } from '../../../../../kernel/routes';
+import { sectionRoutes } from '../routes/sections';
+import { actorOf, ifMatchOf, preconditionOf, tagged } from './conditional';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const sections = () => strapi.plugin('quire').service('sections');
-  return {
-    async add(ctx) {
-      const input = parseInput(addSectionsInput, ctx.request.body ?? {}, (field) =>
-        field === 'after' || field === 'before' ? anchorNext(ctx.params.id) : MARKDOWN_NEXT,
-      );
-      if (input.after !== undefined && input.before !== undefined) {
-        throw invalidArgument('after and before were both given; pass at most one.', 'Pass "after" or "before", or neither to append at the end.');
-      }
-      ok(ctx, await sections().add(ctx.state.user.id, ctx.params.id, input.markdown, input), 201);
+  /** Who writes and under which precondition: the section's ETag (PATCH, DELETE, move) or the outline's (POST). */
+  const writeOf = async (caller, ctx, target: 'section' | 'outline') => ({
+    actor: await actorOf(strapi, caller),
+    ...(target === 'section' ? { ifMatch: ifMatchOf(ctx) } : { outlineIfMatch: preconditionOf(ctx) }),
+  });
+  /** A `suggest` credential's section write is not applied: it becomes a suggestion (202). */
+  const suggest = async (caller, params, ops, ctx, outline = false) =>
+    reply(
+      202,
+      await strapi
+        .plugin('quire')
+        .service('suggestions')
+        .create(caller.userId, params.id, ops, { actor: await actorOf(strapi, caller), single: true, ifMatch: outline ? preconditionOf(ctx) : undefined }),
+    );
+  return controller(sectionRoutes, {
+    add: async ({ params, body, caller }, ctx) => {
+      if (caller.scope === 'suggest') return suggest(caller, params, [{ op: 'insert', markdown: body.markdown, after: body.after, before: body.before }], ctx, true);
+      const { data, etag } = await sections().add(caller.userId, params.id, body.markdown, body, await writeOf(caller, ctx, 'outline'));
+      return reply(201, data, { ETag: etag });
     },
-    async get(ctx) {
-      ok(ctx, { section: await sections().get(ctx.state.user.id, ctx.params.id, ctx.params.sid) });
+    get: async ({ params, caller }, ctx) => {
+      const { section, etag } = await sections().getTagged(caller.userId, params.id, params.sid);
+      return tagged(ctx, { section }, etag);
     },
-    async replace(ctx) {
-      const input = parseInput(replaceSectionInput, ctx.request.body ?? {}, (field) =>
-        field === 'html' ? 'Pass the section as an HTML string in "html".' : MARKDOWN_NEXT,
-      );
-      const next = 'Pass either "markdown" (Markdown canonical) or "html" (from the canvas, HTML canonical).';
-      if (input.markdown !== undefined && input.html !== undefined) throw invalidArgument('markdown and html were both given; pass one of them.', next);
-      if (input.markdown === undefined && input.html === undefined) throw invalidArgument('markdown or html is required.', next);
-      const content = input.markdown !== undefined ? { markdown: input.markdown } : { html: input.html! };
-      ok(ctx, await sections().replace(ctx.state.user.id, ctx.params.id, ctx.params.sid, content));
+    replace: async ({ params, body, caller }, ctx) => {
+      if (caller.scope === 'suggest') return suggest(caller, params, [{ op: 'replace', section: params.sid, ...body, ifMatch: ifMatchOf(ctx) }], ctx);
+      const { data, etag } = await sections().replace(caller.userId, params.id, params.sid, body, await writeOf(caller, ctx, 'section'));
+      return reply(200, data, { ETag: etag });
     },
-    async move(ctx) {
-      const input = parseInput(moveSectionInput, ctx.request.body ?? {}, anchorNext(ctx.params.id));
-      const next = 'Pass exactly one of "after" or "before": the anchor of another section.';
-      if (input.after !== undefined && input.before !== undefined) throw invalidArgument('after and before were both given; pass exactly one.', next);
-      if (input.after === undefined && input.before === undefined) throw invalidArgument('after or before is required.', next);
-      ok(ctx, await sections().move(ctx.state.user.id, ctx.params.id, ctx.params.sid, input));
+    move: async ({ params, body, caller }, ctx) => {
+      if (caller.scope === 'suggest') return suggest(caller, params, [{ op: 'move', section: params.sid, after: body.after, before: body.before, ifMatch: ifMatchOf(ctx) }], ctx);
+      const { data, etag } = await sections().move(caller.userId, params.id, params.sid, body, await writeOf(caller, ctx, 'section'));
+      return reply(200, data, { ETag: etag });
     },
-    async remove(ctx) {
-      ok(ctx, await sections().remove(ctx.state.user.id, ctx.params.id, ctx.params.sid));
+    remove: async ({ params, caller }, ctx) => {
+      if (caller.scope === 'suggest') return suggest(caller, params, [{ op: 'delete', section: params.sid, ifMatch: ifMatchOf(ctx) }], ctx);
+      const { data, etag } = await sections().remove(caller.userId, params.id, params.sid, await writeOf(caller, ctx, 'section'));
+      return reply(200, data, { ETag: etag });
     },
-  };
+  });
 };

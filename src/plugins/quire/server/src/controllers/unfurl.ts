@@ -1,17 +1,8 @@
 import type { Core } from '@strapi/strapi';
-import { z } from 'zod';
-import { parseInput } from '../domain/validation';
-import { ok } from './respond';
+import { controller } from '../../../../../kernel/routes';
+import { unfurlRoutes } from '../routes/media';
 
-export const unfurlQuery = z.object({
-  url: z.string().trim().min(1, 'must not be empty'),
-});
-
-const NEXT = 'Pass the link as ?url=<encoded-url>.';
-
-export default ({ strapi }: { strapi: Core.Strapi }) => ({
-  async preview(ctx) {
-    const { url } = parseInput(unfurlQuery, { url: ctx.query.url }, NEXT);
-    ok(ctx, { ...(await strapi.plugin('quire').service('unfurl').preview(ctx.state.user.id, url)) });
-  },
-});
+export default ({ strapi }: { strapi: Core.Strapi }) =>
+  controller(unfurlRoutes, {
+    preview: ({ query, caller }) => strapi.plugin('quire').service('unfurl').preview(caller.userId, query.url),
+  });

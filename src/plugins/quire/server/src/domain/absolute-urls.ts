@@ -53,25 +53,33 @@ const markdownParser = unified().use(remarkParse).use(remarkGfm);
 /**
  * Rewrites relative link, image and definition URLs of a Markdown document against `base`,
  * editing only those URLs in the source: everything else stays byte for byte as written.
+ * Linear in the document: each destination is found near its node's end (or start, for a
+ * definition) and the result is assembled once.
  */
 export function absolutizeMarkdown(markdown: string, base: string): string {
   const tree = markdownParser.parse(markdown) as MdastRoot;
   const edits: Array<{ start: number; end: number; text: string }> = [];
   visit(tree, (node: any) => {
-    if (!['link', 'image', 'definition'].includes(node.type) || typeof node.url !== 'string') return;
+    if (node.type !== 'link' && node.type !== 'image' && node.type !== 'definition') return;
+    if (typeof node.url !== 'string') return;
     const absolute = absoluteUrl(node.url, base);
     const start = node.position?.start?.offset;
     const end = node.position?.end?.offset;
     if (absolute === node.url || start === undefined || end === undefined) return;
-    const slice = markdown.slice(start, end);
-    // The destination follows "](" in links and images, and ":" in definitions.
-    const from = node.type === 'definition' ? slice.indexOf(']:') : slice.lastIndexOf('](');
-    const at = from < 0 ? -1 : slice.indexOf(node.url, from);
-    if (at >= 0) edits.push({ start: start + at, end: start + at + node.url.length, text: absolute });
+    // The destination follows the last "](" of a link or image, and the first "]:" of a definition.
+    const from = node.type === 'definition' ? markdown.indexOf(']:', start) : markdown.lastIndexOf('](', end - 2);
+    if (from < start || from >= end) return;
+    const at = markdown.slice(from, end).indexOf(node.url);
+    if (at >= 0) edits.push({ start: from + at, end: from + at + node.url.length, text: absolute });
   });
-  let result = markdown;
-  for (const edit of edits.sort((a, b) => b.start - a.start)) {
-    result = result.slice(0, edit.start) + edit.text + result.slice(edit.end);
+  edits.sort((a, b) => a.start - b.start);
+  const parts: string[] = [];
+  let done = 0;
+  for (const edit of edits) {
+    if (edit.start < done) continue; // overlapping edits cannot happen; never apply one twice
+    parts.push(markdown.slice(done, edit.start), edit.text);
+    done = edit.end;
   }
-  return result;
+  parts.push(markdown.slice(done));
+  return parts.join('');
 }

@@ -2,6 +2,7 @@ import createMetascraper from 'metascraper';
 import metascraperDescription from 'metascraper-description';
 import metascraperImage from 'metascraper-image';
 import metascraperTitle from 'metascraper-title';
+import type { LinkPreview } from '../schemas/records';
 
 /**
  * Link-preview metadata from a page that has already been fetched (through safeFetch).
@@ -9,13 +10,7 @@ import metascraperTitle from 'metascraper-title';
  * oEmbed, screenshot or headless-browser rules, which would bypass the fetch guard).
  */
 
-export interface LinkPreview {
-  url: string;
-  host: string;
-  title: string;
-  description: string;
-  image: string;
-}
+export type { LinkPreview };
 
 const TITLE_MAX = 300;
 const DESCRIPTION_MAX = 1000;

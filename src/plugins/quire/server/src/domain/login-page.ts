@@ -7,12 +7,13 @@
 import { escapeHtml } from './html-escape';
 
 /** The page's Content-Security-Policy: nothing but the nonce-bearing style block, forms to ourselves. */
-export function contentSecurityPolicy(nonce: string): string {
+export function contentSecurityPolicy(nonce: string, formTargets: readonly string[] = []): string {
   return [
     "default-src 'none'",
     `style-src 'nonce-${nonce}'`,
     "img-src 'self' data:",
-    "form-action 'self'",
+    // The OAuth consent form's answer redirects to the client: browsers check that hop against form-action too.
+    ['form-action', "'self'", ...formTargets].join(' '),
     "frame-ancestors 'none'",
     "base-uri 'none'",
   ].join('; ');
@@ -71,7 +72,7 @@ export interface PageLogin {
 
 export const PAGE_PATH = '/cli/login';
 
-function layout(nonce: string, title: string, body: string, footer = ''): string {
+export function layout(nonce: string, title: string, body: string, footer = ''): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -92,7 +93,7 @@ ${footer}
 `;
 }
 
-const alert = (message?: string) => (message ? `<p class="alert" role="alert">${escapeHtml(message)}</p>` : '');
+export const alert = (message?: string) => (message ? `<p class="alert" role="alert">${escapeHtml(message)}</p>` : '');
 
 function signedInFooter(user: PageUser, csrf: string, code?: string): string {
   return `<footer>
@@ -125,7 +126,8 @@ export function enterCodePage(opts: { nonce: string; csrf: string; user: PageUse
   const body = `<h1>Connect a device</h1>
 <p class="muted">Enter the code shown in your terminal by <code>quire login</code>.</p>
 ${alert(opts.error)}
-<form method="get" action="${PAGE_PATH}">
+<form method="post" action="${PAGE_PATH}">
+<input type="hidden" name="csrf" value="${escapeHtml(opts.csrf)}">
 <label for="code">Code</label>
 <input type="text" id="code" name="code" class="code-input" placeholder="XXXX-XXXX" maxlength="20" autocomplete="off"
  autocapitalize="characters" spellcheck="false" required autofocus value="${escapeHtml(opts.code ?? '')}">

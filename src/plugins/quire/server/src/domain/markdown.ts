@@ -17,7 +17,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
-import { invalidArgument } from './errors';
+import { invalidArgument } from '../../../../../kernel/errors';
 
 /** One section as the pipeline produces it (the stored fields that are not ids or order). */
 export interface SectionContent {
@@ -28,10 +28,33 @@ export interface SectionContent {
   html: string;
   words: number;
   source: 'markdown' | 'html';
+  /**
+   * What search matches in an html section: the text content of its HTML (stored beside it,
+   * column html_text). Null for Markdown sections, which are searched in their source.
+   */
+  htmlText: string | null;
 }
 
-/** GitHub's schema (no script, style, event handlers, data:/javascript: URLs), nothing added. */
-const SANITIZE_SCHEMA: SanitizeSchema = defaultSchema;
+/**
+ * The data-* attributes of a link card, the canvas's unfurl preview of a pasted link:
+ * `<figure data-type="link-card" data-url data-title data-description data-image data-site-name>`
+ * (hast property names). Its URLs must be http(s), like every href and src.
+ */
+export const LINK_CARD_ATTRIBUTES = ['dataUrl', 'dataTitle', 'dataDescription', 'dataImage', 'dataSiteName'] as const;
+
+/**
+ * GitHub's schema (no script, style, event handlers, data:/javascript: URLs), plus the canvas's
+ * link cards: a `figure` (with its `figcaption`) may be one, and keeps the card's data-*.
+ */
+const SANITIZE_SCHEMA: SanitizeSchema = {
+  ...defaultSchema,
+  tagNames: [...(defaultSchema.tagNames ?? []), 'figure', 'figcaption'],
+  attributes: {
+    ...defaultSchema.attributes,
+    figure: [['dataType', 'link-card'], ...LINK_CARD_ATTRIBUTES],
+  },
+  protocols: { ...defaultSchema.protocols, dataUrl: ['http', 'https'], dataImage: ['http', 'https'] },
+};
 
 const markdownProcessor = unified()
   .use(remarkParse)
@@ -50,10 +73,47 @@ const htmlProcessor = unified()
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
 
+/**
+ * Text is segmented a chunk at a time: on Node 20, each step of Intl.Segmenter costs time in
+ * proportion to the whole string, so one 200 KB paragraph took 20 s. Chunks are cut only where
+ * Unicode always puts a word boundary (after a line feed, between a space or a CJK stop and a
+ * letter or digit), so counts are the same as for the whole text; a run longer than CHUNK_HARD with no
+ * such place (a very long CJK paragraph, a token) is cut at a code point, which may count one
+ * word twice there.
+ */
+const CHUNK = 512;
+const CHUNK_HARD = 2048;
+/**
+ * After a line feed; or between a space or a CJK full stop, comma, exclamation or question mark
+ * (Word_Break "Other", outside dictionary runs) and a letter or digit (never Extend, Format, ZWJ).
+ */
+const SAFE_CUT = /\n|[\u0020\u3001\u3002\uff01\uff1f](?=[\p{Lu}\p{Ll}\p{Lt}\p{Lo}\p{Nd}])/u;
+
+function cutAfter(text: string, from: number): number {
+  const limit = from + CHUNK_HARD;
+  if (limit >= text.length) return text.length;
+  const window = text.slice(from + CHUNK, limit);
+  const match = SAFE_CUT.exec(window);
+  if (match) return from + CHUNK + match.index + 1;
+  // No safe place: cut at a code point, never between the halves of a surrogate pair.
+  const code = text.charCodeAt(limit - 1);
+  return code >= 0xd800 && code <= 0xdbff ? limit - 1 : limit;
+}
+
+function countSegmentWords(text: string): number {
+  let n = 0;
+  for (const segment of segmenter.segment(text)) if (segment.isWordLike) n += 1;
+  return n;
+}
+
 /** Words of a text by Unicode word segmentation: CJK counts sensibly, punctuation does not. */
 export function countWords(text: string): number {
   let n = 0;
-  for (const segment of segmenter.segment(text)) if (segment.isWordLike) n += 1;
+  for (let start = 0; start < text.length; ) {
+    const end = text.length - start <= CHUNK_HARD ? text.length : cutAfter(text, start);
+    n += countSegmentWords(text.slice(start, end));
+    start = end;
+  }
   return n;
 }
 
@@ -63,13 +123,23 @@ const INLINE = new Set([
   'rp', 'rt', 'ruby', 's', 'samp', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var',
 ]);
 
-/** Plain text of a sanitised HTML tree, with block boundaries kept as line breaks. */
+/** Plain text of a sanitised HTML tree, with block boundaries kept as line breaks, built in one pass. */
 function hastText(node: HastRoot | HastContent): string {
-  if (node.type === 'text') return node.value;
-  if (node.type !== 'root' && node.type !== 'element') return '';
-  const inner = node.children.map(hastText).join('');
-  return node.type === 'element' && !INLINE.has(node.tagName) ? `\n${inner}\n` : inner;
+  const parts: string[] = [];
+  const walk = (n: HastRoot | HastContent) => {
+    if (n.type === 'text') parts.push(n.value);
+    if (n.type !== 'root' && n.type !== 'element') return;
+    const block = n.type === 'element' && !INLINE.has(n.tagName);
+    if (block) parts.push('\n');
+    for (const child of n.children) walk(child);
+    if (block) parts.push('\n');
+  };
+  walk(node);
+  return parts.join('');
 }
+
+/** Text content as search shows it: blocks on their own lines, no blank runs or edge whitespace. */
+const searchableText = (text: string) => text.replace(/[ \t]*\n\s*\n\s*/g, '\n\n').trim();
 
 const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
 
@@ -119,12 +189,58 @@ export function renderMarkdown(markdown: string): string {
 
 /** The section with nothing in it: what an article keeps when its last section is deleted. */
 export function emptySection(): SectionContent {
-  return { level: 0, title: '', markdown: '', html: '', words: 0, source: 'markdown' };
+  return { level: 0, title: '', markdown: '', html: '', words: 0, source: 'markdown', htmlText: null };
 }
 
 /** Removes blank lines at the start (not indentation: it may be an indented code block). */
 const trimLeadingBlankLines = (text: string) => text.replace(/^(?:[ \t]*\r?\n)+/, '');
 const trimEnd = (text: string) => text.replace(/\s+$/, '');
+
+type Definition = Extract<MdastContent, { type: 'definition' | 'footnoteDefinition' }>;
+
+/** Key of a definition or reference, as mdast-util-to-hast matches them. */
+const definitionKey = (kind: 'link' | 'footnote', identifier: string) => `${kind}:${identifier.toUpperCase()}`;
+
+/** The document's top-level definitions by key, in document order (a key may repeat). */
+function definitionsById(nodes: MdastContent[]): Map<string, Definition[]> {
+  const byId = new Map<string, Definition[]>();
+  for (const node of nodes) {
+    if (node.type !== 'definition' && node.type !== 'footnoteDefinition') continue;
+    const key = definitionKey(node.type === 'definition' ? 'link' : 'footnote', node.identifier);
+    const list = byId.get(key);
+    if (list) list.push(node);
+    else byId.set(key, [node]);
+  }
+  return byId;
+}
+
+/**
+ * The definitions, from elsewhere in the document, that `own` nodes refer to (footnotes may
+ * refer to other footnotes), in document order: what rendering `own` alone needs.
+ */
+function usedDefinitions(own: MdastContent[], definitions: Map<string, Definition[]>): Definition[] {
+  if (definitions.size === 0) return [];
+  const ownSet = new Set<unknown>(own);
+  const used = new Set<Definition>();
+  const seen = new Set<string>();
+  const pending: unknown[] = [...own];
+  while (pending.length > 0) {
+    const node = pending.pop() as { type: string; identifier?: string; children?: unknown[] };
+    if (node.type === 'linkReference' || node.type === 'imageReference' || node.type === 'footnoteReference') {
+      const key = definitionKey(node.type === 'footnoteReference' ? 'footnote' : 'link', String(node.identifier));
+      if (!seen.has(key)) {
+        seen.add(key);
+        for (const definition of definitions.get(key) ?? []) {
+          if (ownSet.has(definition)) continue;
+          used.add(definition);
+          if (definition.type === 'footnoteDefinition') pending.push(definition);
+        }
+      }
+    }
+    if (node.children) for (const child of node.children) pending.push(child);
+  }
+  return [...used].sort((a, b) => a.position!.start.offset! - b.position!.start.offset!);
+}
 
 /**
  * Splits a Markdown document into sections. Only headings that are direct children of the
@@ -133,12 +249,14 @@ const trimEnd = (text: string) => text.replace(/\s+$/, '');
  * blank, is a section of level 0 with title "". A blank document gives no sections.
  *
  * Link and footnote definitions apply across the whole document, as Markdown means them to,
- * so each section is rendered with the definitions found anywhere in the document.
+ * so each section is rendered with the definitions it uses, wherever they are in the document
+ * (only those: rendering every definition in every section made the cost sections times
+ * definitions).
  */
 export function splitMarkdown(markdown: string): SectionContent[] {
   const tree = parseMarkdown(markdown);
   const nodes = tree.children;
-  const definitions = nodes.filter((n) => n.type === 'definition' || n.type === 'footnoteDefinition');
+  const definitions = definitionsById(nodes);
   const starts: number[] = [];
   nodes.forEach((node, i) => node.type === 'heading' && starts.push(i));
 
@@ -155,8 +273,7 @@ export function splitMarkdown(markdown: string): SectionContent[] {
     const slice = trimEnd(trimLeadingBlankLines(markdown.slice(sliceStart, sliceEnd)));
     if (!slice) continue;
     const own = nodes.slice(from, to);
-    const borrowed = definitions.filter((d) => !own.includes(d));
-    const { html, words } = renderMdast([...own, ...borrowed]);
+    const { html, words } = renderMdast([...own, ...usedDefinitions(own, definitions)]);
     const heading = first?.type === 'heading' ? (first as Heading) : undefined;
     sections.push({
       level: heading ? heading.depth : 0,
@@ -165,6 +282,7 @@ export function splitMarkdown(markdown: string): SectionContent[] {
       html,
       words,
       source: 'markdown',
+      htmlText: null,
     });
   }
   return sections;
@@ -192,12 +310,14 @@ function firstHeading(node: HastRoot | Element): Element | undefined {
 export function canvasSection(html: string): SectionContent {
   const tree = htmlProcessor.runSync(htmlProcessor.parse(html)) as HastRoot;
   const heading = firstHeading(tree);
+  const text = hastText(tree);
   return {
     level: heading ? Number(heading.tagName[1]) : 0,
     title: heading ? collapse(hastText(heading)) : '',
     markdown: null,
     html: htmlProcessor.stringify(tree),
-    words: countWords(hastText(tree)),
+    words: countWords(text),
     source: 'html',
+    htmlText: searchableText(text),
   };
 }

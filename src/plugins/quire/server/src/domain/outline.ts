@@ -7,6 +7,7 @@
  */
 import { MIN_ANCHOR_LENGTH, normalizeAnchor, sortIds, type AnchorScope, ambiguousAnchor, unknownAnchor, matchInSorted } from './anchors';
 import { sortByRank } from './ordering';
+import type { OutlineEntry } from '../schemas/records';
 
 export interface OutlineItem {
   uuid: string;
@@ -14,16 +15,15 @@ export interface OutlineItem {
   level: number;
   title: string;
   words: number;
-  source: string;
+  source: OutlineEntry['source'];
+  /** The section's revision (CONTRACT section 10): +1 on every change of its content. */
+  rev: number;
 }
 
-export interface OutlineEntry {
-  anchor: string;
-  level: number;
-  title: string;
-  words: number;
-  source: string;
-}
+export type { OutlineEntry };
+
+/** An outline entry with its section's revision (`?include=rev`). */
+export type OutlineEntryWithRev = OutlineEntry & { rev: number };
 
 /** Index of the first element not below `key` in a sorted array (binary search). */
 function lowerBound<T>(sorted: readonly T[], key: string, keyOf: (t: T) => string): number {
@@ -66,6 +66,7 @@ const toItem = (row: OutlineItem): OutlineItem => ({
   title: row.title,
   words: Number(row.words),
   source: row.source,
+  rev: Number(row.rev ?? 1),
 });
 
 const entryOf = (item: OutlineItem, anchor: string): OutlineEntry => ({
@@ -131,6 +132,16 @@ export class Outline {
   /** Outline entries in document order. Shared: callers must not change them. */
   entries(): OutlineEntry[] {
     return this.entryList as OutlineEntry[];
+  }
+
+  /** Outline entries with their sections' revisions (`?include=rev`). */
+  entriesWithRev(): OutlineEntryWithRev[] {
+    return this.entryList.map((entry, i) => ({ ...entry, rev: this.items[i].rev }));
+  }
+
+  /** The section with this id, if it is in the outline. */
+  find(uuid: string): OutlineItem | undefined {
+    return this.has(uuid) ? this.items[this.indexOf(uuid)] : undefined;
   }
 
   get words(): number {

@@ -13,18 +13,29 @@ export interface PublicPage {
   sectionsHtml: string[];
 }
 
-
+/**
+ * The page's one stylesheet. Section headings stay smaller than the article's title: an `h1`
+ * written in a section is a heading of the article, not its title (the stored HTML is not
+ * rewritten; only its look is).
+ */
 const STYLE = `body{margin:0;background:#fdfcfa;color:#1d1d1f;font:18px/1.65 Georgia,'Times New Roman',serif}
 main{max-width:42rem;margin:0 auto;padding:3rem 1.25rem 5rem}
 h1,h2,h3,h4,h5,h6{font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;line-height:1.25}
-h1{font-size:2.2rem;margin:0 0 .4rem}
+header h1,main>h1{font-size:2.2rem;margin:0 0 .4rem}
+section h1{font-size:1.6rem}section h2{font-size:1.35rem}section h3{font-size:1.15rem}section h4,section h5,section h6{font-size:1rem}
+section h1,section h2{margin:2.2rem 0 .6rem}
 .meta{color:#6e6e73;font:14px -apple-system,'Segoe UI',Helvetica,Arial,sans-serif;margin-bottom:2.5rem}
 img{max-width:100%;height:auto}
 pre{background:#f2f1ee;padding:1rem;overflow:auto;border-radius:6px;font-size:15px}
 code{font-family:ui-monospace,Menlo,Consolas,monospace}
 blockquote{margin:1.5rem 0;padding-left:1rem;border-left:3px solid #d2d2d7;color:#424245}
 table{border-collapse:collapse}td,th{border:1px solid #d2d2d7;padding:.3rem .6rem}
-a{color:#0a58ca}`;
+a{color:#0a58ca}
+figure[data-type=link-card]{display:flex;gap:1rem;align-items:flex-start;margin:1.5rem 0;padding:.75rem;border:1px solid #d2d2d7;border-radius:8px;background:#fff;font:15px/1.45 -apple-system,'Segoe UI',Helvetica,Arial,sans-serif}
+figure[data-type=link-card] img{width:7rem;height:5rem;object-fit:cover;border-radius:4px;flex:none}
+figure[data-type=link-card] figcaption{display:flex;flex-direction:column;gap:.2rem;min-width:0}
+figure[data-type=link-card] a{font-weight:600;text-decoration:none}
+figure[data-type=link-card] small{color:#6e6e73}`;
 
 /** The only inline style of the page, allowed by its hash so the CSP needs no 'unsafe-inline'. */
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;

@@ -14,6 +14,7 @@ import { absolutizeHtml, absolutizeMarkdown } from './absolute-urls';
 import { htmlToMarkdown } from './html-to-markdown';
 import { sanitizeHtml } from './markdown';
 import { renderPublicPage } from './public-page';
+import { trimTrailingSlashes } from '../../../../../kernel/config';
 
 export interface PublishedSection {
   source: string;
@@ -44,7 +45,7 @@ export interface PublicCopy {
 const DESCRIPTION_LENGTH = 200;
 
 export const publicPaths = (publicUrl: string, slug: string) => {
-  const url = `${publicUrl.replace(/\/+$/, '')}/p/${slug}`;
+  const url = `${trimTrailingSlashes(publicUrl)}/p/${slug}`;
   return { url, markdownUrl: `${url}.md` };
 };
 
@@ -105,26 +106,45 @@ function summary(sectionsHtml: string[]): { description: string; imageUrl: strin
   return { description, imageUrl };
 }
 
-/** Builds both public documents of an article as it is now. */
-export function buildPublication(input: PublicationInput): PublicCopy {
-  const base = input.publicUrl.replace(/\/+$/, '');
-  const { url, markdownUrl } = publicPaths(base, input.slug);
+/** What a publication holds that costs parsing: built off the event loop, and outside the article's lock. */
+export interface PublicationContent {
+  /** Each section's HTML with absolute URLs, sanitised. */
+  sectionsHtml: string[];
+  description: string;
+  imageUrl: string;
+  /** The Markdown document's body (after the front matter), with absolute URLs. */
+  body: string;
+}
+
+/** The parsed, rewritten and sanitised content of a publication (everything but its title, slug and date). */
+export function publicationContent(sections: PublishedSection[], publicUrl: string): PublicationContent {
+  const base = trimTrailingSlashes(publicUrl);
   // Absolute first, then sanitised: the sanitiser runs last, on exactly what is published.
-  const sectionsHtml = input.sections.map((section) => sanitizeHtml(absolutizeHtml(section.html, base)));
+  const sectionsHtml = sections.map((section) => sanitizeHtml(absolutizeHtml(section.html, base)));
   const { description, imageUrl } = summary(sectionsHtml);
-
-  const html = renderPublicPage({ title: input.title, description, canonicalUrl: url, markdownUrl, imageUrl, publishedAt: input.publishedAt, sectionsHtml });
-
-  const parts = input.sections.map((section, i) =>
+  const parts = sections.map((section, i) =>
     section.source === 'markdown' && section.markdown !== null && isPublishableMarkdown(section.markdown)
       ? section.markdown
       : htmlToMarkdown(sectionsHtml[i]),
   );
   const body = absolutizeMarkdown(parts.filter((part) => part.trim() !== '').join('\n\n'), base);
+  return { sectionsHtml, description, imageUrl, body };
+}
+
+/** Both public documents from their content: no parsing, only templates. */
+export function assemblePublication(content: PublicationContent, input: Omit<PublicationInput, 'sections'>): PublicCopy {
+  const { url, markdownUrl } = publicPaths(input.publicUrl, input.slug);
+  const { sectionsHtml, description, imageUrl, body } = content;
+  const html = renderPublicPage({ title: input.title, description, canonicalUrl: url, markdownUrl, imageUrl, publishedAt: input.publishedAt, sectionsHtml });
   const frontMatter = stringifyYaml(
     { title: input.title, ...(description ? { description } : {}), date: input.publishedAt, canonical_url: url },
     { lineWidth: 0 },
   );
   const markdown = `---\n${frontMatter}---\n${body ? `\n${body}\n` : ''}`;
   return { url, markdownUrl, html, markdown };
+}
+
+/** Builds both public documents of an article as it is now. */
+export function buildPublication(input: PublicationInput): PublicCopy {
+  return assemblePublication(publicationContent(input.sections, input.publicUrl), input);
 }

@@ -1,5 +1,6 @@
 import createDOMPurify from 'dompurify';
 import { JSDOM } from 'jsdom';
+import { invalidArgument } from '../../../../../kernel/errors';
 
 /**
  * SVG is a document, not just an image: opened directly it runs script on our origin. An
@@ -19,6 +20,44 @@ export class SvgRejected extends Error {
     super(message);
     this.name = 'SvgRejected';
   }
+}
+
+/** More attributes than any drawing needs on one element; jsdom's cost grows with their square. */
+export const MAX_SVG_ATTRIBUTES = 256;
+
+/**
+ * The largest number of attributes on one element, counted in one pass over the text (the
+ * `=` signs of each tag outside quoted values; comments, CDATA, processing instructions and
+ * declarations skipped). Only a guard: the XML parser still decides what is well-formed.
+ */
+export function mostAttributesOnOneElement(text: string): number {
+  let most = 0;
+  let i = text.indexOf('<');
+  const skip = (open: string, close: string) => {
+    if (!text.startsWith(open, i)) return false;
+    const end = text.indexOf(close, i + open.length);
+    i = end < 0 ? text.length : end + close.length;
+    return true;
+  };
+  while (i >= 0 && i < text.length) {
+    if (!(skip('<!--', '-->') || skip('<![CDATA[', ']]>') || skip('<?', '?>') || skip('<!', '>'))) {
+      let count = 0;
+      let quote = '';
+      let j = i + 1;
+      for (; j < text.length; j += 1) {
+        const c = text[j];
+        if (quote) {
+          if (c === quote) quote = '';
+        } else if (c === '"' || c === "'") quote = c;
+        else if (c === '=') count += 1;
+        else if (c === '>') break;
+      }
+      if (count > most) most = count;
+      i = j + 1;
+    }
+    i = text.indexOf('<', i);
+  }
+  return most;
 }
 
 function isReference(name: string) {
@@ -73,6 +112,9 @@ export function sanitizeSvg(bytes: Buffer): string {
     throw new SvgRejected('The SVG is not valid UTF-8 text.');
   }
   if (/<!ENTITY/i.test(text)) throw new SvgRejected('The SVG declares XML entities, which are not accepted.');
+  if (mostAttributesOnOneElement(text) > MAX_SVG_ATTRIBUTES) {
+    throw new SvgRejected(`The SVG has an element with more than ${MAX_SVG_ATTRIBUTES} attributes, which is not accepted.`);
+  }
 
   let dom: JSDOM;
   try {
@@ -97,5 +139,15 @@ export function sanitizeSvg(bytes: Buffer): string {
     return new window.XMLSerializer().serializeToString(root);
   } finally {
     dom.window.close();
+  }
+}
+
+/** sanitizeSvg for an upload: what is not a well-formed SVG is a 400 saying why. */
+export function sanitizeUploadedSvg(bytes: Uint8Array): string {
+  try {
+    return sanitizeSvg(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  } catch (error) {
+    if (error instanceof SvgRejected) throw invalidArgument(error.message, 'Send a well-formed SVG document (UTF-8).');
+    throw error;
   }
 }

@@ -1,10 +1,10 @@
 import type { Readable } from 'node:stream';
-import { readCapped } from './capped-stream';
+import { readCapped } from '../../../../../kernel/capped-stream';
 // file-type/core: the buffer API, without the Node file helpers (whose export map Jest cannot resolve).
 import { fileTypeFromBuffer } from 'file-type/core';
 import sharp from 'sharp';
-import { invalidArgument } from './errors';
-import { sanitizeSvg, SvgRejected } from './svg';
+import { invalidArgument } from '../../../../../kernel/errors';
+import { sanitizeUploadedSvg } from './svg';
 
 /**
  * Checks of an uploaded image, before anything is stored: the declared type, the size (counted
@@ -127,18 +127,24 @@ const tooManyPixels = (maxPixels: number) =>
     'Scale the image down before uploading it.',
   );
 
-/** Checks a body against its declared type; throws 400 saying what is wrong. */
-export async function checkImage(body: Buffer, type: string, maxPixels = DEFAULT_MAX_PIXELS): Promise<CheckedImage> {
+/** Sanitises SVG text here, on the calling thread; the upload service passes the worker pool's instead. */
+const sanitizeSvgHere = async (body: Buffer) => sanitizeUploadedSvg(body);
+
+/**
+ * Checks a body against its declared type; throws 400 saying what is wrong. An SVG is replaced
+ * by its sanitised text (`sanitize`: 400 for what is not a well-formed SVG).
+ */
+export async function checkImage(
+  body: Buffer,
+  type: string,
+  maxPixels = DEFAULT_MAX_PIXELS,
+  sanitize: (svg: Buffer) => Promise<string> = sanitizeSvgHere,
+): Promise<CheckedImage> {
   if (body.length === 0) throw invalidArgument('The file is empty: the request body must be the image.', NEXT_TYPE);
   const ext = UPLOAD_TYPES[type];
   let bytes = body;
   if (type === 'image/svg+xml') {
-    try {
-      bytes = Buffer.from(sanitizeSvg(body), 'utf8');
-    } catch (error) {
-      if (error instanceof SvgRejected) throw invalidArgument(error.message, 'Send a well-formed SVG document (UTF-8).');
-      throw error;
-    }
+    bytes = Buffer.from(await sanitize(body), 'utf8');
   } else {
     const detected = await fileTypeFromBuffer(body);
     if (detected?.mime !== type) {

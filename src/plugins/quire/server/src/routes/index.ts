@@ -1,15 +1,44 @@
-import articles from './articles';
-import cliLogin from './cli-login';
-import keys from './keys';
-import notes from './notes';
-import publications from './publications';
-import sections from './sections';
-import unfurl from './unfurl';
-import upload from './upload';
+import { adminRouter, contentApiRouter, routeList } from '../../../../../kernel/routes';
+import { adminArticleRoutes, adminCanvasRoutes } from './admin';
+import { articleRoutes } from './articles';
+import { cliLoginRoutes } from './cli-login';
+import { editRoutes } from './edits';
+import { historyRoutes } from './history';
+import { suggestionRoutes } from './suggestions';
+import { keyRoutes } from './keys';
+import { mcpRoutes } from './mcp';
+import { oauthGrantRoutes, oauthRoutes } from './oauth';
+import { unfurlRoutes, uploadRoutes } from './media';
+import { noteRoutes } from './notes';
+import { cliLoginPageRoutes, publicPageRoutes } from './pages';
+import { publicationRoutes } from './publications';
+import { searchRoutes } from './search';
+import { sectionRoutes } from './sections';
+
+/** Every route of the article service, declared (kernel/routes.ts): content-api, root and admin routes. */
+export const routes = routeList(
+  keyRoutes,
+  articleRoutes,
+  publicationRoutes,
+  sectionRoutes,
+  searchRoutes,
+  editRoutes,
+  historyRoutes,
+  suggestionRoutes,
+  noteRoutes,
+  cliLoginRoutes,
+  uploadRoutes,
+  unfurlRoutes,
+  publicPageRoutes,
+  cliLoginPageRoutes,
+  adminArticleRoutes,
+  adminCanvasRoutes,
+  mcpRoutes,
+  oauthRoutes,
+  oauthGrantRoutes,
+);
 
 export default {
-  'content-api': {
-    type: 'content-api',
-    routes: [...keys, ...articles, ...publications, ...sections, ...notes, ...cliLogin, ...upload, ...unfurl],
-  },
+  admin: adminRouter('quire', routes),
+  'content-api': contentApiRouter('quire', routes),
 };

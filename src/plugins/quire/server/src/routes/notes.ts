@@ -1,11 +1,71 @@
-import { route } from './define';
+import { createNoteInput, patchBriefInput, patchNoteInput } from '../schemas/inputs';
+import { brief, noteOnly, notesOnly, noteWithMap, premiseOnly } from '../schemas/responses';
+import { articleParams, conditionalRead, conditionalWrite, noteParams, route, WORKER_ERRORS } from './route';
 
-export default [
-  route('GET', '/articles/:id/brief', 'notes.brief'),
-  route('PATCH', '/articles/:id/brief', 'notes.patchBrief'),
-  route('GET', '/articles/:id/notes', 'notes.list'),
-  route('POST', '/articles/:id/notes', 'notes.create'),
-  route('GET', '/articles/:id/notes/:nid', 'notes.get'),
-  route('PATCH', '/articles/:id/notes/:nid', 'notes.update'),
-  route('DELETE', '/articles/:id/notes/:nid', 'notes.remove'),
-];
+const noteRead = conditionalRead('the note');
+const noteWrite = conditionalWrite('the note');
+
+export const noteRoutes = route('notes', 'Brief and notes', {
+  brief: {
+    method: 'GET',
+    path: '/api/articles/:id/brief',
+    summary: 'Get the Brief: the premise and every note in full',
+    params: articleParams,
+    responses: { 200: brief },
+  },
+  patchBrief: {
+    method: 'PATCH',
+    path: '/api/articles/:id/brief',
+    summary: 'Set or clear the premise',
+    params: articleParams,
+    body: patchBriefInput,
+    responses: { 200: premiseOnly },
+  },
+  list: {
+    method: 'GET',
+    path: '/api/articles/:id/notes',
+    summary: 'List the notes map',
+    params: articleParams,
+    responses: { 200: notesOnly },
+  },
+  create: {
+    method: 'POST',
+    path: '/api/articles/:id/notes',
+    summary: 'Add a note',
+    params: articleParams,
+    body: createNoteInput,
+    responses: { 201: noteWithMap },
+    responseHeaders: { ETag: 'The new note\'s ETag.' },
+    errors: WORKER_ERRORS,
+  },
+  get: {
+    method: 'GET',
+    path: '/api/articles/:id/notes/:nid',
+    summary: 'Get a note',
+    params: noteParams,
+    headers: noteRead.headers,
+    responses: { 200: noteOnly, 304: noteRead.notModified },
+    responseHeaders: noteRead.responseHeaders,
+    errors: ['invalid-argument'],
+  },
+  update: {
+    method: 'PATCH',
+    path: '/api/articles/:id/notes/:nid',
+    summary: 'Change a note\'s fields',
+    params: noteParams,
+    body: patchNoteInput,
+    headers: noteWrite.headers,
+    responses: { 200: noteWithMap },
+    responseHeaders: noteWrite.responseHeaders,
+    errors: [...WORKER_ERRORS, ...noteWrite.errors],
+  },
+  remove: {
+    method: 'DELETE',
+    path: '/api/articles/:id/notes/:nid',
+    summary: 'Delete a note',
+    params: noteParams,
+    headers: noteWrite.headers,
+    responses: { 200: notesOnly },
+    errors: ['invalid-argument', ...noteWrite.errors],
+  },
+});

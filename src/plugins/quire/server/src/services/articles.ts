@@ -1,22 +1,17 @@
 import type { Core } from '@strapi/strapi';
 import { newId } from '../domain/anchors';
-import { invalidArgument } from '../domain/errors';
-import { splitMarkdown } from '../domain/markdown';
-import type { Outline, OutlineEntry } from '../domain/outline';
+import { outlineTag } from '../domain/etags';
+import { invalidArgument } from '../../../../../kernel/errors';
+import type { SectionContent } from '../domain/markdown';
+import type { Outline } from '../domain/outline';
+import type { ArticleRecord, OutlineEntry } from '../schemas/records';
 import type { NoteInput, NoteMapEntry } from './notes';
 import type { SectionRecord } from './sections';
-import { articleNotFound, articleUuid, inTransaction, iso, knexOf, tableName, TABLE, toInt, UID } from './store';
+import type { Actor } from './edits';
+import { inTransaction, iso, knexOf, tableName } from '../../../../../kernel/db';
+import { articleNotFound, articleUuid, TABLE, toInt, UID } from './store';
 
-export interface ArticleRecord {
-  id: string;
-  title: string;
-  status: string;
-  words: number;
-  sections: number;
-  createdAt: string;
-  updatedAt: string;
-  publishedAt: string | null;
-}
+export type { ArticleRecord };
 
 /** The stored article row, as other services (publish, import) may need it. */
 export interface ArticleRow {
@@ -24,7 +19,7 @@ export interface ArticleRow {
   uuid: string;
   userId: number;
   title: string;
-  status: string;
+  status: ArticleRecord['status'];
   premise: string | null;
   createdAt: string;
   updatedAt: string;
@@ -40,6 +35,10 @@ export interface CreateArticleInput {
   notes?: NoteInput[];
   /** Who wrote the notes: `agent` (the default: imports and triggers) or `human`. */
   notesCreatedBy?: 'agent' | 'human';
+  /** Who creates it (history: the first version of each section). */
+  actor?: Actor;
+  /** `markdown` already split into sections (imports do it in the worker pool with the rest of their parsing). */
+  contents?: SectionContent[];
 }
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -81,11 +80,11 @@ const totalsOf = (outline: Outline) => ({ words: outline.words, sections: outlin
 export const normalizePremise = (premise: string | null | undefined) => (premise ? premise : null);
 
 /** Opaque list cursor: the position after the last article of a page. */
-function encodeCursor(row: ArticleRow): string {
+export function encodeCursor(row: { updatedAt: unknown; id: number }): string {
   return Buffer.from(JSON.stringify([row.updatedAt, row.id])).toString('base64url');
 }
 
-function decodeCursor(cursor: string): { updatedAt: Date; id: number } {
+export function decodeCursor(cursor: string): { updatedAt: Date; id: number } {
   try {
     const [updatedAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     const date = new Date(updatedAt);
@@ -120,7 +119,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * top-level headings; none gives one empty section), premise and notes, in one transaction.
      */
     async createArticle(userId: number, input: CreateArticleInput): Promise<{ article: ArticleRecord; outline: OutlineEntry[] }> {
-      const contents = input.markdown ? splitMarkdown(input.markdown) : [];
+      // Parsing runs before the transaction, off the event loop.
+      const contents = input.contents ?? (input.markdown ? await strapi.plugin('quire').service('workers').splitMarkdown(input.markdown) : []);
+      const noteHtmls = input.notes?.length ? await notesService().renderBodies(input.notes) : [];
       return strapi.db.transaction(async ({ onCommit }) => {
         const now = new Date();
         const uuid = newId();
@@ -129,8 +130,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           data: { uuid, userId, title: input.title, status: 'draft', premise, lastPublishedAt: null, outlineRev: 0, createdAt: now, updatedAt: now },
           select: ['id'],
         });
-        const outline: Outline = await sectionsService().insertInitial(created.id, contents);
-        if (input.notes?.length) await notesService().insertMany(created.id, input.notes, input.notesCreatedBy ?? 'agent');
+        const outline: Outline = await sectionsService().insertInitial(created.id, contents, input.actor);
+        if (input.notes?.length) await notesService().insertMany(created.id, input.notes, input.notesCreatedBy ?? 'agent', noteHtmls);
         onCommit(() => outlines().set(created.id, 0, outline));
         const row: ArticleRow = {
           id: created.id,
@@ -182,12 +183,20 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** The article record, its outline and its brief (premise and notes map). */
     async getArticle(userId: number, rawId: string) {
+      return (await api.getArticleTagged(userId, rawId)).data;
+    },
+
+    /** getArticle, with the outline's ETag (and each entry's rev when asked). */
+    async getArticleTagged(userId: number, rawId: string, options: { includeRev?: boolean } = {}) {
       const row = await findRow(userId, rawId);
       const [outline, notes] = await Promise.all([outlineOf(row), notesService().mapOf(row.id)]);
       return {
-        article: articleRecord(row, totalsOf(outline)),
-        outline: outline.entries(),
-        brief: { premise: row.premise, notes: notes as NoteMapEntry[] },
+        data: {
+          article: articleRecord(row, totalsOf(outline)),
+          outline: options.includeRev ? outline.entriesWithRev() : outline.entries(),
+          brief: { premise: row.premise, notes: notes as NoteMapEntry[] },
+        },
+        etag: outlineTag(row.uuid, row.outlineRev),
       };
     },
 
@@ -213,6 +222,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         if (!row) throw articleNotFound(rawId);
         await trx(tableName(strapi, TABLE.sections)).where({ article_id: row.id }).delete();
         await trx(tableName(strapi, TABLE.notes)).where({ article_id: row.id }).delete();
+        // Its history, trash and suggestions go with it.
+        for (const table of [TABLE.revisions, TABLE.trash, TABLE.suggestions]) await trx(tableName(strapi, table)).where({ article_id: row.id }).delete();
         // Its public copies go too, and the slug is free again.
         await trx(tableName(strapi, TABLE.publications)).where({ article_id: row.id }).delete();
         await trx(articles()).where({ id: row.id }).delete();

@@ -1,19 +1,110 @@
 import type { Core } from '@strapi/strapi';
-import { unauthenticated } from '../domain/errors';
-import { API_KEY_PREFIX } from '../domain/secrets';
+import { bearerToken, headerValue, registerCredential, type AuthRequest, type CallerUser, type UserCaller, type Verdict } from '../../../../../kernel/auth';
+import { publicUrl } from '../../../../../kernel/config';
+import { API_KEY_PREFIX, type KeyCheck } from './keys';
+import { ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX, CODE_PREFIX } from '../domain/oauth';
 
-export const SESSION_COOKIE = 'quire_session';
+/** Bearer values that are ours but not JWTs: the jwt verifier leaves them to their own. */
+const OPAQUE_PREFIXES = [API_KEY_PREFIX, ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX, CODE_PREFIX];
 
-export interface Principal {
-  user: { id: number; username: string; email: string };
-  via: 'key' | 'session';
-  apiKeyId?: number;
-}
+/** The resources (RFC 8707) an OAuth access token of this server may be bound to: its API, of which /api/mcp is part. */
+export const oauthResources = (strapi: Core.Strapi) => {
+  const base = publicUrl(strapi);
+  return [`${base}/api/mcp`, `${base}/api`, base];
+};
+
+import { SESSION_COOKIE } from './web-sessions';
+
+/** The httpOnly cookie of the browser session (set by the CLI login page): a session id (web-sessions.ts). */
+export { SESSION_COOKIE };
 
 const MISSING_NEXT = 'Send "Authorization: Bearer <API key>" (create one with POST /api/keys or "quire login").';
+const EXPIRED_NEXT = 'Create a new key (POST /api/keys with your login, or "quire keys create"), or log in again with "quire login".';
+const MALFORMED = 'The Authorization header must be "Bearer <credential>".';
+const INVALID_SESSION = 'The session token is not valid or has expired.';
+const CROSS_SITE_SESSION = 'The session cookie is accepted on /api only from pages of this server (same origin).';
+
+/**
+ * True when a request may be sent by a page of another site: a browser says so in
+ * Sec-Fetch-Site (every current one) and in Origin (on every request but a plain GET or HEAD).
+ * Clients that send neither (curl, the CLI) are not browsers, and cannot be made to carry a
+ * person's cookie by another site.
+ */
+export function crossOrigin(request: AuthRequest, ownOrigin: string): boolean {
+  const site = headerValue(request.headers['sec-fetch-site']);
+  if (site && site !== 'same-origin' && site !== 'none') return true;
+  const origin = headerValue(request.headers.origin);
+  return origin !== undefined && origin !== ownOrigin;
+}
+
+/**
+ * The credentials of a user, taught to the kernel's authenticator (kernel/auth.ts) in the
+ * plugin's register: any route of any plugin may accept them by name.
+ *
+ * - `api-key`: `Authorization: Bearer qk_...`, an API key of ours.
+ * - `jwt`: `Authorization: Bearer <users-permissions JWT>` (any other Bearer value, so a
+ *   malformed Authorization header is refused here).
+ * - `session`: the `quire_session` cookie; it counts only when the request has no
+ *   Authorization header (an explicit credential is what the client meant), and under /api
+ *   only from pages of PUBLIC_URL's origin (another site's page must not act with it).
+ */
+export function registerUserCredentials(strapi: Core.Strapi): void {
+  const auth = () => strapi.plugin('quire').service('auth');
+  const userCaller = (credential: UserCaller['credential'], user: CallerUser, extra: Partial<UserCaller> = {}): Verdict => ({
+    caller: { kind: 'user', credential, userId: user.id, user, via: credential === 'api-key' ? 'key' : 'session', scope: 'write', ...extra },
+  });
+
+  registerCredential(strapi, 'api-key', {
+    whenMissing: MISSING_NEXT,
+    async verify(request: AuthRequest) {
+      const token = bearerToken(request);
+      if (!token?.startsWith(API_KEY_PREFIX)) return undefined;
+      const key: KeyCheck = await strapi.plugin('quire').service('keys').verify(token);
+      if (!key) return { refused: 'The API key is not valid (revoked, or never issued).', nextAction: MISSING_NEXT };
+      if (key.status === 'expired') return { refused: 'The API key has expired.', nextAction: EXPIRED_NEXT };
+      return userCaller('api-key', key.user, { keyId: key.id, keyDocumentId: key.documentId, scope: key.scope, keyFromLogin: key.origin === 'login' });
+    },
+  });
+
+  registerCredential(strapi, 'jwt', {
+    whenMissing: MISSING_NEXT,
+    async verify(request: AuthRequest) {
+      const token = bearerToken(request);
+      if (token === undefined || (token && OPAQUE_PREFIXES.some((prefix) => token.startsWith(prefix)))) return undefined;
+      if (token === null) return { refused: MALFORMED, nextAction: MISSING_NEXT };
+      const user = await auth().jwtUser(token);
+      return user ? userCaller('jwt', user) : { refused: INVALID_SESSION, nextAction: 'Log in again.' };
+    },
+  });
+
+  registerCredential(strapi, 'oauth', {
+    whenMissing: MISSING_NEXT,
+    async verify(request: AuthRequest) {
+      const token = bearerToken(request);
+      if (!token?.startsWith(ACCESS_TOKEN_PREFIX)) return undefined;
+      const resources = oauthResources(strapi);
+      const grant = await strapi.plugin('quire').service('oauth').verifyAccess(token, resources);
+      if (!grant) return { refused: 'The OAuth access token is not valid (expired, revoked, or for another resource).', nextAction: 'Refresh it at /oauth/token, or authorize again.' };
+      return { caller: { kind: 'user', credential: 'oauth', userId: grant.user.id, user: grant.user, via: 'oauth', scope: grant.scope, clientName: grant.clientName } as UserCaller };
+    },
+  });
+
+  registerCredential(strapi, 'session', {
+    whenMissing: MISSING_NEXT,
+    async verify(request: AuthRequest) {
+      if (request.headers.authorization) return undefined;
+      const value = request.cookies[SESSION_COOKIE];
+      if (!value) return undefined;
+      const api = request.path === '/api' || request.path.startsWith('/api/');
+      if (api && crossOrigin(request, new URL(publicUrl(strapi)).origin)) return { refused: CROSS_SITE_SESSION, nextAction: MISSING_NEXT };
+      const user = await auth().sessionUser(value);
+      return user ? userCaller('session', user) : { refused: INVALID_SESSION, nextAction: 'Log in again.' };
+    },
+  });
+}
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  async function activeUser(id: number) {
+  async function activeUser(id: number): Promise<CallerUser | null> {
     const user = await strapi.db
       .query('plugin::users-permissions.user')
       .findOne({ where: { id }, select: ['id', 'username', 'email', 'blocked'] });
@@ -21,39 +112,26 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return { id: user.id, username: user.username, email: user.email };
   }
 
-  /** The user id in a users-permissions JWT, or null when it is not a valid one. */
-  async function jwtUserId(token: string): Promise<number | null> {
-    try {
-      const payload = await strapi.plugin('users-permissions').service('jwt').verify(token);
-      return typeof payload?.id === 'number' || typeof payload?.id === 'string' ? Number(payload.id) : null;
-    } catch {
-      return null;
-    }
-  }
-
-  return {
-    /** Reads the credential of a request: Bearer API key, Bearer JWT, or the session cookie. */
-    async authenticate(ctx): Promise<Principal> {
-      const header: string | undefined = ctx.get('authorization') || undefined;
-      let token: string | undefined;
-      if (header) {
-        const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-        if (!match) throw unauthenticated('The Authorization header must be "Bearer <credential>".', MISSING_NEXT);
-        token = match[1];
-      } else {
-        token = ctx.cookies.get(SESSION_COOKIE, { signed: false }) || undefined;
+  const api = {
+    /** The (unblocked) user of a users-permissions JWT, or null when it is not a valid one. */
+    async jwtUser(token: string): Promise<CallerUser | null> {
+      let payload;
+      try {
+        payload = await strapi.plugin('users-permissions').service('jwt').verify(token);
+      } catch {
+        return null;
       }
-      if (!token) throw unauthenticated('No credential was sent.', MISSING_NEXT);
+      const id = typeof payload?.id === 'number' || typeof payload?.id === 'string' ? Number(payload.id) : null;
+      return id === null ? null : activeUser(id);
+    },
 
-      if (token.startsWith(API_KEY_PREFIX)) {
-        const key = await strapi.plugin('quire').service('keys').verify(token);
-        if (!key) throw unauthenticated('The API key is not valid (revoked, or never issued).', MISSING_NEXT);
-        return { user: key.user, via: 'key', apiKeyId: key.id };
-      }
-      const userId = await jwtUserId(token);
-      const user = userId !== null && (await activeUser(userId));
-      if (!user) throw unauthenticated('The session token is not valid or has expired.', 'Log in again.');
-      return { user, via: 'session' };
+    /**
+     * The signed-in person of a session cookie's value, or null: the one session check, shared
+     * by the API (the `session` credential) and the CLI login page.
+     */
+    async sessionUser(value: string): Promise<CallerUser | null> {
+      return strapi.plugin('quire').service('webSessions').user(value);
     },
   };
+  return api;
 };

@@ -1,7 +1,8 @@
 import type { Core } from '@strapi/strapi';
-import { ApiError, notFound } from '../domain/errors';
+import { publicUrl } from '../../../../../kernel/config';
+import { quireConfig } from '../config';
+import { ApiError, notFound } from '../../../../../kernel/errors';
 import {
-  DEFAULT_POLL_INTERVAL_SECONDS,
   LOGIN_TTL_SECONDS,
   MAX_POLL_INTERVAL_SECONDS,
   POLL_TOLERANCE_MS,
@@ -13,7 +14,7 @@ import {
   pollOutcome,
   type LoginStatus,
 } from '../domain/device-login';
-import { hashSecret } from '../domain/secrets';
+import { hashSecret } from '../../../../../kernel/secrets';
 
 const UID = 'plugin::quire.cli-login';
 export const LOGIN_PAGE_PATH = '/cli/login';
@@ -83,17 +84,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return keys[0];
   }
 
-  function pollInterval(): number {
-    const configured = Number(process.env.CLI_LOGIN_INTERVAL);
-    return Number.isInteger(configured) && configured >= 1 && configured <= MAX_POLL_INTERVAL_SECONDS
-      ? configured
-      : DEFAULT_POLL_INTERVAL_SECONDS;
-  }
-
-  const publicUrl = () => String(strapi.config.get('server.url')).replace(/\/+$/, '');
+  const pollInterval = quireConfig(strapi).cliLoginInterval;
 
   return {
-    pageUrl: () => publicUrl() + LOGIN_PAGE_PATH,
+    pageUrl: () => publicUrl(strapi) + LOGIN_PAGE_PATH,
 
     async request(name: string, ip: string): Promise<LoginRequestData> {
       await rateLimit().consume('cli-login-request', ip, REQUEST_LIMIT, 1, 'Too many login requests from this address.');
@@ -111,7 +105,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         userCode = generateUserCode();
       }
       const deviceCode = generateDeviceCode();
-      const interval = pollInterval();
+      const interval = pollInterval;
       await query().create({
         data: {
           deviceCodeHash: hashSecret(deviceCode),
@@ -124,7 +118,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         },
         select: ['id'],
       });
-      const verificationUrl = publicUrl() + LOGIN_PAGE_PATH;
+      const verificationUrl = publicUrl(strapi) + LOGIN_PAGE_PATH;
       const shown = formatUserCode(userCode);
       return {
         deviceCode,
@@ -164,7 +158,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           const issued = await strapi.db.transaction(async () => {
             const taken = await query().updateMany({ where: { id: row.id, status: 'approved' }, data: { status: 'consumed' } });
             if (!taken.count) return null;
-            return strapi.plugin('quire').service('keys').create(row.userId, row.name);
+            return strapi.plugin('quire').service('keys').create(row.userId, { name: row.name, origin: 'login' });
           });
           if (!issued) throw loginErrors.expired('used');
           return issued;
@@ -206,6 +200,23 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         expiresAt: asDate(row.expiresAt)!,
         requestIp: row.requestIp ?? null,
       };
+    },
+
+    /**
+     * What became of the login a typed code last pointed at, once it no longer waits: `used`
+     * (approved, consumed or denied) or `expired`; null when no login (kept) had this code.
+     */
+    async settledByUserCode(typed: unknown): Promise<'used' | 'expired' | null> {
+      const code = normalizeUserCode(typed);
+      if (!code) return null;
+      const row = await query().findOne({
+        where: { userCodeHash: hashUserCode(code, pepper()) },
+        select: ['status', 'expiresAt'],
+        orderBy: { id: 'desc' },
+      });
+      if (!row) return null;
+      if (row.status !== 'pending') return 'used';
+      return asDate(row.expiresAt)!.getTime() <= Date.now() ? 'expired' : null;
     },
 
     /** Approves (for userId) or denies a live login; false when it is no longer pending. */

@@ -1,41 +1,42 @@
 import type { Core } from '@strapi/strapi';
-import { LIMITS, importFrontMatter } from '../controllers/inputs';
-import { positiveIntEnv } from '../domain/env';
-import { ApiError, invalidArgument } from '../domain/errors';
-import { splitFrontMatter } from '../domain/front-matter';
-import { ConversionError, convertHtmlInWorker, type HtmlJob } from '../domain/html-worker';
-import { resolveTitle } from '../domain/import-document';
-import { parseInput } from '../domain/validation';
+import { quireConfig } from '../config';
+import { LIMITS, importFrontMatter } from '../schemas/inputs';
+import { ApiError, invalidArgument } from '../../../../../kernel/errors';
+import type { ArticleDraft, HtmlJob } from '../domain/worker-tasks';
+import { parseInput } from '../../../../../kernel/parse';
 import type { NoteAuthor, NoteInput } from './notes';
+import type { Subject } from './workers';
 
 export type ImportSource = { markdown: string } | { html: string } | { url: string };
 
 /** What the import turns into one createArticle call. */
 interface Document {
-  title: string;
-  markdown: string;
+  draft: ArticleDraft;
   premise?: string | null;
   notes: NoteInput[];
 }
-
-/** Heap of one conversion worker: a 2 MiB page parsed by jsdom needs a few hundred MB. */
-const WORKER_MEMORY_MB = 512;
 
 const FRONT_MATTER_NEXT = 'Fix the front matter: title (text), premise (text), notes (a list of {kind, title, body?, url?}).';
 
 /**
  * Imports: a Markdown document (with optional YAML front matter), an HTML document, or a web
  * page's main content become one new article, in one transaction. HTML is converted to
- * Markdown, so imported sections are Markdown-canonical. Web pages come only through the
- * guarded fetcher of link previews, rate limited per user (IMPORT_RATE_LIMIT a minute).
+ * Markdown, so imported sections are Markdown-canonical. Every parsing step runs in the worker
+ * pool (services/workers) with the import deadline. Imports are rate limited per user: those
+ * from URLs (IMPORT_RATE_LIMIT a minute), which fetch through the guarded fetcher of link
+ * previews, and those of documents (IMPORT_DOCUMENT_RATE_LIMIT a minute), counted apart.
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const perMinute = positiveIntEnv('IMPORT_RATE_LIMIT', 10);
-  const timeoutMs = positiveIntEnv('IMPORT_TIMEOUT_MS', 20_000);
+  const { importRateLimit: perMinute, importDocumentRateLimit: documentsPerMinute, importTimeoutMs: timeoutMs } = quireConfig(strapi);
+  const workers = () => strapi.plugin('quire').service('workers');
 
-  /** Parsers recurse: a document nested thousands of levels deep is refused, not a 500. */
-  const tooDeep = (field: string) =>
-    invalidArgument(`${field} is nested too deeply to import.`, 'Flatten the deepest nesting (lists, quotes, elements) and retry.');
+  const subject = (field: string, kind: 'page' | 'document'): Subject => ({
+    field,
+    what: `the ${kind}`,
+    verb: 'import',
+    done: 'converted',
+    nextAction: kind === 'page' ? 'Save the article part of the page as HTML or Markdown and import that instead.' : 'Import a smaller or simpler document, or its Markdown.',
+  });
 
   function checkSize(field: string, markdown: string) {
     if (markdown.length > LIMITS.markdown) {
@@ -46,8 +47,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     }
   }
 
-  function fromMarkdown(source: string, title: string | undefined): Document {
-    const { data, body } = splitFrontMatter(source.replace(/^\uFEFF/, ''));
+  async function fromMarkdown(source: string, title: string | undefined): Promise<Document> {
+    const about = subject('markdown', 'document');
+    const { data, body } = await workers().splitFrontMatter(source.replace(/^\uFEFF/, ''), about, timeoutMs);
     let front;
     try {
       front = parseInput(importFrontMatter, data, FRONT_MATTER_NEXT);
@@ -55,31 +57,20 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (error instanceof ApiError) throw invalidArgument(`markdown front matter: ${error.message}`, error.nextAction);
       throw error;
     }
-    const resolved = resolveTitle(body, { explicit: title ?? front.title });
-    return { title: resolved.title, markdown: resolved.markdown, premise: front.premise, notes: front.notes ?? [] };
+    const draft = await workers().draftArticle({ markdown: body, explicit: title ?? front.title }, about, timeoutMs);
+    return { draft, premise: front.premise, notes: front.notes ?? [] };
   }
 
   /** HTML (a document, or a fetched page reduced to its main content) to Markdown, off the main thread. */
-  async function convert(field: string, job: HtmlJob) {
-    try {
-      return await convertHtmlInWorker(job, { timeoutMs, maxMemoryMb: WORKER_MEMORY_MB });
-    } catch (error) {
-      if (!(error instanceof ConversionError)) throw error;
-      if (error.reason === 'too-deep') throw tooDeep(field);
-      throw invalidArgument(
-        `${field}: the ${job.kind === 'page' ? 'page' : 'document'} is too complex to import (it could not be converted ${
-          error.reason === 'timeout' ? `within ${Math.round(timeoutMs / 100) / 10} seconds` : `in ${WORKER_MEMORY_MB} MB of memory`
-        }).`,
-        job.kind === 'page' ? 'Save the article part of the page as HTML or Markdown and import that instead.' : 'Import a smaller or simpler document, or its Markdown.',
-      );
-    }
+  function convert(field: string, job: HtmlJob) {
+    return workers().convertHtml(job, subject(field, job.kind === 'page' ? 'page' : 'document'), timeoutMs);
   }
 
   async function fromHtml(html: string, title: string | undefined): Promise<Document> {
     const converted = await convert('html', { kind: 'html', html });
     checkSize('html', converted.markdown);
-    const resolved = resolveTitle(converted.markdown, { explicit: title, page: converted.title });
-    return { title: resolved.title, markdown: resolved.markdown, notes: [] };
+    const draft = await workers().draftArticle({ markdown: converted.markdown, explicit: title, page: converted.title }, subject('html', 'document'), timeoutMs);
+    return { draft, notes: [] };
   }
 
   async function fromUrl(userId: number, url: string, title: string | undefined): Promise<Document> {
@@ -90,30 +81,41 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const page = await strapi.plugin('quire').service('unfurl').fetchPage(url);
     const converted = await convert('url', { kind: 'page', html: page.html, url: page.url });
     checkSize('url', converted.markdown);
-    const resolved = resolveTitle(converted.markdown, { explicit: title, page: converted.title });
+    const draft = await workers().draftArticle({ markdown: converted.markdown, explicit: title, page: converted.title }, subject('url', 'page'), timeoutMs);
     const canonicalUrl = converted.canonicalUrl && converted.canonicalUrl.length <= LIMITS.url ? converted.canonicalUrl : page.url;
     // The page's own address becomes a source note of the Brief.
     const source: NoteInput = { kind: 'source', title: converted.title ?? new URL(canonicalUrl).hostname, url: canonicalUrl };
-    return { title: resolved.title, markdown: resolved.markdown, notes: [source] };
+    return { draft, notes: [source] };
   }
 
   return {
-    async importArticle(userId: number, source: ImportSource, options: { title?: string; author: NoteAuthor }) {
+    async importArticle(userId: number, source: ImportSource, options: { title?: string; author: NoteAuthor; actor?: { kind: 'agent' | 'human' | 'editor'; name: string } }) {
       const field = Object.keys(source)[0];
+      if (!('url' in source)) {
+        await strapi
+          .plugin('quire')
+          .service('rateLimit')
+          .consume('import-document', String(userId), { points: documentsPerMinute, durationSec: 60 }, 1, `Too many imports of documents (at most ${documentsPerMinute} a minute).`);
+      }
       try {
         let document: Document;
         if ('url' in source) document = await fromUrl(userId, source.url, options.title);
         else if ('html' in source) document = await fromHtml(source.html, options.title);
-        else document = fromMarkdown(source.markdown, options.title);
+        else document = await fromMarkdown(source.markdown, options.title);
         return await strapi.plugin('quire').service('articles').createArticle(userId, {
-          title: document.title,
-          markdown: document.markdown,
+          title: document.draft.title,
+          markdown: document.draft.markdown,
+          contents: document.draft.sections,
           premise: document.premise,
           notes: document.notes,
           notesCreatedBy: options.author,
+          actor: options.actor,
         });
       } catch (error) {
-        if (error instanceof RangeError && /call stack/i.test(error.message)) throw tooDeep(field);
+        // Inputs small enough to parse on the main thread can still overflow the parsers' stack.
+        if (error instanceof RangeError && /call stack/i.test(error.message)) {
+          throw invalidArgument(`${field} is nested too deeply to import.`, 'Flatten the deepest nesting (lists, quotes, elements) and retry.');
+        }
         throw error;
       }
     },

@@ -1,15 +1,24 @@
+import adminArticles from './admin-articles';
 import articles from './articles';
 import auth from './auth';
 import cliLogin from './cli-login';
+import edits from './edits';
+import history from './history';
 import imports from './imports';
+import inputs from './inputs';
 import keys from './keys';
+import oauth from './oauth';
 import notes from './notes';
 import outlines from './outlines';
 import publications from './publications';
 import rateLimit from './rate-limit';
 import redis from './redis';
+import search from './search';
 import sections from './sections';
+import suggestions from './suggestions';
 import unfurl from './unfurl';
 import upload from './upload';
+import webSessions from './web-sessions';
+import workers from './workers';
 
-export default { articles, auth, cliLogin, imports, keys, notes, outlines, publications, rateLimit, redis, sections, unfurl, upload };
+export default { adminArticles, articles, auth, cliLogin, edits, history, imports, inputs, keys, notes, oauth, outlines, publications, rateLimit, redis, search, sections, suggestions, unfurl, upload, webSessions, workers };

@@ -1,22 +1,17 @@
 import type { Core } from '@strapi/strapi';
-import { notFound } from '../domain/errors';
-import { API_KEY_PREFIX, displayPrefix, generateSecret, hashSecret, safeEqual } from '../domain/secrets';
-import { knexOf, tableName } from './store';
+import type { Scope } from '../../../../../kernel/auth';
+import { invalidArgument, notFound } from '../../../../../kernel/errors';
+import { displayPrefix, generateSecret, hashSecret, safeEqual } from '../../../../../kernel/secrets';
+import { iso, knexOf, lastUsedRecorder, tableName } from '../../../../../kernel/db';
+import type { ApiKeyRecord } from '../schemas/records';
+
+/** Prefix of a user's API key (the article API's Bearer key). */
+export const API_KEY_PREFIX = 'qk_';
 
 const UID = 'plugin::quire.api-key';
 const USERS = 'plugin::users-permissions.user';
-/** lastUsedAt is advisory: write it at most once a minute per key, not on every request. */
-const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 
-export interface ApiKeyRecord {
-  id: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
-
-const iso = (value: unknown) => (value == null ? null : new Date(value as string).toISOString());
+export type { ApiKeyRecord };
 
 const toRecord = (row): ApiKeyRecord => ({
   id: row.documentId,
@@ -24,19 +19,50 @@ const toRecord = (row): ApiKeyRecord => ({
   prefix: row.prefix,
   createdAt: iso(row.createdAt)!,
   lastUsedAt: iso(row.lastUsedAt),
+  scope: (row.scope ?? 'write') as Scope,
+  expiresAt: iso(row.expiresAt),
 });
 
-const RECORD_FIELDS = ['documentId', 'name', 'prefix', 'createdAt', 'lastUsedAt'];
+const RECORD_FIELDS = ['documentId', 'name', 'prefix', 'createdAt', 'lastUsedAt', 'scope', 'expiresAt'];
+
+/**
+ * Where a key came from: `api` (POST /api/keys, for agents and scripts) or `login` (issued by
+ * `quire login` once the person approved it in the browser with their session). A login key is
+ * that person's login on one device, so it may create and revoke keys like a session; an `api`
+ * key may not (a leaked agent key must not mint or revoke others).
+ */
+export type KeyOrigin = 'api' | 'login';
+
+export interface KeyOptions {
+  name: string;
+  scope?: Scope;
+  /** An ISO time in the future, or null/undefined for never. */
+  expiresAt?: string | null;
+  origin?: KeyOrigin;
+}
+
+/** What a presented key is: valid (with its owner, scope and origin), expired, or unknown/revoked. */
+export type KeyCheck =
+  | { status: 'valid'; id: number; documentId: string; scope: Scope; origin: KeyOrigin; user: { id: number; username: string; email: string } }
+  | { status: 'expired' }
+  | null;
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const query = () => strapi.db.query(UID);
-  const lastWritten = new Map<number, number>();
+  const recordUse = lastUsedRecorder(strapi, UID);
 
   return {
-    async create(userId: number, name: string): Promise<{ key: ApiKeyRecord; secret: string }> {
+    async create(userId: number, { name, scope = 'write', expiresAt = null, origin = 'api' }: KeyOptions): Promise<{ key: ApiKeyRecord; secret: string }> {
+      const expires = expiresAt === null ? null : new Date(expiresAt);
+      if (expires && expires.getTime() <= Date.now()) {
+        throw invalidArgument(
+          `expiresAt (${expiresAt}) is in the past.`,
+          'Pass "expiresAt" as a time in the future, or leave it out for a key that never expires.',
+        );
+      }
       const secret = generateSecret(API_KEY_PREFIX);
       const row = await query().create({
-        data: { name, prefix: displayPrefix(secret), hash: hashSecret(secret), userId },
+        data: { name, prefix: displayPrefix(secret), hash: hashSecret(secret), userId, scope, expiresAt: expires, origin },
         select: RECORD_FIELDS,
       });
       return { key: toRecord(row), secret };
@@ -53,27 +79,28 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /**
-     * The key and its (unblocked) owner, or null. One indexed lookup by hash joined to the
-     * user: this runs on every key-authenticated request.
+     * The key, its scope and its (unblocked) owner; `expired` past its expiresAt; or null. One
+     * indexed lookup by hash joined to the user: this runs on every key-authenticated request.
      */
-    async verify(secret: string): Promise<{ id: number; user: { id: number; username: string; email: string } } | null> {
+    async verify(secret: string): Promise<KeyCheck> {
       const hash = hashSecret(secret);
       const k = await knexOf(strapi);
       const row = await k(tableName(strapi, 'quire_api_keys', 'k'))
         .join(tableName(strapi, strapi.db.metadata.get(USERS).tableName, 'u'), 'u.id', 'k.user_id')
         .where('k.hash', hash)
-        .first('k.id', 'k.hash', 'u.id as user_id', 'u.username', 'u.email', 'u.blocked');
+        .first('k.id', 'k.document_id', 'k.hash', 'k.scope', 'k.expires_at', 'k.origin', 'u.id as user_id', 'u.username', 'u.email', 'u.blocked');
       if (!row || !safeEqual(row.hash, hash) || row.blocked) return null;
-      const now = Date.now();
-      if (now - (lastWritten.get(row.id) ?? 0) >= LAST_USED_WRITE_INTERVAL_MS) {
-        lastWritten.set(row.id, now);
-        // Other processes may have written it recently; the condition keeps their writes rare too.
-        await query().updateMany({
-          where: { id: row.id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: new Date(now - LAST_USED_WRITE_INTERVAL_MS) } }] },
-          data: { lastUsedAt: new Date(now) },
-        });
-      }
-      return { id: Number(row.id), user: { id: Number(row.user_id), username: row.username, email: row.email } };
+      const expiresAt = iso(row.expires_at);
+      if (expiresAt && Date.parse(expiresAt) <= Date.now()) return { status: 'expired' };
+      await recordUse(Number(row.id));
+      return {
+        status: 'valid',
+        id: Number(row.id),
+        documentId: row.document_id,
+        scope: (row.scope ?? 'write') as Scope,
+        origin: row.origin === 'login' ? 'login' : 'api',
+        user: { id: Number(row.user_id), username: row.username, email: row.email },
+      };
     },
   };
 };

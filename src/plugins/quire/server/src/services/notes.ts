@@ -1,12 +1,15 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { anchorsOf, newId, resolveAnchor, sortIds, type AnchorScope } from '../domain/anchors';
-import { renderMarkdown } from '../domain/markdown';
-import { articleNotFound, articleRowId, articleUuid, findByAnchor, inTransaction, knexOf, lockArticle, tableName, TABLE, UID } from './store';
+import { inTransaction, knexOf, tableName } from '../../../../../kernel/db';
+import { preconditionFailed, preconditionHolds, type Precondition } from '../../../../../kernel/conditional';
+import { noteTag } from '../domain/etags';
+import { articleNotFound, articleRowId, articleUuid, findByAnchor, lockArticle, TABLE, UID } from './store';
 
-export const NOTE_KINDS = ['source', 'decision', 'idea', 'question'] as const;
-export type NoteKind = (typeof NOTE_KINDS)[number];
-export type NoteAuthor = 'agent' | 'human';
+import { NOTE_KINDS, type NoteAuthor, type NoteKind, type NoteMapEntry, type NoteRecord } from '../schemas/records';
+
+export { NOTE_KINDS };
+export type { NoteAuthor, NoteKind, NoteMapEntry, NoteRecord };
 
 export interface NoteInput {
   kind: NoteKind;
@@ -17,27 +20,13 @@ export interface NoteInput {
 
 export type NotePatch = Partial<NoteInput>;
 
-/** The notes map: one entry per note, never bodies. */
-export interface NoteMapEntry {
-  anchor: string;
-  kind: string;
-  title: string;
-  url: string | null;
-}
-
-export interface NoteRecord extends NoteMapEntry {
-  body: string | null;
-  createdBy: string;
-  html: string;
-}
-
 export const noteScope = (articleId: string): AnchorScope => ({
   item: 'note',
   listRoute: `GET /api/articles/${articleId}/notes`,
 });
 
-const MAP_COLUMNS = ['id', 'uuid', 'kind', 'title', 'url'];
-const FULL_COLUMNS = ['id', 'uuid', 'kind', 'title', 'url', 'body', 'html', 'author'];
+const MAP_COLUMNS = ['id', 'uuid', 'kind', 'title', 'url', 'rev'];
+const FULL_COLUMNS = ['id', 'uuid', 'kind', 'title', 'url', 'body', 'html', 'author', 'rev'];
 
 /** A note without a body stores null; an empty body is no body. */
 const bodyOf = (body: string | null | undefined) => (body ? body : null);
@@ -63,6 +52,7 @@ function withAnchors<T extends { id: number | string; uuid: string }>(rows: T[])
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const notes = (alias?: string) => tableName(strapi, TABLE.notes, alias);
+  const workers = () => strapi.plugin('quire').service('workers');
 
   const loadMapRows = (k: Knex, articleRowId: number) => k(notes()).where({ article_id: articleRowId }).select(MAP_COLUMNS);
 
@@ -70,6 +60,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   function resolve(rows: { uuid: string }[], rawAnchor: string, articleId: string): string {
     return resolveAnchor(sortIds(rows.map((r) => r.uuid)), rawAnchor, noteScope(articleId));
+  }
+
+  /** 412 unless the note (found under the article's lock) is at the revision If-Match names. */
+  function checkPrecondition(rows: { uuid: string; rev: number }[], uuid: string, precondition: Precondition | undefined, articleId: string) {
+    const row = rows.find((r) => r.uuid === uuid)!;
+    if (preconditionHolds(precondition, noteTag(uuid, Number(row.rev)))) return;
+    const anchor = anchorsOf(rows.map((r) => r.uuid)).get(uuid);
+    throw preconditionFailed(
+      `The note ${anchor} has changed since you read it (it is at revision ${row.rev} now): nothing was changed.`,
+      `Call GET /api/articles/${articleId}/notes/${anchor} for its current version and ETag, merge your change into it, and retry with that ETag in If-Match.`,
+    );
   }
 
   const api = {
@@ -85,16 +86,24 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return withAnchors(rows).map(({ row, anchor }) => fullRecord(row, anchor));
     },
 
-    /** Inserts notes of an article row (one INSERT per batch), keeping their order. */
-    async insertMany(articleRowId: number, inputs: NoteInput[], createdBy: NoteAuthor): Promise<string[]> {
-      const data = inputs.map((input) => ({
+    /** The HTML of each note's body, rendered off the event loop (before any transaction). */
+    async renderBodies(inputs: NoteInput[]): Promise<string[]> {
+      const htmls: string[] = [];
+      // One at a time: a long list of notes takes one worker, not the whole pool.
+      for (const input of inputs) htmls.push(input.body ? await workers().renderMarkdown(input.body) : '');
+      return htmls;
+    },
+
+    /** Inserts notes of an article row (one INSERT per batch), keeping their order; `htmls` from renderBodies. */
+    async insertMany(articleRowId: number, inputs: NoteInput[], createdBy: NoteAuthor, htmls: string[]): Promise<string[]> {
+      const data = inputs.map((input, i) => ({
         uuid: newId(),
         articleId: articleRowId,
         kind: input.kind,
         title: input.title,
         body: bodyOf(input.body),
         url: urlOf(input.url),
-        html: input.body ? renderMarkdown(input.body) : '',
+        html: htmls[i],
         author: createdBy,
         rev: 1,
       }));
@@ -108,34 +117,41 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** One note by anchor (see findByAnchor: one indexed query). */
     async get(userId: number, rawArticleId: string, rawAnchor: string): Promise<NoteRecord> {
+      return (await api.getTagged(userId, rawArticleId, rawAnchor)).note;
+    },
+
+    /** One note and its ETag. */
+    async getTagged(userId: number, rawArticleId: string, rawAnchor: string): Promise<{ note: NoteRecord; etag: string }> {
       const { row, anchor } = await findByAnchor(strapi, TABLE.notes, FULL_COLUMNS, {
         userId,
         rawArticleId,
         rawAnchor,
         scope: noteScope(articleUuid(rawArticleId)),
       });
-      return fullRecord(row, anchor);
+      return { note: fullRecord(row, anchor), etag: noteTag(row.uuid, Number(row.rev)) };
     },
 
     async add(userId: number, rawArticleId: string, input: NoteInput, createdBy: NoteAuthor) {
+      const htmls = await api.renderBodies([input]);
       return inTransaction(strapi, async (trx) => {
         const { id: articleRowId } = await lockArticle(strapi, trx, userId, rawArticleId, { outline: false });
-        const [uuid] = await api.insertMany(articleRowId, [input], createdBy);
+        const [uuid] = await api.insertMany(articleRowId, [input], createdBy, htmls);
         const rows = await trx(notes()).where({ article_id: articleRowId }).select(FULL_COLUMNS);
         const all = withAnchors(rows);
         const created = all.find(({ row }) => row.uuid === uuid)!;
-        return { note: fullRecord(created.row, created.anchor), notes: all.map(({ row, anchor }) => mapEntry(row, anchor)) };
+        return { note: fullRecord(created.row, created.anchor), notes: all.map(({ row, anchor }) => mapEntry(row, anchor)), etag: noteTag(uuid, 1) };
       });
     },
 
     /** Changes only the fields passed, in one UPDATE (concurrent patches of other fields survive). */
-    async update(userId: number, rawArticleId: string, rawAnchor: string, patch: NotePatch) {
+    async update(userId: number, rawArticleId: string, rawAnchor: string, patch: NotePatch, precondition?: Precondition) {
       const articleId = articleUuid(rawArticleId);
-      const html = 'body' in patch ? (patch.body ? renderMarkdown(patch.body) : '') : undefined;
+      const html = 'body' in patch ? (patch.body ? await workers().renderMarkdown(patch.body) : '') : undefined;
       return inTransaction(strapi, async (trx) => {
         const { id: articleRowId } = await lockArticle(strapi, trx, userId, rawArticleId, { outline: false });
         const rows = await loadMapRows(trx, articleRowId);
         const uuid = resolve(rows, rawAnchor, articleId);
+        checkPrecondition(rows, uuid, precondition, articleId);
         const changes: Record<string, unknown> = { rev: trx.raw('?? + 1', ['rev']), updated_at: new Date() };
         if (patch.kind !== undefined) changes.kind = patch.kind;
         if (patch.title !== undefined) changes.title = patch.title;
@@ -146,16 +162,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const fresh = rows.map((row) => (row.uuid === uuid ? updated : row));
         const all = withAnchors(fresh);
         const anchor = all.find(({ row }) => row.uuid === uuid)!.anchor;
-        return { note: fullRecord(updated, anchor), notes: all.map(({ row, anchor: a }) => mapEntry(row, a)) };
+        return { note: fullRecord(updated, anchor), notes: all.map(({ row, anchor: a }) => mapEntry(row, a)), etag: noteTag(uuid, Number(updated.rev)) };
       });
     },
 
-    async remove(userId: number, rawArticleId: string, rawAnchor: string) {
+    async remove(userId: number, rawArticleId: string, rawAnchor: string, precondition?: Precondition) {
       const articleId = articleUuid(rawArticleId);
       return inTransaction(strapi, async (trx) => {
         const { id: articleRowId } = await lockArticle(strapi, trx, userId, rawArticleId, { outline: false });
         const rows = await loadMapRows(trx, articleRowId);
         const uuid = resolve(rows, rawAnchor, articleId);
+        checkPrecondition(rows, uuid, precondition, articleId);
         await trx(notes()).where({ article_id: articleRowId, uuid }).delete();
         return { notes: toMap(rows.filter((row) => row.uuid !== uuid)) };
       });

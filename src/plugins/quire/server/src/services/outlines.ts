@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { quireConfig } from '../config';
 import type { Outline } from '../domain/outline';
 
 /**
@@ -11,9 +12,7 @@ import type { Outline } from '../domain/outline';
  * Bounded by the total number of sections held (QUIRE_OUTLINE_CACHE_SECTIONS, default
  * 50,000; 0 turns it off), least recently used first out.
  */
-export default ({ strapi: _strapi }: { strapi: Core.Strapi }) => {
-  const limit = Number.parseInt(process.env.QUIRE_OUTLINE_CACHE_SECTIONS ?? '', 10);
-  const maxSections = Number.isFinite(limit) && limit >= 0 ? limit : 50_000;
+export function createOutlineCache(maxSections: number) {
   const entries = new Map<number, { rev: number; outline: Outline }>();
   let held = 0;
 
@@ -54,4 +53,6 @@ export default ({ strapi: _strapi }: { strapi: Core.Strapi }) => {
       held = 0;
     },
   };
-};
+}
+
+export default ({ strapi }: { strapi: Core.Strapi }) => createOutlineCache(quireConfig(strapi).outlineCacheSections);

@@ -1,9 +1,11 @@
 import type { Core } from '@strapi/strapi';
+import { publicUrl } from '../../../../../kernel/config';
 import type { Knex } from 'knex';
-import { buildPublication } from '../domain/publication';
+import { assemblePublication, type PublicationContent, type PublishedSection } from '../domain/publication';
 import { slugFromTitle, uniqueSlug } from '../domain/slug';
 import { articleRecord, type ArticleRecord } from './articles';
-import { iso, lockArticle, tableName, TABLE, UID } from './store';
+import { isUniqueViolation, iso, tableName } from '../../../../../kernel/db';
+import { lockArticle, TABLE, UID } from './store';
 
 export interface PublishResult {
   article: ArticleRecord;
@@ -22,9 +24,17 @@ export interface PublicDocument {
  */
 const SLUG_ATTEMPTS = 10;
 
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; message?: string };
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/i.test(e?.message ?? '');
+/**
+ * A publication is built from sections read without a lock, then written only if the article's
+ * sections did not change meanwhile (its outline revision); otherwise it is built again, and
+ * after this many builds, once more while holding the article's lock.
+ */
+const OPTIMISTIC_BUILDS = 3;
+
+/** A publication's content and the revision of the sections it was built from. */
+interface Prepared {
+  outlineRev: number;
+  content: PublicationContent;
 }
 
 /**
@@ -40,7 +50,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const publications = () => tableName(strapi, TABLE.publications);
   const articles = () => strapi.plugin('quire').service('articles');
   const sections = () => strapi.plugin('quire').service('sections');
-  const publicUrl = () => String(strapi.config.get('server.url')).replace(/\/+$/, '');
 
   async function chooseSlug(trx: Knex, title: string): Promise<string> {
     const base = slugFromTitle(title);
@@ -49,17 +58,33 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return uniqueSlug(base, new Set(rows.map((row) => row.slug)));
   }
 
-  async function publishOnce(userId: number, rawId: string): Promise<PublishResult> {
+  /** Builds the content from the sections as they are now, without holding any lock (the slow part). */
+  async function prepare(userId: number, rawId: string): Promise<Prepared> {
+    const row = await articles().findRow(userId, rawId);
+    const list = await sections().listSections(row.id);
+    return { outlineRev: row.outlineRev, content: await build(list) };
+  }
+
+  const build = (list: PublishedSection[]): Promise<PublicationContent> =>
+    strapi.plugin('quire').service('workers').publicationContent({ sections: list, publicUrl: publicUrl(strapi) });
+
+  /**
+   * Writes the publication under the article's write lock, from `prepared` when the sections
+   * are still those it was built from (null when they changed: prepare again), or built now,
+   * under the lock, when nothing was prepared.
+   */
+  async function publishOnce(userId: number, rawId: string, prepared: Prepared | undefined): Promise<PublishResult | null> {
     return (await strapi.db.transaction(async ({ trx }) => {
       const k = trx as unknown as Knex;
-      // The article's write lock: no section write lands halfway through the snapshot.
-      const { id } = await lockArticle(strapi, k, userId, rawId, { outline: false });
+      // The article's write lock: no section write lands between the check and the write.
+      const { id, outlineRev } = await lockArticle(strapi, k, userId, rawId, { outline: false });
+      if (prepared && prepared.outlineRev !== outlineRev) return null;
+      const content = prepared?.content ?? (await build(await sections().listSections(id)));
       const row = await articles().findRow(userId, rawId);
-      const list = await sections().listSections(id);
       const existing = await k(publications()).where({ article_id: id }).first(['id', 'slug']);
       const slug: string = existing?.slug ?? (await chooseSlug(k, row.title));
       const now = new Date();
-      const copy = buildPublication({ title: row.title, slug, publicUrl: publicUrl(), publishedAt: now.toISOString(), sections: list });
+      const copy = assemblePublication(content, { title: row.title, slug, publicUrl: publicUrl(strapi), publishedAt: now.toISOString() });
       const document = { title: row.title, html: copy.html, markdown: copy.markdown, lastPublishedAt: now };
       if (existing) {
         await k(publications())
@@ -69,21 +94,30 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         await strapi.db.query(UID.publication).create({ data: { articleId: id, userId, slug, ...document }, select: ['id'] });
       }
       await k(tableName(strapi, TABLE.articles)).where({ id }).update({ status: 'published', last_published_at: now });
-      const totals = { words: list.reduce((sum, s) => sum + s.words, 0), sections: list.length };
-      const article = articleRecord({ ...row, status: 'published', publishedAt: now.toISOString() }, totals);
+      const outline = await sections().outlineOfRow(id, outlineRev);
+      const article = articleRecord({ ...row, status: 'published', publishedAt: now.toISOString() }, { words: outline.words, sections: outline.size });
       return { article, url: copy.url, markdownUrl: copy.markdownUrl };
-    })) as PublishResult;
+    })) as PublishResult | null;
   }
 
   return {
     /** Publishes (or republishes) an owned article: a new snapshot under its lasting slug. */
     async publish(userId: number, rawId: string): Promise<PublishResult> {
-      for (let attempt = 1; ; attempt += 1) {
+      let prepared: Prepared | undefined;
+      for (let builds = 0, slugAttempts = 1; ; ) {
+        if (!prepared && builds < OPTIMISTIC_BUILDS) {
+          prepared = await prepare(userId, rawId);
+          builds += 1;
+        }
         try {
-          return await publishOnce(userId, rawId);
+          const result = await publishOnce(userId, rawId, prepared);
+          if (result) return result;
+          prepared = undefined; // the sections changed while it was built
         } catch (error) {
-          // Another article took the same slug between our read and our insert: choose again.
-          if (!isUniqueViolation(error) || attempt >= SLUG_ATTEMPTS) throw error;
+          // Another article took the same slug between our read and our insert: choose again
+          // (the content does not depend on the slug).
+          if (!isUniqueViolation(error) || slugAttempts >= SLUG_ATTEMPTS) throw error;
+          slugAttempts += 1;
         }
       }
     },

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import Redis from 'ioredis';
+import { quireConfig } from '../config';
 
 /**
  * One shared Redis client when REDIS_URL is set (rate limits shared across processes),
@@ -9,11 +10,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   let client: Redis | null = null;
   return {
     url(): string | null {
-      return process.env.REDIS_URL || null;
+      return quireConfig(strapi).redisUrl ?? null;
     },
     /** Namespace of our Redis keys (REDIS_KEY_PREFIX, default "quire:"), for deployments or test runs sharing one Redis. */
     prefix(): string {
-      return process.env.REDIS_KEY_PREFIX || 'quire:';
+      return quireConfig(strapi).redisKeyPrefix;
     },
     client(): Redis | null {
       const url = this.url();

@@ -1,6 +1,7 @@
 /**
- * Data access shared by the article, section and note services: table names, the current
- * Knex handle, the owner-scoped article lookup and the per-article write lock.
+ * Data access shared by the article, section and note services: content-type uids and
+ * tables, the owner-scoped article lookup, the per-article write lock and anchor lookups.
+ * (Table names, the Knex handle and ISO dates are the kernel's: src/kernel/db.ts.)
  *
  * Hot paths use Knex directly (joins, correlated subqueries, `rev = rev + 1`) with the
  * columns they need; the Query Engine is used for inserts, where its defaults (documentId,
@@ -9,13 +10,17 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { ambiguousAnchor, anchorOf, normalizeAnchor, normalizeId, prefixUpperBound, unknownAnchor, type AnchorScope } from '../domain/anchors';
-import { notFound } from '../domain/errors';
+import { knexOf, tableName } from '../../../../../kernel/db';
+import { invalidArgument, notFound } from '../../../../../kernel/errors';
 
 export const UID = {
   article: 'plugin::quire.article',
   section: 'plugin::quire.section',
   note: 'plugin::quire.note',
   publication: 'plugin::quire.publication',
+  revision: 'plugin::quire.section-revision',
+  trash: 'plugin::quire.trashed-section',
+  suggestion: 'plugin::quire.suggestion',
 } as const;
 
 export const TABLE = {
@@ -23,46 +28,10 @@ export const TABLE = {
   sections: 'quire_sections',
   notes: 'quire_notes',
   publications: 'quire_publications',
+  revisions: 'quire_section_revisions',
+  trash: 'quire_trash',
+  suggestions: 'quire_suggestions',
 } as const;
-
-/** Indexes of the hot lookups, created at boot (see bootstrap). */
-export const ARTICLE_INDEXES = [
-  { table: TABLE.articles, columns: ['uuid'], unique: true },
-  { table: TABLE.articles, columns: ['user_id', 'updated_at'] },
-  { table: TABLE.sections, columns: ['article_id', 'uuid'], unique: true },
-  { table: TABLE.notes, columns: ['article_id', 'uuid'], unique: true },
-  // One publication per article; a slug names one publication (see services/publications).
-  { table: TABLE.publications, columns: ['article_id'], unique: true },
-  { table: TABLE.publications, columns: ['slug'], unique: true },
-];
-
-/** A table name, schema-qualified when the connection has a schema (PostgreSQL). */
-export function tableName(strapi: Core.Strapi, table: string, alias?: string): string {
-  const schema = strapi.db.getSchemaName?.();
-  const name = schema ? `${schema}.${table}` : table;
-  return alias ? `${name} as ${alias}` : name;
-}
-
-/**
- * The Knex handle to query with: the open transaction when there is one (SQLite has a single
- * connection, so a query outside it would wait for it forever), the pool otherwise.
- */
-export async function knexOf(strapi: Core.Strapi): Promise<Knex> {
-  if (strapi.db.inTransaction()) return (await strapi.db.transaction()).get() as Knex;
-  return strapi.db.connection as unknown as Knex;
-}
-
-/** Runs `work` in a transaction (joining the caller's, if any), with its Knex handle. */
-export function inTransaction<T>(strapi: Core.Strapi, work: (trx: Knex) => Promise<T>): Promise<T> {
-  return strapi.db.transaction(({ trx }) => work(trx as unknown as Knex)) as unknown as Promise<T>;
-}
-
-/** Datetime column value (Date from pg, milliseconds from SQLite) as ISO-8601, or null. */
-export function iso(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  const date = value instanceof Date ? value : new Date(typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : (value as string));
-  return Number.isNaN(date.getTime()) ? null : date.toISOString();
-}
 
 export const articleNotFound = (raw: string) =>
   notFound(`No article with id "${raw.length > 40 ? `${raw.slice(0, 40)}...` : raw}".`, 'Call GET /api/articles for your articles.');
@@ -98,6 +67,40 @@ export async function lockArticle(
   if (!rows.length) throw articleNotFound(rawId);
   const row = rows[0] as { id: number; outline_rev: number };
   return { id: Number(row.id), outlineRev: Number(row.outline_rev) };
+}
+
+/** Article ids may be shortened like anchors, to a unique prefix of at least this many characters. */
+export const MIN_ARTICLE_PREFIX = 4;
+
+/**
+ * The full id of the caller's article that `raw` addresses: the id itself, or a prefix of it
+ * (at least MIN_ARTICLE_PREFIX characters, case-insensitive) that no other article of the
+ * caller's shares. A full id costs nothing; a prefix, one indexed range query on
+ * (user_id, uuid), so another user's article is never matched. No match: 404; several: 400
+ * "Use a longer anchor.". What is not an id prefix at all is passed through, for the owner-scoped
+ * lookup to answer 404 as before.
+ */
+export async function resolveArticleId(strapi: Core.Strapi, userId: number, raw: string): Promise<string> {
+  if (normalizeId(raw)) return raw;
+  const prefix = normalizeAnchor(raw);
+  if (prefix === null) return raw;
+  if (prefix.length < MIN_ARTICLE_PREFIX) {
+    throw notFound(
+      `No article with id "${raw}": a shortened id needs at least ${MIN_ARTICLE_PREFIX} characters.`,
+      'Call GET /api/articles for your articles.',
+    );
+  }
+  const k = await knexOf(strapi);
+  const rows = await k(tableName(strapi, TABLE.articles))
+    .where('user_id', userId)
+    .andWhere('uuid', '>=', prefix)
+    .andWhere('uuid', '<', prefixUpperBound(prefix))
+    .orderBy('uuid')
+    .limit(2)
+    .select('uuid');
+  if (rows.length === 0) throw articleNotFound(raw);
+  if (rows.length > 1) throw invalidArgument(`The id "${raw}" matches more than one of your articles.`, 'Use a longer anchor.');
+  return rows[0].uuid as string;
 }
 
 /** Row id of an owned article (no lock), or 404. */

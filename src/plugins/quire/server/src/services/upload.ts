@@ -4,9 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Core } from '@strapi/strapi';
-import { ApiError, invalidArgument } from '../domain/errors';
+import { ApiError, invalidArgument } from '../../../../../kernel/errors';
 import { acceptedType, checkDeclaredLength, checkImage, displayName, readBody, type CheckedImage } from '../domain/upload-file';
-import { maxPixels, uploadContext } from '../upload-extension';
+import { publicUrl } from '../../../../../kernel/config';
+import { uploadContext } from '../upload-extension';
+import { quireConfig } from '../config';
+import type { UploadedImage } from '../schemas/records';
 
 export interface UploadHeaders {
   contentType?: string;
@@ -15,14 +18,7 @@ export interface UploadHeaders {
   filename?: string;
 }
 
-export interface UploadedImage {
-  url: string;
-  name: string;
-  mime: string;
-  size: number;
-  width: number | null;
-  height: number | null;
-}
+export type { UploadedImage };
 
 /**
  * Hosts images for articles: checks the raw body, then stores it through Strapi's upload
@@ -30,12 +26,12 @@ export interface UploadedImage {
  * with the configured provider (local folder or S3).
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const pixels = maxPixels();
+  const pixels = quireConfig(strapi).uploadMaxPixels;
 
   /** Provider URLs are relative for the local provider (/uploads/...), absolute for S3. */
   function absoluteUrl(url: string): string {
     if (/^https?:\/\//i.test(url)) return url;
-    const base = String(strapi.config.get('server.url')).replace(/\/+$/, '');
+    const base = publicUrl(strapi);
     return `${base}${url.startsWith('/') ? '' : '/'}${url}`;
   }
 
@@ -49,7 +45,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       }
       checkDeclaredLength(headers.contentLength);
       const bytes = await readBody(body);
-      const image = await checkImage(bytes, type, pixels);
+      // SVG is sanitised with jsdom, which is slow for hostile documents: in the worker pool.
+      const image = await checkImage(bytes, type, pixels, (svg) => strapi.plugin('quire').service('workers').sanitizeSvg(svg));
       return this.store(userId, image, displayName(headers.filename, type));
     },
 

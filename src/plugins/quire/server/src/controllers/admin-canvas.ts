@@ -1,0 +1,74 @@
+/**
+ * The canvas's admin routes (routes/admin.ts, adminCanvasRoutes): an editor acting on any user's
+ * article. Each call resolves the article's owner (admin-articles `actorFor`), whom the content
+ * services are called for (ownership stays theirs), with the editor as the actor the revisions
+ * record (`by.kind` editor, the admin's name); notes an editor writes are `human`. Conditional
+ * writes (If-Match, 412) and ETags are the edits engine's, as on the content API.
+ */
+import type { Core } from '@strapi/strapi';
+import { notModified } from '../../../../../kernel/conditional';
+import { adminController, notModifiedReply, reply } from '../../../../../kernel/routes';
+import { outlineTag } from '../domain/etags';
+import { adminCanvasRoutes } from '../routes/admin';
+import { ifMatchOf, preconditionOf } from './conditional';
+
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const service = (name: string) => strapi.plugin('quire').service(name);
+  const located = (ctx, articleId: string) => service('adminArticles').actorFor(Number(ctx.state.user.id), articleId);
+  const ownerOf = async (ctx, articleId: string) => (await located(ctx, articleId)).actor.ownerId;
+  /** The admin as the revisions name them. */
+  const editor = (ctx) => {
+    const user = ctx.state.user;
+    const name = [user.firstname, user.lastname].filter(Boolean).join(' ') || user.username || user.email;
+    return { kind: 'editor' as const, name };
+  };
+  const sectionWrite = (ctx) => ({ actor: editor(ctx), ifMatch: ifMatchOf(ctx) });
+
+  return adminController(adminCanvasRoutes, {
+    outline: async ({ params }, ctx) => {
+      const { outline, etag } = await service('sections').outline(await ownerOf(ctx, params.id), params.id);
+      if (notModified(ctx.get('If-None-Match') || undefined, etag)) return notModifiedReply(etag);
+      return reply(200, { outline }, { ETag: etag });
+    },
+    sections: async ({ params }, ctx) => {
+      const { articleRowId, outlineRev } = await located(ctx, params.id);
+      return reply(200, { sections: await service('sections').listSections(articleRowId) }, { ETag: outlineTag(params.id, outlineRev) });
+    },
+    section: async ({ params }, ctx) => {
+      const { section, etag } = await service('sections').getTagged(await ownerOf(ctx, params.id), params.id, params.sid);
+      return reply(200, { section }, { ETag: etag });
+    },
+    replace: async ({ params, body }, ctx) => {
+      const { data, etag } = await service('sections').replace(await ownerOf(ctx, params.id), params.id, params.sid, body, sectionWrite(ctx));
+      return reply(200, data, { ETag: etag });
+    },
+    add: async ({ params, body }, ctx) => {
+      const { data, etag } = await service('sections').add(await ownerOf(ctx, params.id), params.id, body.markdown, body, { actor: editor(ctx), outlineIfMatch: preconditionOf(ctx) });
+      return reply(201, data, { ETag: etag });
+    },
+    move: async ({ params, body }, ctx) => {
+      const { data, etag } = await service('sections').move(await ownerOf(ctx, params.id), params.id, params.sid, body, sectionWrite(ctx));
+      return reply(200, data, { ETag: etag });
+    },
+    removeSection: async ({ params }, ctx) => {
+      const { data, etag } = await service('sections').remove(await ownerOf(ctx, params.id), params.id, params.sid, sectionWrite(ctx));
+      return reply(200, data, { ETag: etag });
+    },
+    brief: async ({ params }, ctx) => ({ data: await service('notes').brief(await ownerOf(ctx, params.id), params.id) }),
+    premise: async ({ params, body }, ctx) => ({ data: await service('notes').setPremise(await ownerOf(ctx, params.id), params.id, body.premise) }),
+    addNote: async ({ params, body }, ctx) => {
+      const { etag, ...data } = await service('notes').add(await ownerOf(ctx, params.id), params.id, body, 'human');
+      return reply(201, data, { ETag: etag });
+    },
+    updateNote: async ({ params, body }, ctx) => {
+      const { etag, ...data } = await service('notes').update(await ownerOf(ctx, params.id), params.id, params.nid, body, preconditionOf(ctx));
+      return reply(200, data, { ETag: etag });
+    },
+    removeNote: async ({ params }, ctx) => ({ data: await service('notes').remove(await ownerOf(ctx, params.id), params.id, params.nid, preconditionOf(ctx)) }),
+    publish: async ({ params }, ctx) => ({ data: await service('publications').publish(await ownerOf(ctx, params.id), params.id) }),
+    unpublish: async ({ params }, ctx) => ({ data: await service('publications').unpublish(await ownerOf(ctx, params.id), params.id) }),
+    removeArticle: async ({ params }, ctx) => ({ data: await service('articles').deleteArticle(await ownerOf(ctx, params.id), params.id) }),
+    // Rate limited per admin, apart from the users' own budgets.
+    unfurl: async ({ query }, ctx) => ({ data: await service('unfurl').preview(`admin:${ctx.state.user.id}`, query.url) }),
+  });
+};

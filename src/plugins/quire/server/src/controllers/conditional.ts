@@ -1,0 +1,27 @@
+/**
+ * What the article API's controllers read of conditional requests (CONTRACT section 10), and
+ * who a caller is for history (services/edits actorOf).
+ */
+import type { Core } from '@strapi/strapi';
+import type { UserCaller } from '../../../../../kernel/auth';
+import { notModified, parseIfMatch } from '../../../../../kernel/conditional';
+import { notModifiedReply, reply } from '../../../../../kernel/routes';
+import type { Actor } from '../services/edits';
+
+/** A request header's value: undefined when absent ("" when sent empty, which is malformed). */
+export const header = (ctx, name: string): string | undefined => {
+  const value = ctx.request.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value.join(', ') : value;
+};
+
+export const ifMatchOf = (ctx) => header(ctx, 'If-Match');
+/** The If-Match header parsed (400 when malformed). */
+export const preconditionOf = (ctx) => parseIfMatch(ifMatchOf(ctx));
+
+/** A GET's answer: 304 when If-None-Match names the current ETag, else the data with its ETag. */
+export function tagged<T>(ctx, data: T, etag: string) {
+  if (notModified(header(ctx, 'If-None-Match'), etag)) return notModifiedReply(etag);
+  return reply(200, data, { ETag: etag });
+}
+
+export const actorOf = (strapi: Core.Strapi, caller: UserCaller): Promise<Actor> => strapi.plugin('quire').service('edits').actorOf(caller);

@@ -1,0 +1,271 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import type { Core } from '@strapi/strapi';
+import { publicUrl } from '../../../../../kernel/config';
+import { ApiError, permissionDenied } from '../../../../../kernel/errors';
+import type { UserCaller } from '../../../../../kernel/auth';
+import { safeEqual } from '../../../../../kernel/secrets';
+import { controller } from '../../../../../kernel/routes';
+import { contentSecurityPolicy } from '../domain/login-page';
+import { OAuthError, authorizationServerMetadata, isS256Challenge, protectedResourceMetadata, scopeOf, type OAuthScope } from '../domain/oauth';
+import { AUTHORIZE_PATH, consentPage, oauthProblemPage, oauthSignInPage } from '../domain/oauth-page';
+import { oauthGrantRoutes } from '../routes/oauth';
+import { oauthResources } from '../services/auth';
+import type { OAuthClient } from '../services/oauth';
+import { mayManageKeys } from './keys';
+import { SIGN_IN_IP_LIMIT, SIGN_IN_LIMIT, setCookie, verifyPassword } from './cli-login-page';
+
+const CSRF_COOKIE = 'quire_oauth_csrf';
+const str = (value: unknown, max = 4000) => (typeof value === 'string' ? value.slice(0, max) : '');
+
+/** A validated authorization request (the query of GET /oauth/authorize, carried through the forms). */
+interface AuthorizationRequest {
+  client: OAuthClient;
+  redirectUri: string;
+  state?: string;
+  scope: OAuthScope;
+  resource: string;
+  codeChallenge: string;
+  /** The query string as received, for the forms' hidden field. */
+  raw: string;
+}
+
+/** A request error to show on the page (never redirect to a URI we could not verify), or to send back to the client. */
+type Invalid = { page: string } | { redirect: string };
+
+/**
+ * The OAuth 2.1 authorization server (CONTRACT §16): metadata documents, registration, the
+ * authorize page, token and revocation. These endpoints answer in the OAuth formats of their
+ * RFCs, not in the envelope.
+ */
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const oauth = () => strapi.plugin('quire').service('oauth');
+  const rateLimit = () => strapi.plugin('quire').service('rateLimit');
+  const base = () => publicUrl(strapi);
+  const secure = () => base().startsWith('https:');
+  const secret = () => (strapi.config.get('server.app.keys') as string[])[0];
+
+  function json(ctx, status: number, body: unknown) {
+    ctx.status = status;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = body;
+  }
+
+  /** Runs an endpoint, answering OAuthErrors in the RFC 6749 format. */
+  const oauthJson = (fn: (ctx) => Promise<void>) => async (ctx) => {
+    try {
+      await fn(ctx);
+    } catch (error) {
+      if (!(error instanceof OAuthError)) throw error;
+      json(ctx, error.status, error.body);
+      if (error.status === 401) ctx.set('WWW-Authenticate', 'Bearer error="invalid_client"');
+    }
+  };
+
+  function render(ctx, status: number, html: string, formTargets: string[] = []) {
+    ctx.status = status;
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('Referrer-Policy', 'same-origin');
+    ctx.set('X-Frame-Options', 'DENY');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Content-Security-Policy', contentSecurityPolicy(ctx.state.nonce, formTargets));
+    ctx.body = html;
+  }
+  const nonce = (ctx): string => (ctx.state.nonce = randomBytes(16).toString('base64'));
+
+  /** Signed double-submit CSRF token (as the CLI login page): a random cookie, its HMAC in each form. */
+  function csrfToken(ctx): string {
+    let value = ctx.cookies.get(CSRF_COOKIE, { signed: false });
+    if (!value || !/^[A-Za-z0-9_-]{43}$/.test(value)) {
+      value = randomBytes(32).toString('base64url');
+      setCookie(ctx, CSRF_COOKIE, value, { maxAge: 86400, sameSite: 'Strict', path: AUTHORIZE_PATH, secure: secure() });
+    }
+    return createHmac('sha256', secret()).update(`oauth-csrf:${value}`).digest('base64url');
+  }
+  function csrfValid(ctx): boolean {
+    const origin = ctx.get('origin');
+    if (origin && origin !== new URL(base()).origin && origin !== `${ctx.protocol}://${ctx.host}`) return false;
+    const value = ctx.cookies.get(CSRF_COOKIE, { signed: false });
+    const sent = str(ctx.request.body?.csrf, 200);
+    if (!value || !sent) return false;
+    return safeEqual(createHmac('sha256', secret()).update(`oauth-csrf:${value}`).digest('base64url'), sent);
+  }
+
+  const problem = (ctx, status: number, title: string, message: string) => render(ctx, status, oauthProblemPage({ nonce: nonce(ctx), title, message }));
+
+  function errorRedirect(redirectUri: string, error: string, description: string, state?: string): string {
+    const url = new URL(redirectUri);
+    url.searchParams.set('error', error);
+    url.searchParams.set('error_description', description);
+    if (state !== undefined) url.searchParams.set('state', state);
+    url.searchParams.set('iss', base());
+    return url.toString();
+  }
+
+  /** Validates an authorization request (RFC 6749 4.1.1, PKCE, RFC 8707), in the order the RFCs ask. */
+  async function authorizationRequest(raw: string): Promise<AuthorizationRequest | Invalid> {
+    const q = new URLSearchParams(raw);
+    const clientId = q.get('client_id') ?? '';
+    const redirectUri = q.get('redirect_uri') ?? '';
+    if (!clientId) return { page: 'The request names no client (client_id).' };
+    let client: OAuthClient | null;
+    try {
+      client = await oauth().client(clientId);
+    } catch (error) {
+      if (error instanceof OAuthError) return { page: error.description };
+      throw error;
+    }
+    if (!client) return { page: 'This app is not registered here (unknown client_id).' };
+    // Exact match only: a redirect URI the client did not register is never redirected to.
+    if (!client.redirectUris.includes(redirectUri)) return { page: 'The redirect_uri is not one this app registered.' };
+    const state = q.get('state') ?? undefined;
+    const fail = (error: string, description: string) => ({ redirect: errorRedirect(redirectUri, error, description, state) });
+    if (q.get('response_type') !== 'code') return fail('unsupported_response_type', 'Only response_type=code is supported.');
+    const codeChallenge = q.get('code_challenge') ?? '';
+    if (q.get('code_challenge_method') !== 'S256' || !isS256Challenge(codeChallenge)) return fail('invalid_request', 'PKCE is required: code_challenge with code_challenge_method=S256.');
+    const scope = scopeOf(q.get('scope') ?? undefined);
+    if (!scope) return fail('invalid_scope', 'scope must be one of write, suggest, read.');
+    const resource = q.get('resource') ?? `${base()}/api/mcp`;
+    if (!oauthResources(strapi).includes(resource)) return fail('invalid_target', `resource must be ${base()}/api/mcp.`);
+    return { client, redirectUri, state, scope, resource, codeChallenge, raw };
+  }
+
+  function pageUser(ctx): UserCaller['user'] | null {
+    const caller = ctx.state.caller as UserCaller | null;
+    if (caller) return caller.user;
+    if (ctx.state.credentialRefused) strapi.plugin('quire').service('webSessions').clearCookie(ctx);
+    return null;
+  }
+
+  async function showRequest(ctx, raw: string, status = 200, error?: string, identifier?: string) {
+    const request = await authorizationRequest(raw);
+    if ('page' in request) return problem(ctx, 400, 'This connection cannot be made', request.page);
+    if ('redirect' in request) return ctx.redirect(request.redirect);
+    const n = nonce(ctx);
+    const csrf = csrfToken(ctx);
+    const user = pageUser(ctx);
+    if (!user) return render(ctx, status, oauthSignInPage({ nonce: n, csrf, request: raw, clientName: request.client.name, error, identifier }));
+    const target = new URL(request.redirectUri);
+    render(
+      ctx,
+      status,
+      consentPage({ nonce: n, csrf, request: raw, user, client: { name: request.client.name, id: request.client.clientId, uri: request.client.uri }, redirectUri: request.redirectUri, scope: request.scope }),
+      [target.protocol === 'http:' || target.protocol === 'https:' ? target.origin : `${target.protocol}`],
+    );
+  }
+
+  const handlers = {
+    resourceMetadata: async (ctx) => json(ctx, 200, protectedResourceMetadata(base())),
+    resourceMetadataRoot: async (ctx) => json(ctx, 200, protectedResourceMetadata(base())),
+    serverMetadata: async (ctx) => json(ctx, 200, authorizationServerMetadata(base())),
+
+    register: oauthJson(async (ctx) => {
+      const body = ctx.request.body;
+      if (!body || typeof body !== 'object' || Array.isArray(body)) throw new OAuthError('invalid_client_metadata', 'Send the client metadata as a JSON object.');
+      json(ctx, 201, await oauth().register(body));
+    }),
+
+    authorize: async (ctx) => showRequest(ctx, ctx.querystring),
+
+    signIn: async (ctx) => {
+      const body = ctx.request.body ?? {};
+      const raw = str(body.request);
+      if (!csrfValid(ctx)) return problem(ctx, 403, 'This form has expired', 'Reload the page and try again.');
+      const identifier = str(body.identifier, 200).trim();
+      const password = str(body.password, 500);
+      if (!identifier || !password) return showRequest(ctx, raw, 400, 'Enter your username or email and your password.', identifier);
+      const ipKey = `ip:${ctx.request.ip}`;
+      const idKey = `id:${ctx.request.ip}:${identifier.toLowerCase()}`;
+      const wait = Math.max(await rateLimit().blockedFor('cli-sign-in', idKey, SIGN_IN_LIMIT), await rateLimit().blockedFor('cli-sign-in-ip', ipKey, SIGN_IN_IP_LIMIT));
+      if (wait) return showRequest(ctx, raw, 429, `Too many sign-in attempts. Try again in ${Math.ceil(wait / 60)} minutes.`, identifier);
+      const result = await verifyPassword(strapi, identifier, password);
+      if (!result.ok) {
+        try {
+          await rateLimit().consume('cli-sign-in', idKey, SIGN_IN_LIMIT);
+          await rateLimit().consume('cli-sign-in-ip', ipKey, SIGN_IN_IP_LIMIT);
+        } catch (error) {
+          if (!(error instanceof ApiError && error.code === 'rate-limited')) throw error;
+        }
+        return showRequest(ctx, raw, result.status, result.message, identifier);
+      }
+      await rateLimit().reset('cli-sign-in', idKey, SIGN_IN_LIMIT);
+      // The same revocable web session as the CLI login page (services/web-sessions).
+      await strapi.plugin('quire').service('webSessions').start(ctx, result.userId);
+      ctx.status = 303;
+      ctx.redirect(`${AUTHORIZE_PATH}?${raw}`);
+    },
+
+    decide: async (ctx) => {
+      const body = ctx.request.body ?? {};
+      const raw = str(body.request);
+      if (!csrfValid(ctx)) return problem(ctx, 403, 'This form has expired', 'Reload the page and try again.');
+      const user = pageUser(ctx);
+      if (!user) return showRequest(ctx, raw, 401, 'Sign in first.');
+      const request = await authorizationRequest(raw);
+      if ('page' in request) return problem(ctx, 400, 'This connection cannot be made', request.page);
+      if ('redirect' in request) return ctx.redirect(request.redirect);
+      if (body.decision !== 'approve') return ctx.redirect(errorRedirect(request.redirectUri, 'access_denied', 'The person denied the connection.', request.state));
+      const code = await oauth().approve({ userId: user.id, client: request.client, scope: request.scope, resource: request.resource, redirectUri: request.redirectUri, codeChallenge: request.codeChallenge });
+      const url = new URL(request.redirectUri);
+      url.searchParams.set('code', code);
+      if (request.state !== undefined) url.searchParams.set('state', request.state);
+      url.searchParams.set('iss', base());
+      ctx.status = 302;
+      ctx.redirect(url.toString());
+    },
+
+    token: oauthJson(async (ctx) => {
+      const body = ctx.request.body ?? {};
+      const field = (name: string) => {
+        const value = body[name];
+        if (value !== undefined && typeof value !== 'string') throw new OAuthError('invalid_request', `${name} must be given once, as a string.`);
+        return value as string | undefined;
+      };
+      const clientId = field('client_id');
+      if (!clientId) throw new OAuthError('invalid_client', 'client_id is required (public clients authenticate with it and PKCE).', 401);
+      const client = await oauth().client(clientId);
+      if (!client) throw new OAuthError('invalid_client', 'Unknown client_id: register again.', 401);
+      const grantType = field('grant_type');
+      const resource = field('resource');
+      if (grantType === 'authorization_code') {
+        const code = field('code');
+        const redirectUri = field('redirect_uri');
+        const codeVerifier = field('code_verifier');
+        if (!code || !redirectUri || !codeVerifier) throw new OAuthError('invalid_request', 'code, redirect_uri and code_verifier are required.');
+        return json(ctx, 200, await oauth().exchangeCode({ code, clientId, redirectUri, codeVerifier, resource }));
+      }
+      if (grantType === 'refresh_token') {
+        const refreshToken = field('refresh_token');
+        if (!refreshToken) throw new OAuthError('invalid_request', 'refresh_token is required.');
+        return json(ctx, 200, await oauth().refresh({ refreshToken, clientId, resource }));
+      }
+      throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.');
+    }),
+
+    revoke: oauthJson(async (ctx) => {
+      const token = ctx.request.body?.token;
+      if (typeof token !== 'string' || !token) throw new OAuthError('invalid_request', 'token is required.');
+      await oauth().revoke(token);
+      ctx.status = 200;
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = null;
+      ctx.status = 200;
+    }),
+  };
+
+  return handlers;
+};
+
+/** GET /api/oauth/grants and DELETE /api/oauth/grants/{id}: what a person has connected. */
+export const oauthGrants = ({ strapi }: { strapi: Core.Strapi }) => {
+  const oauth = () => strapi.plugin('quire').service('oauth');
+  return controller(oauthGrantRoutes, {
+    list: async ({ caller }) => ({ grants: await oauth().listGrants(caller.userId) }),
+    revoke: async ({ params, caller }) => {
+      // Disconnecting apps is the person's, as managing keys is: not an agent's key or token.
+      if (!mayManageKeys(caller)) throw permissionDenied('Only your login can disconnect apps, not an API key or an OAuth token.', 'Use a JWT, the browser session, or the key "quire login" saved (quire grants revoke ...).');
+      await oauth().revokeGrant(caller.userId, params.id);
+      return { revoked: true as const, id: params.id };
+    },
+  });
+};

@@ -1,0 +1,19 @@
+import type { Core } from '@strapi/strapi';
+import { controller, reply } from '../../../../../kernel/routes';
+import { suggestionRoutes } from '../routes/suggestions';
+import { actorOf } from './conditional';
+
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const suggestions = () => strapi.plugin('quire').service('suggestions');
+  return controller(suggestionRoutes, {
+    create: async ({ params, body, caller }) =>
+      suggestions().create(caller.userId, params.id, body.ops, { note: body.note, actor: await actorOf(strapi, caller) }),
+    list: ({ params, query, caller }) => suggestions().list(caller.userId, params.id, query.status),
+    get: ({ params, caller }) => suggestions().get(caller.userId, params.id, params.anchor),
+    accept: async ({ params, caller }) => {
+      const { data, etag } = await suggestions().accept(caller.userId, params.id, params.anchor, await actorOf(strapi, caller));
+      return reply(200, data, { ETag: etag });
+    },
+    reject: async ({ params, body, caller }) => suggestions().reject(caller.userId, params.id, params.anchor, body.reason, await actorOf(strapi, caller)),
+  });
+};

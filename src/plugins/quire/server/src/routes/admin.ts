@@ -1,0 +1,209 @@
+/**
+ * Admin routes (the admin panel's API), served under the plugin's prefix: /quire/... They are
+ * called by the admin pages (admin/src) with the signed-in admin's token; see
+ * src/kernel/admin-routes.ts for the conventions and the error format.
+ */
+import { z } from 'zod';
+import { adminData, adminErrorAnswers, adminPage } from '../../../../../kernel/admin-routes';
+import { empty } from '../../../../../kernel/routes';
+import { QUIRE_ACTIONS } from '../permissions';
+import { adminArticle, adminArticleDetail, adminArticlesQuery, adminOwnersQuery, adminSections, articleOwner } from '../schemas/admin';
+import { addSectionsInput, createNoteInput, moveSectionInput, patchBriefInput, patchNoteInput, replaceSectionInput, unfurlQuery } from '../schemas/inputs';
+import {
+  articleDeleted,
+  articleOnly,
+  brief,
+  noteWithMap,
+  notesOnly,
+  outlineOnly,
+  premiseOnly,
+  preview,
+  published,
+  sectionOnly,
+  sectionReplaced,
+  sectionsAdded,
+} from '../schemas/responses';
+import { noteParams, route, sectionParams } from './route';
+
+const { read, edit, publish, delete: remove } = QUIRE_ACTIONS;
+const articleParams = z.object({ id: z.string().describe('The article\'s full id.') });
+const sectionAt = sectionParams.extend({ id: articleParams.shape.id });
+const noteAt = noteParams.extend({ id: articleParams.shape.id });
+
+export const adminArticleRoutes = route('adminArticles', 'Admin panel', {
+  list: {
+    method: 'GET',
+    path: '/quire/articles',
+    summary: 'Every user\'s articles, for the admin panel',
+    admin: { actions: [QUIRE_ACTIONS.read] },
+    query: adminArticlesQuery,
+    responses: { 200: adminPage(adminArticle, 'A page of articles, most recently updated first.'), ...adminErrorAnswers(400) },
+  },
+  get: {
+    method: 'GET',
+    path: '/quire/articles/:id',
+    summary: 'One article of any user, for the admin panel',
+    admin: { actions: [QUIRE_ACTIONS.read] },
+    params: articleParams,
+    responses: { 200: adminData(adminArticleDetail, 'The article.'), ...adminErrorAnswers(404) },
+  },
+  owners: {
+    method: 'GET',
+    path: '/quire/owners',
+    summary: 'Users who own articles, for the admin panel\'s owner filter',
+    admin: { actions: [QUIRE_ACTIONS.read] },
+    query: adminOwnersQuery,
+    responses: { 200: adminData(z.array(articleOwner), 'The most prolific first.'), ...adminErrorAnswers(400) },
+  },
+});
+
+/**
+ * The canvas (/admin/plugins/quire/articles/{id}): the content routes of sections 10 to 14, for
+ * an editor acting on any user's article (the same services, the article's owner kept). PUT
+ * where the content API has PATCH: the admin's fetch client has no PATCH.
+ */
+export const adminCanvasRoutes = route('adminCanvas', 'Admin panel', {
+  outline: {
+    method: 'GET',
+    path: '/quire/articles/:id/outline',
+    summary: 'An article\'s outline, for the canvas to poll',
+    description: 'Answers 304 without a body when If-None-Match holds the current ETag (nothing changed in the sections).',
+    admin: { actions: [read] },
+    params: articleParams,
+    headers: { 'If-None-Match': 'The ETag of the outline the canvas shows.' },
+    responseHeaders: { ETag: 'Changes whenever a section is added, changed, moved or deleted.' },
+    responses: { 200: adminData(outlineOnly, 'The outline.'), 304: empty('Nothing changed since that ETag.'), ...adminErrorAnswers(404) },
+  },
+  sections: {
+    method: 'GET',
+    path: '/quire/articles/:id/sections',
+    summary: 'Every section of an article with its content, for the canvas',
+    admin: { actions: [read] },
+    params: articleParams,
+    responseHeaders: { ETag: 'The outline\'s ETag at this read.' },
+    responses: { 200: adminData(adminSections, 'The sections, in order.'), ...adminErrorAnswers(404) },
+  },
+  section: {
+    method: 'GET',
+    path: '/quire/articles/:id/sections/:sid',
+    summary: 'One section with its content',
+    admin: { actions: [read] },
+    params: sectionAt,
+    responseHeaders: { ETag: 'The section\'s revision: send it back as If-Match when saving.' },
+    responses: { 200: adminData(sectionOnly, 'The section.'), ...adminErrorAnswers(400, 404) },
+  },
+  replace: {
+    method: 'PUT',
+    path: '/quire/articles/:id/sections/:sid',
+    summary: 'Save a section from the canvas',
+    description: 'As `html` (the canvas: one section, HTML canonical, sanitised) or `markdown`.',
+    admin: { actions: [edit] },
+    params: sectionAt,
+    body: replaceSectionInput,
+    headers: { 'If-Match': 'The section\'s ETag when the editor opened it: a section changed since is 412, nothing written.' },
+    responseHeaders: { ETag: 'The section\'s new revision.' },
+    responses: { 200: adminData(sectionReplaced, 'The section saved.'), ...adminErrorAnswers(400, 404, 412, 413, 429) },
+  },
+  add: {
+    method: 'POST',
+    path: '/quire/articles/:id/sections',
+    summary: 'Add sections from the canvas',
+    admin: { actions: [edit] },
+    params: articleParams,
+    body: addSectionsInput,
+    responses: { 201: adminData(sectionsAdded, 'The new sections.'), ...adminErrorAnswers(400, 404, 413, 429) },
+  },
+  move: {
+    method: 'POST',
+    path: '/quire/articles/:id/sections/:sid/move',
+    summary: 'Move a section after or before another',
+    admin: { actions: [edit] },
+    params: sectionAt,
+    body: moveSectionInput,
+    responses: { 200: adminData(outlineOnly, 'The outline after the move.'), ...adminErrorAnswers(400, 404) },
+  },
+  removeSection: {
+    method: 'DELETE',
+    path: '/quire/articles/:id/sections/:sid',
+    summary: 'Delete a section',
+    admin: { actions: [edit] },
+    params: sectionAt,
+    responses: { 200: adminData(outlineOnly, 'The outline after the deletion.'), ...adminErrorAnswers(400, 404) },
+  },
+  brief: {
+    method: 'GET',
+    path: '/quire/articles/:id/brief',
+    summary: 'The Brief: premise and every note',
+    admin: { actions: [read] },
+    params: articleParams,
+    responses: { 200: adminData(brief, 'The Brief.'), ...adminErrorAnswers(404) },
+  },
+  premise: {
+    method: 'PUT',
+    path: '/quire/articles/:id/brief',
+    summary: 'Set or clear the premise',
+    admin: { actions: [edit] },
+    params: articleParams,
+    body: patchBriefInput,
+    responses: { 200: adminData(premiseOnly, 'The premise.'), ...adminErrorAnswers(400, 404, 413) },
+  },
+  addNote: {
+    method: 'POST',
+    path: '/quire/articles/:id/notes',
+    summary: 'Add a note (createdBy human)',
+    admin: { actions: [edit] },
+    params: articleParams,
+    body: createNoteInput,
+    responses: { 201: adminData(noteWithMap, 'The note, and the notes map.'), ...adminErrorAnswers(400, 404, 413, 429) },
+  },
+  updateNote: {
+    method: 'PUT',
+    path: '/quire/articles/:id/notes/:nid',
+    summary: 'Change a note\'s fields',
+    admin: { actions: [edit] },
+    params: noteAt,
+    body: patchNoteInput,
+    responses: { 200: adminData(noteWithMap, 'The note, and the notes map.'), ...adminErrorAnswers(400, 404, 413, 429) },
+  },
+  removeNote: {
+    method: 'DELETE',
+    path: '/quire/articles/:id/notes/:nid',
+    summary: 'Delete a note',
+    admin: { actions: [edit] },
+    params: noteAt,
+    responses: { 200: adminData(notesOnly, 'The notes map.'), ...adminErrorAnswers(400, 404) },
+  },
+  publish: {
+    method: 'POST',
+    path: '/quire/articles/:id/publish',
+    summary: 'Publish (or republish) an article',
+    admin: { actions: [publish] },
+    params: articleParams,
+    responses: { 200: adminData(published, 'The article and its public URLs.'), ...adminErrorAnswers(400, 404, 429) },
+  },
+  unpublish: {
+    method: 'DELETE',
+    path: '/quire/articles/:id/publish',
+    summary: 'Take an article\'s public page down',
+    admin: { actions: [publish] },
+    params: articleParams,
+    responses: { 200: adminData(articleOnly, 'The article, a draft again.'), ...adminErrorAnswers(404) },
+  },
+  removeArticle: {
+    method: 'DELETE',
+    path: '/quire/articles/:id',
+    summary: 'Delete an article with its sections, notes and public copies',
+    admin: { actions: [remove] },
+    params: articleParams,
+    responses: { 200: adminData(articleDeleted, 'The deleted article\'s id.'), ...adminErrorAnswers(404) },
+  },
+  unfurl: {
+    method: 'GET',
+    path: '/quire/unfurl',
+    summary: 'A link\'s preview card, for a pasted link',
+    admin: { actions: [edit] },
+    query: unfurlQuery,
+    responses: { 200: adminData(preview, 'The preview.'), ...adminErrorAnswers(400, 429) },
+    // A page that answers with an error is 404; one that cannot be fetched, 500.
+  },
+});

@@ -1,0 +1,22 @@
+import { editsInput } from '../schemas/inputs';
+import { editsApplied, suggestionOnly } from '../schemas/responses';
+import { articleParams, conditionalWrite, route, WORKER_ERRORS } from './route';
+
+const outlineWrite = conditionalWrite('the outline (GET /api/articles/{id}/outline)');
+
+export const editRoutes = route('edits', 'Atomic edits', {
+  apply: {
+    method: 'POST',
+    path: '/api/articles/:id/edits',
+    summary: 'Apply 1 to 100 section operations, all or nothing',
+    description:
+      'insert, replace, move, delete and replaceText, in order, in one transaction: any failure leaves the article as it was, and its message starts with ops[N] (op). `$N` names the first section op N produced, `$N.K` its K-th. dryRun: the same checks and answer, with diffs, nothing written. A suggest key\'s edits become a suggestion (202).',
+    params: articleParams,
+    body: editsInput,
+    headers: outlineWrite.headers,
+    suggestible: true,
+    responses: { 200: editsApplied, 202: suggestionOnly },
+    responseHeaders: { ETag: 'The outline\'s ETag (after the edits; a dry run\'s is the current one).' },
+    errors: [...WORKER_ERRORS, ...outlineWrite.errors],
+  },
+});

@@ -1,0 +1,29 @@
+import { content, empty, rawBody } from '../../../../../kernel/routes';
+import { publicUrl } from '../../../../../kernel/config';
+import { PATHS } from '../domain/oauth';
+import { jsonRpcAnswer } from '../schemas/responses';
+import { route } from './route';
+
+
+export const mcpRoutes = route('mcp', 'MCP', {
+  handle: {
+    method: 'POST',
+    path: '/api/mcp',
+    summary: 'Model Context Protocol endpoint (Streamable HTTP, stateless)',
+    description:
+      'One JSON-RPC message per POST (initialize, tools/list, tools/call...), answered as JSON. The tools call the routes of this API with your credential, ' +
+      'so their scopes and errors are the routes\' own. Without a valid credential: 401 with WWW-Authenticate naming the OAuth protected resource metadata. See docs/mcp.md.',
+    credentials: ['api-key', 'oauth', 'jwt'],
+    // Connecting only reads; each tool's route checks its own access (a read-only key gets tool errors on writes).
+    access: 'read',
+    auth: { challenge: (strapi) => `Bearer resource_metadata="${publicUrl(strapi)}${PATHS.resourceMetadata}"` },
+    body: rawBody(['application/json'], 'A JSON-RPC 2.0 message of the Model Context Protocol.'),
+    headers: { 'Mcp-Protocol-Version': 'The protocol version negotiated at initialize.' },
+    responses: {
+      200: content(['application/json'], 'The JSON-RPC response.', jsonRpcAnswer),
+      202: empty('A notification or response was accepted.'),
+      406: content(['application/json'], 'The Accept header does not list application/json and text/event-stream (a JSON-RPC error).', jsonRpcAnswer),
+      415: content(['application/json'], 'The body is not application/json (a JSON-RPC error).', jsonRpcAnswer),
+    },
+  },
+});

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { empty, routeGroup, type RouteSpec } from '../../../../../kernel/routes';
+
+/** The credentials of a user: an API key, an OAuth access token, a users-permissions JWT (Bearer), or the session cookie. */
+export const USER_CREDENTIALS = ['api-key', 'oauth', 'jwt', 'session'] as const;
+
+const group = routeGroup('quire', { credentials: USER_CREDENTIALS });
+
+/**
+ * An article's id in a path may be shortened to a unique prefix of it (controllers/index.ts
+ * expands it); a prefix that matches several of the caller's articles is 400.
+ */
+function withShortArticleIds<T extends Record<string, RouteSpec>>(specs: T): T {
+  const out: Record<string, RouteSpec> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    out[name] = spec.path.startsWith('/api/articles/:id') ? { ...spec, errors: [...(spec.errors ?? []), 'invalid-argument'] } : spec;
+  }
+  return out as T;
+}
+
+/** Quire's routes take the user's credential unless they say otherwise (see kernel/routes.ts). */
+export const route: typeof group = (controller, tag, specs) => group(controller, tag, withShortArticleIds(specs));
+
+export const articleId = z.string().describe('The article\'s id.');
+export const sectionAnchor = z.string().describe('A section\'s anchor: a unique prefix of its id (any case), at least 6 characters in outlines.');
+export const noteAnchor = z.string().describe('A note\'s anchor: a unique prefix of its id.');
+
+/**
+ * The errors of routes whose Markdown, HTML or SVG goes through the worker pool (services/workers):
+ * a document too complex to finish within its deadline is 400, a pool with no free worker 429.
+ */
+export const WORKER_ERRORS = ['invalid-argument', 'rate-limited'];
+
+export const articleParams = z.object({ id: articleId });
+export const sectionParams = z.object({ id: articleId, sid: sectionAnchor });
+export const noteParams = z.object({ id: articleId, nid: noteAnchor });
+
+// ---- Conditional requests (CONTRACT section 10) ----
+
+const ETAG_HEADER = 'The ETag of what was written: the section\'s, the note\'s, or the outline\'s.';
+
+/** A GET that sends an ETag and answers 304 to an If-None-Match naming it. */
+export function conditionalRead(what: string) {
+  return {
+    headers: { 'If-None-Match': `An ETag of ${what} you hold: 304 with no body when it is still current.` },
+    responseHeaders: { ETag: `A strong entity tag of ${what}'s current revision (opaque: send it back as it is).` },
+    notModified: empty(`Not modified: the ETag in If-None-Match is ${what}'s current one.`),
+  };
+}
+
+/** A write that takes If-Match (the ETag of `what`) and answers the new ETag. */
+export function conditionalWrite(what: string) {
+  return {
+    headers: { 'If-Match': `The ETag of ${what} as you read it (or *): 412 precondition-failed, nothing changed, when it is no longer current.` },
+    responseHeaders: { ETag: ETAG_HEADER },
+    errors: ['precondition-failed'] as string[],
+  };
+}

@@ -1,3 +1,0 @@
-import { route } from './define';
-
-export default [route('GET', '/unfurl', 'unfurl.preview')];

@@ -1,0 +1,636 @@
+/**
+ * The one implementation of every change to an article's sections (CONTRACT sections 10 to
+ * 12): `POST /api/articles/{id}/edits` runs a list of operations; the single-section routes
+ * (POST sections, PATCH, move, DELETE), revision restores, suggestions and the admin canvas
+ * run one-operation (or n-operation) edits through the same code.
+ *
+ * One request is one transaction under the article's write lock (services/store lockArticle):
+ * the preconditions (If-Match, a suggestion's base revisions) are checked against the state
+ * the lock guarantees, every operation sees the article as the earlier ones left it, and any
+ * failure rolls everything back. A dry run takes the same path and rolls back at the end.
+ *
+ * Every content change keeps the previous version in quire_section_revisions with who made it;
+ * a deleted section goes to the article's trash (quire_trash) with its content and revision.
+ *
+ * Service `edits` (strapi.plugin('quire').service('edits')):
+ *   apply(userId, articleId, ops, { actor, dryRun?, ifMatch?, single?, base? }) -> EditOutcome
+ * `actor` is who the change is recorded as: `{ kind: 'agent' | 'human' | 'editor', name }`.
+ */
+import type { Core } from '@strapi/strapi';
+import type { Knex } from 'knex';
+import { createTwoFilesPatch } from 'diff';
+import { ApiError, invalidArgument, notFound } from '../../../../../kernel/errors';
+import { parseIfMatch, preconditionFailed, preconditionHolds, type Precondition } from '../../../../../kernel/conditional';
+import { iso, knexOf, tableName } from '../../../../../kernel/db';
+import { newId, type AnchorScope } from '../domain/anchors';
+import { outlineTag, sectionTag } from '../domain/etags';
+import { emptySection, type SectionContent } from '../domain/markdown';
+import { ranksBetween, slotBounds } from '../domain/ordering';
+import { Outline, type OutlineItem } from '../domain/outline';
+import { quireConfig } from '../config';
+import type { EditOp } from '../schemas/inputs';
+import type { OutlineEntry } from '../schemas/records';
+import { articleUuid, lockArticle, TABLE, UID } from './store';
+
+/** Who made a change: an agent (API key, OAuth token), a person (JWT, session) or an admin editor (canvas). */
+export interface Actor {
+  kind: 'agent' | 'human' | 'editor';
+  name: string;
+}
+
+/** One operation's answer (CONTRACT section 11). */
+export interface OpResult {
+  op: EditOp['op'];
+  added?: OutlineEntry[];
+  updated?: OutlineEntry[];
+  removed?: string[];
+  replaced?: number;
+  /** Dry runs: a unified diff of the text it changed. */
+  diff?: string;
+}
+
+export interface EditOptions {
+  actor: Actor;
+  dryRun?: boolean;
+  /** The outline's precondition (If-Match header or `ifMatch` of the body). */
+  ifMatch?: Precondition;
+  /** A single-section route: errors keep their own message (no `ops[0] (op): ` prefix), and no `$N`. */
+  single?: boolean;
+  /** A suggestion's accept: the revisions its sections had when it was made (id -> rev); any change is 412. */
+  base?: Record<string, number>;
+  /** Runs in the transaction, under the article's lock, before the ops (a suggestion's accept claims it there). */
+  within?: (trx: Knex, articleRowId: number) => Promise<void>;
+  /** Restores of a revision: the op `replace` writes this content instead of splitting Markdown. */
+  contents?: Map<number, SectionContent[]>;
+}
+
+export interface EditOutcome {
+  articleUuid: string;
+  results: OpResult[];
+  outline: Outline;
+  /** The outline's revision after the request (what its ETag names). */
+  outlineRev: number;
+  /** The sections each op produced (ids), for `$N` and for single routes' answers. */
+  produced: string[][];
+  /** Sections the ops read or changed, with their revision before the request (a suggestion's base). */
+  touched: Record<string, number>;
+  /** The ops with every anchor and `$N` replaced by the full section id (what a suggestion stores). */
+  resolvedOps: EditOp[];
+}
+
+/** Raised inside a dry run's transaction to roll it back with its outcome. */
+class DryRun {
+  constructor(readonly outcome: EditOutcome) {}
+}
+
+const SECTION_ROW = ['uuid', 'rank', 'level', 'title', 'words', 'source', 'markdown', 'html', 'rev', 'by_kind', 'by_name', 'updated_at'];
+
+export const sectionScope = (articleId: string): AnchorScope => ({
+  item: 'section',
+  listRoute: `GET /api/articles/${articleId}/outline`,
+});
+
+const BLANK_MARKDOWN_NEXT = 'Pass the section body as a non-empty Markdown string in "markdown".';
+
+/** The empty section an article keeps when it has no content. */
+const looksEmpty = (item: OutlineItem) => item.level === 0 && item.title === '' && item.words === 0 && item.source === 'markdown';
+
+/** The text of a section as diffs and replaceText see it: its Markdown, or its HTML when HTML is canonical. */
+const textOf = (row: { source: string; markdown: string | null; html: string }) => (row.source === 'html' ? row.html : (row.markdown ?? ''));
+
+const unifiedDiff = (anchor: string, before: string, after: string) =>
+  createTwoFilesPatch(`a/${anchor}`, `b/${anchor}`, before ? `${before}\n` : '', after ? `${after}\n` : '', undefined, undefined, { context: 3 });
+
+/** Occurrences of a literal string (non-overlapping, case-sensitive). */
+function occurrences(text: string, find: string): number {
+  let n = 0;
+  for (let at = text.indexOf(find); at !== -1; at = text.indexOf(find, at + find.length)) n += 1;
+  return n;
+}
+
+const REF = /^\$(\d+)(?:\.(\d+))?$/;
+
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const sections = (alias?: string) => tableName(strapi, TABLE.sections, alias);
+  const cache = () => strapi.plugin('quire').service('outlines');
+  const workers = () => strapi.plugin('quire').service('workers');
+  const revisionsKeep = () => quireConfig(strapi).revisionsKeep;
+  const keepHistory = () => quireConfig(strapi).keepHistory;
+  const keyNames = new Map<number, string>();
+
+  /** Content of the replace and insert ops, split before the transaction (off the event loop). */
+  async function splitAll(ops: EditOp[], label: (i: number) => string, given?: Map<number, SectionContent[]>): Promise<Map<number, SectionContent[]>> {
+    const contents = new Map<number, SectionContent[]>(given ?? []);
+    for (const [i, op] of ops.entries()) {
+      if (contents.has(i)) continue;
+      try {
+        if (op.op === 'insert' || (op.op === 'replace' && op.markdown !== undefined)) {
+          const split: SectionContent[] = await workers().splitMarkdown(op.markdown!);
+          if (!split.length) throw invalidArgument('markdown must not be empty.', BLANK_MARKDOWN_NEXT);
+          contents.set(i, split);
+        } else if (op.op === 'replace') {
+          contents.set(i, [await workers().canvasSection(op.html!)]);
+        }
+      } catch (error) {
+        throw labelled(error, label(i));
+      }
+    }
+    return contents;
+  }
+
+  /** An error of op N, its message prefixed with `ops[N] (op): ` (single routes: unchanged). */
+  function labelled(error: unknown, label: string): unknown {
+    if (!label || !(error instanceof ApiError)) return error;
+    return new ApiError(error.code, `${label}${error.message}`, error.nextAction, { status: error.status, headers: error.headers });
+  }
+
+  /** The outline of an article whose lock this transaction holds, as it was before this write. */
+  async function outlineBefore(trx: Knex, articleRowId: number, rev: number): Promise<Outline> {
+    return (
+      cache().get(articleRowId, rev - 1) ??
+      Outline.of(await trx(sections()).where({ article_id: articleRowId }).select(['uuid', 'rank', 'level', 'title', 'words', 'source', 'rev']))
+    );
+  }
+
+  async function apply(userId: number, rawArticleId: string, ops: EditOp[], options: EditOptions): Promise<EditOutcome> {
+    const label = (i: number) => (options.single ? '' : `ops[${i}] (${ops[i].op}): `);
+    // Malformed per-op ETags are 400 before anything else.
+    const preconditions = ops.map((op, i) => {
+      try {
+        return 'ifMatch' in op && op.ifMatch !== undefined ? parseIfMatch(op.ifMatch, options.single ? 'If-Match' : 'ifMatch') : undefined;
+      } catch (error) {
+        throw labelled(error, label(i));
+      }
+    });
+    const contents = await splitAll(ops, label, options.contents);
+    return withSession(userId, rawArticleId, options, async (session) => {
+      if (options.within) await options.within(session.trx, session.articleRowId);
+      if (options.base) session.checkBase(options.base);
+      for (const [i, op] of ops.entries()) {
+        try {
+          await session.run(op, i, contents.get(i), preconditions[i]);
+        } catch (error) {
+          throw labelled(error, label(i));
+        }
+      }
+    });
+  }
+
+  /**
+   * A write to an article's sections: the lock (which bumps the outline revision), the outline
+   * before it, the outline precondition, `work`, and the new outline cached once it commits.
+   * A dry run rolls back at the end and answers the same outcome.
+   */
+  async function withSession(userId: number, rawArticleId: string, options: EditOptions, work: (session: Session) => Promise<void>): Promise<EditOutcome> {
+    const uuid = articleUuid(rawArticleId);
+    const run = () =>
+      strapi.db.transaction(async ({ trx: t, onCommit }) => {
+        const trx = t as unknown as Knex;
+        const { id: articleRowId, outlineRev } = await lockArticle(strapi, trx, userId, rawArticleId, { outline: true });
+        const session = new Session(trx, articleRowId, uuid, sectionScope(uuid), await outlineBefore(trx, articleRowId, outlineRev), options);
+        const current = outlineTag(uuid, outlineRev - 1);
+        if (!preconditionHolds(options.ifMatch, current)) {
+          throw preconditionFailed(
+            'The article\'s outline has changed since you read it: nothing was changed.',
+            `Call GET /api/articles/${uuid}/outline for the current outline and its ETag, apply your change to it, and retry with that ETag in If-Match.`,
+          );
+        }
+        await work(session);
+        const outcome = session.outcome(outlineRev);
+        if (options.dryRun) throw new DryRun(outcome);
+        onCommit(() => cache().set(articleRowId, outlineRev, session.outline));
+        return outcome;
+      }) as unknown as Promise<EditOutcome>;
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof DryRun) return error.outcome;
+      throw error;
+    }
+  }
+
+  /** One request's work: the evolving outline, what each op produced, the rows it writes. */
+  class Session {
+    readonly produced: string[][] = [];
+    readonly results: OpResult[] = [];
+    readonly touched: Record<string, number> = {};
+    readonly resolvedOps: EditOp[] = [];
+    /** Per result: the ids behind `added` and `updated`, for their final entries. */
+    private readonly ids: Array<{ added?: string[]; updated?: string[]; entries: Map<string, OutlineEntry> }> = [];
+    private readonly now = new Date();
+
+    constructor(
+      readonly trx: Knex,
+      readonly articleRowId: number,
+      readonly articleUuid: string,
+      readonly scope: AnchorScope,
+      public outline: Outline,
+      readonly options: EditOptions,
+    ) {}
+
+    private get by() {
+      return { by_kind: this.options.actor.kind, by_name: this.options.actor.name };
+    }
+
+    checkBase(base: Record<string, number>) {
+      for (const [id, rev] of Object.entries(base)) {
+        const item = this.outline.find(id);
+        if (!item || item.rev !== rev) {
+          throw preconditionFailed(
+            'A section this suggestion changes has changed since it was made: nothing was changed, and the suggestion is now stale.',
+            `Call GET /api/articles/${this.articleUuid}/outline for the current article, and make a new suggestion or edit against it.`,
+          );
+        }
+      }
+    }
+
+    /** A section named by an anchor or (edits) `$N` / `$N.K`. */
+    resolve(raw: string, i: number): OutlineItem {
+      const ref = this.options.single ? null : REF.exec(raw);
+      if (!ref) return this.outline.resolve(raw, this.scope);
+      const n = Number(ref[1]);
+      const k = Number(ref[2] ?? 0);
+      const next = 'A $N reference names a section an earlier operation inserted or produced: $0 for op 0, $0.1 for its second section.';
+      if (n >= i) throw invalidArgument(`${raw} points at ops[${n}], which does not come before this operation.`, next);
+      const ids = this.produced[n];
+      if (!ids.length) throw invalidArgument(`${raw} points at ops[${n}], which produced no section.`, next);
+      if (k >= ids.length) throw invalidArgument(`${raw} points past the ${ids.length} section(s) ops[${n}] produced.`, next);
+      const item = this.outline.find(ids[k]);
+      if (!item) throw notFound(`${raw}: the section ops[${n}] produced was deleted by a later operation.`, `Call GET /api/articles/${this.articleUuid}/outline for the current outline.`);
+      return item;
+    }
+
+    private touch(item: OutlineItem) {
+      if (!(item.uuid in this.touched) && !this.produced.some((ids) => ids.includes(item.uuid))) this.touched[item.uuid] = item.rev;
+    }
+
+    private checkPrecondition(item: OutlineItem, precondition: Precondition | undefined) {
+      if (preconditionHolds(precondition, sectionTag(item.uuid, item.rev))) return;
+      const anchor = this.outline.anchorOf(item.uuid);
+      throw preconditionFailed(
+        `The section ${anchor} has changed since you read it (it is at revision ${item.rev} now): nothing was changed.`,
+        `Call GET /api/articles/${this.articleUuid}/sections/${anchor} for its current version and ETag, merge your change into it, and retry with that ETag in If-Match.`,
+      );
+    }
+
+    private async row(uuid: string) {
+      return this.trx(sections()).where({ article_id: this.articleRowId, uuid }).first(SECTION_ROW);
+    }
+
+    private async insertRows(contents: SectionContent[], ranks: string[]): Promise<OutlineItem[]> {
+      const data = contents.map((c, i) => ({
+        uuid: newId(),
+        articleId: this.articleRowId,
+        rank: ranks[i],
+        level: c.level,
+        title: c.title,
+        words: c.words,
+        source: c.source,
+        markdown: c.markdown,
+        html: c.html,
+        // Search matches this for html sections (services/search.ts); null for Markdown ones.
+        htmlText: c.source === 'html' ? c.htmlText : null,
+        rev: 1,
+        byKind: this.options.actor.kind,
+        byName: this.options.actor.name,
+        createdAt: this.now,
+        updatedAt: this.now,
+      }));
+      if (data.length) await strapi.db.query(UID.section).createMany({ data });
+      return data.map((d) => ({ uuid: d.uuid, rank: d.rank, level: d.level, title: d.title, words: d.words, source: d.source as OutlineItem['source'], rev: 1 }));
+    }
+
+    /** Keeps a section's current version in its history (before it changes). */
+    private async keepRevision(row) {
+      if (!keepHistory()) return;
+      await this.trx(tableName(strapi, TABLE.revisions)).insert({
+        article_id: this.articleRowId,
+        section_uuid: row.uuid,
+        rev: Number(row.rev),
+        level: Number(row.level),
+        title: row.title,
+        words: Number(row.words),
+        source: row.source,
+        markdown: row.markdown,
+        html: row.html,
+        by_kind: row.by_kind ?? null,
+        by_name: row.by_name ?? null,
+        made_at: row.updated_at ?? null,
+        created_at: this.now,
+        updated_at: this.now,
+      });
+      // Retention: the newest QUIRE_REVISIONS_KEEP versions stay; older ones go, checked every 10th revision.
+      const rev = Number(row.rev);
+      const keep = revisionsKeep();
+      if (rev > keep && rev % 10 === 0) {
+        await this.trx(tableName(strapi, TABLE.revisions)).where({ article_id: this.articleRowId, section_uuid: row.uuid }).andWhere('rev', '<=', rev - keep).delete();
+      }
+    }
+
+    /** Replaces a section by one or more: the first keeps its id (rev + 1), the others follow it. */
+    private async replaceWith(item: OutlineItem, contents: SectionContent[], before: { source: string; markdown: string | null; html: string } & Record<string, unknown>): Promise<string[]> {
+      await this.keepRevision(before);
+      const [first, ...rest] = contents;
+      await this.trx(sections())
+        .where({ article_id: this.articleRowId, uuid: item.uuid })
+        .update({
+          level: first.level,
+          title: first.title,
+          words: first.words,
+          source: first.source,
+          markdown: first.markdown,
+          html: first.html,
+          html_text: first.source === 'html' ? first.htmlText : null,
+          rev: item.rev + 1,
+          ...this.by,
+          updated_at: this.now,
+        });
+      const replaced: OutlineItem = { uuid: item.uuid, rank: item.rank, level: first.level, title: first.title, words: first.words, source: first.source, rev: item.rev + 1 };
+      const next = this.outline.items[this.outline.indexOf(item.uuid) + 1]?.rank ?? null;
+      const added = rest.length ? await this.insertRows(rest, ranksBetween(item.rank, next, rest.length)) : [];
+      this.outline = this.outline.with({ upsert: [replaced, ...added] });
+      return [replaced.uuid, ...added.map((a) => a.uuid)];
+    }
+
+    private placement(op: { after?: string; before?: string }, i: number) {
+      const afterItem = op.after !== undefined ? this.resolve(op.after, i) : undefined;
+      const beforeItem = op.before !== undefined ? this.resolve(op.before, i) : undefined;
+      return { afterItem, beforeItem };
+    }
+
+    private record(result: OpResult, ids: { added?: string[]; updated?: string[] } = {}) {
+      const entries = new Map<string, OutlineEntry>();
+      for (const id of [...(ids.added ?? []), ...(ids.updated ?? [])]) {
+        const item = this.outline.find(id);
+        if (item) entries.set(id, this.outline.entry(item));
+      }
+      this.results.push(result);
+      this.ids.push({ ...ids, entries });
+    }
+
+    async run(op: EditOp, i: number, contents: SectionContent[] | undefined, precondition: Precondition | undefined): Promise<void> {
+      const dry = this.options.dryRun;
+      const full = (item?: OutlineItem) => item?.uuid;
+      switch (op.op) {
+        case 'insert': {
+          const { afterItem, beforeItem } = this.placement(op, i);
+          if (afterItem) this.touch(afterItem);
+          if (beforeItem) this.touch(beforeItem);
+          let base = this.outline;
+          let { lower, upper } = slotBounds(base.items as OutlineItem[], {
+            afterIndex: afterItem && base.indexOf(afterItem.uuid),
+            beforeIndex: beforeItem && base.indexOf(beforeItem.uuid),
+          });
+          // Content takes the place of the empty section of an article that had none.
+          const only = base.size === 1 ? base.items[0] : undefined;
+          if (only && looksEmpty(only)) {
+            const stored = await this.row(only.uuid);
+            if (stored?.markdown === '') {
+              await this.trx(sections()).where({ article_id: this.articleRowId, uuid: only.uuid }).delete();
+              base = base.with({ remove: [only.uuid] });
+              lower = null;
+              upper = null;
+            }
+          }
+          const added = await this.insertRows(contents!, ranksBetween(lower, upper, contents!.length));
+          this.outline = base.with({ upsert: added });
+          const ids = added.map((a) => a.uuid);
+          this.produced.push(ids);
+          this.resolvedOps.push({ ...op, after: full(afterItem), before: full(beforeItem) });
+          const result: OpResult = { op: 'insert' };
+          if (dry) result.diff = unifiedDiff(this.outline.anchorOf(ids[0]), '', contents!.map((c) => textOf(c)).join('\n\n'));
+          this.record(result, { added: ids });
+          return;
+        }
+        case 'replace': {
+          const item = this.resolve(op.section, i);
+          this.touch(item);
+          this.checkPrecondition(item, precondition);
+          const before = await this.row(item.uuid);
+          const ids = await this.replaceWith(item, contents!, before);
+          this.produced.push(ids);
+          this.resolvedOps.push({ ...op, section: item.uuid });
+          const result: OpResult = { op: 'replace' };
+          if (dry) result.diff = unifiedDiff(this.outline.anchorOf(item.uuid), textOf(before), contents!.map((c) => textOf(c)).join('\n\n'));
+          this.record(result, { updated: ids });
+          return;
+        }
+        case 'move': {
+          const moving = this.resolve(op.section, i);
+          this.touch(moving);
+          const field = op.after !== undefined ? 'after' : 'before';
+          const target = this.resolve(op[field]!, i);
+          this.touch(target);
+          this.checkPrecondition(moving, precondition);
+          if (target.uuid === moving.uuid) {
+            throw invalidArgument(`${field} names the section being moved.`, `Pass as "${field}" the anchor of another section.`);
+          }
+          const others = this.outline.items.filter((item) => item.uuid !== moving.uuid);
+          const targetIndex = others.indexOf(target);
+          const { lower, upper } = slotBounds(others, field === 'after' ? { afterIndex: targetIndex } : { beforeIndex: targetIndex });
+          const inPlace = (lower === null || moving.rank > lower) && (upper === null || moving.rank < upper);
+          if (!inPlace) {
+            const rank = ranksBetween(lower, upper, 1)[0];
+            // Moving is not a change of content: rev and updatedAt stay.
+            await this.trx(sections()).where({ article_id: this.articleRowId, uuid: moving.uuid }).update({ rank });
+            this.outline = this.outline.with({ upsert: [{ ...moving, rank }] });
+          }
+          this.produced.push([moving.uuid]);
+          this.resolvedOps.push({ ...op, section: moving.uuid, [field]: target.uuid });
+          this.record({ op: 'move' });
+          return;
+        }
+        case 'delete': {
+          const doomed = this.resolve(op.section, i);
+          this.touch(doomed);
+          this.checkPrecondition(doomed, precondition);
+          const anchor = this.outline.anchorOf(doomed.uuid);
+          const row = await this.row(doomed.uuid);
+          await this.toTrash(row);
+          await this.trx(sections()).where({ article_id: this.articleRowId, uuid: doomed.uuid }).delete();
+          this.outline = this.outline.with({ remove: [doomed.uuid] });
+          if (this.outline.size === 0) this.outline = this.outline.with({ upsert: await this.insertRows([emptySection()], ranksBetween(null, null, 1)) });
+          this.produced.push([]);
+          this.resolvedOps.push({ ...op, section: doomed.uuid });
+          const result: OpResult = { op: 'delete', removed: [anchor] };
+          if (dry) result.diff = unifiedDiff(anchor, textOf(row), '');
+          this.record(result);
+          return;
+        }
+        case 'replaceText': {
+          const count = op.count ?? 1;
+          let targets: OutlineItem[];
+          if (op.section !== undefined) {
+            const item = this.resolve(op.section, i);
+            this.checkPrecondition(item, precondition);
+            if (item.source === 'html') {
+              throw invalidArgument(
+                `Section ${this.outline.anchorOf(item.uuid)} is HTML canonical (edited on the canvas): replaceText works on Markdown.`,
+                'Use a replace operation with "html" for this section.',
+              );
+            }
+            targets = [item];
+          } else {
+            targets = this.outline.items.filter((item) => item.source === 'markdown');
+          }
+          const rows = targets.length
+            ? await this.trx(sections())
+                .where({ article_id: this.articleRowId })
+                .whereIn('uuid', targets.map((t) => t.uuid))
+                .select(SECTION_ROW)
+            : [];
+          const byId = new Map(rows.map((row) => [row.uuid, row]));
+          const found = targets.map((item) => ({ item, row: byId.get(item.uuid), n: occurrences(byId.get(item.uuid)?.markdown ?? '', op.find) }));
+          const total = found.reduce((sum, f) => sum + f.n, 0);
+          const where = op.section !== undefined ? `section ${this.outline.anchorOf(targets[0].uuid)}` : 'the article\'s Markdown sections';
+          if (total !== count) {
+            throw invalidArgument(
+              `find occurs ${total} time${total === 1 ? '' : 's'} in ${where}, not ${count}: nothing was replaced.`,
+              total === 0
+                ? `Read the section(s) again (GET /api/articles/${this.articleUuid}/sections/{anchor}) and pass text that is there.`
+                : `Pass "count": ${total} to replace all of them, or a longer "find" that occurs exactly ${count === 1 ? 'once' : `${count} times`}.`,
+            );
+          }
+          const updated: string[] = [];
+          const diffs: string[] = [];
+          for (const { item, row, n } of found) {
+            if (!n) continue;
+            this.touch(item);
+            const markdown = (row.markdown as string).split(op.find).join(op.replace);
+            const split: SectionContent[] = markdown.trim() ? await workers().splitMarkdown(markdown) : [];
+            if (!split.length) {
+              throw invalidArgument(
+                `Section ${this.outline.anchorOf(item.uuid)} would be empty after the replacement.`,
+                'Use a delete operation to remove a section.',
+              );
+            }
+            updated.push(...(await this.replaceWith(item, split, row)));
+            if (dry) diffs.push(unifiedDiff(this.outline.anchorOf(item.uuid), row.markdown, markdown));
+          }
+          this.produced.push(updated);
+          this.resolvedOps.push(op.section !== undefined ? { ...op, section: targets[0].uuid } : op);
+          const result: OpResult = { op: 'replaceText', replaced: total };
+          if (dry) result.diff = diffs.join('');
+          this.record(result, { updated });
+          return;
+        }
+      }
+    }
+
+    /** A deleted section's content, revision and authorship go to the article's trash. */
+    private async toTrash(row) {
+      await this.trx(tableName(strapi, TABLE.trash)).where({ article_id: this.articleRowId, uuid: row.uuid }).delete();
+      await this.trx(tableName(strapi, TABLE.trash)).insert({
+        article_id: this.articleRowId,
+        uuid: row.uuid,
+        rank: row.rank,
+        level: Number(row.level),
+        title: row.title,
+        words: Number(row.words),
+        source: row.source,
+        markdown: row.markdown,
+        html: row.html,
+        rev: Number(row.rev),
+        by_kind: row.by_kind ?? null,
+        by_name: row.by_name ?? null,
+        made_at: row.updated_at ?? null,
+        deleted_at: this.now,
+        deleted_by_kind: this.options.actor.kind,
+        deleted_by_name: this.options.actor.name,
+        created_at: this.now,
+        updated_at: this.now,
+      });
+    }
+
+    /** Puts a section of the trash back, with its id, content, revision and history. */
+    async restoreTrashed(row, placement: { after?: string; before?: string }): Promise<void> {
+      const { afterItem, beforeItem } = this.placement(placement, 0);
+      let { lower, upper } = slotBounds(this.outline.items as OutlineItem[], {
+        afterIndex: afterItem && this.outline.indexOf(afterItem.uuid),
+        beforeIndex: beforeItem && this.outline.indexOf(beforeItem.uuid),
+      });
+      // It takes the place of the empty section of an article that has nothing else.
+      const only = this.outline.size === 1 ? this.outline.items[0] : undefined;
+      if (only && looksEmpty(only) && (await this.row(only.uuid))?.markdown === '') {
+        await this.trx(sections()).where({ article_id: this.articleRowId, uuid: only.uuid }).delete();
+        this.outline = this.outline.with({ remove: [only.uuid] });
+        lower = null;
+        upper = null;
+      }
+      const rank = ranksBetween(lower, upper, 1)[0];
+      await strapi.db.query(UID.section).create({
+        data: {
+          uuid: row.uuid,
+          articleId: this.articleRowId,
+          rank,
+          level: Number(row.level),
+          title: row.title,
+          words: Number(row.words),
+          source: row.source,
+          markdown: row.markdown,
+          html: row.html,
+          htmlText: row.source === 'html' ? (await strapi.plugin('quire').service('workers').canvasSection(row.html ?? '')).htmlText : null,
+          rev: Number(row.rev),
+          byKind: row.by_kind,
+          byName: row.by_name,
+          createdAt: this.now,
+          updatedAt: row.made_at ? new Date(iso(row.made_at)!) : this.now,
+        },
+        select: ['id'],
+      });
+      await this.trx(tableName(strapi, TABLE.trash)).where({ article_id: this.articleRowId, uuid: row.uuid }).delete();
+      const item: OutlineItem = { uuid: row.uuid, rank, level: Number(row.level), title: row.title, words: Number(row.words), source: row.source, rev: Number(row.rev) };
+      this.outline = this.outline.with({ upsert: [item] });
+      this.produced.push([row.uuid]);
+    }
+
+    outcome(outlineRev: number): EditOutcome {
+      // Entries as the article stands at the end of the request (anchors may have grown).
+      const results = this.results.map((result, i) => {
+        const { added, updated, entries } = this.ids[i];
+        const final = (ids: string[]) => ids.map((id) => (this.outline.find(id) ? this.outline.entry(this.outline.find(id)!) : entries.get(id)!)).filter(Boolean);
+        const out: OpResult = { op: result.op };
+        if (added) out.added = final(added);
+        if (updated) out.updated = final(updated);
+        if (result.removed) out.removed = result.removed;
+        if (result.replaced !== undefined) out.replaced = result.replaced;
+        if (result.diff !== undefined) out.diff = result.diff;
+        return out;
+      });
+      return {
+        articleUuid: this.articleUuid,
+        results,
+        outline: this.outline,
+        outlineRev,
+        produced: this.produced,
+        touched: this.touched,
+        resolvedOps: this.resolvedOps,
+      };
+    }
+  }
+
+  return {
+    apply,
+    withSession,
+    /** Who a caller of the article API is, for history: agent (key, OAuth), human (JWT, session). */
+    async actorOf(caller: { credential: string; keyId?: number; clientName?: string; user: { username: string } }): Promise<Actor> {
+      if (caller.credential === 'api-key' && caller.keyId !== undefined) return { kind: 'agent', name: await keyName(caller.keyId, caller.user.username) };
+      // An OAuth token acts for the client the person connected (CONTRACT 16): the revision names it.
+      if (caller.credential === 'oauth') return { kind: 'agent', name: caller.clientName ?? caller.user.username };
+      if (caller.credential === 'api-key') return { kind: 'agent', name: caller.user.username };
+      return { kind: 'human', name: caller.user.username };
+    },
+  };
+
+  /** Key names never change (keys are created and revoked, not renamed): one lookup per key per process. */
+  async function keyName(keyId: number, fallback: string): Promise<string> {
+    const known = keyNames.get(keyId);
+    if (known !== undefined) return known;
+    const k = await knexOf(strapi);
+    const row = await k(tableName(strapi, 'quire_api_keys')).where({ id: keyId }).first('name');
+    const name = row?.name ?? fallback;
+    if (keyNames.size > 10_000) keyNames.clear();
+    keyNames.set(keyId, name);
+    return name;
+  }
+};

@@ -1,0 +1,244 @@
+/**
+ * Quire's OAuth 2.1 authorization server state (CONTRACT §16): clients (dynamic registration,
+ * or client ID metadata documents), grants (what a person approved for a client), and the
+ * codes, access and refresh tokens of each grant, random, prefixed and stored as SHA-256 hashes
+ * found by a unique index, like API keys.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Core } from '@strapi/strapi';
+import { notFound } from '../../../../../kernel/errors';
+import { generateSecret, hashSecret, safeEqual } from '../../../../../kernel/secrets';
+import { iso } from '../../../../../kernel/db';
+import { safeFetch } from '../../../../../kernel/safe-fetch';
+import { quireConfig } from '../config';
+import {
+  ACCESS_TOKEN_PREFIX,
+  ACCESS_TOKEN_SECONDS,
+  CODE_PREFIX,
+  CODE_SECONDS,
+  OAuthError,
+  REFRESH_TOKEN_PREFIX,
+  REFRESH_TOKEN_SECONDS,
+  isClientIdUrl,
+  pkceMatches,
+  redirectUriAllowed,
+  type OAuthScope,
+} from '../domain/oauth';
+import type { CallerUser } from '../../../../../kernel/auth';
+
+const CLIENTS = 'plugin::quire.oauth-client';
+const GRANTS = 'plugin::quire.oauth-grant';
+const TOKENS = 'plugin::quire.oauth-token';
+const USERS = 'plugin::users-permissions.user';
+
+export interface OAuthClient {
+  clientId: string;
+  name: string;
+  uri: string | null;
+  redirectUris: string[];
+}
+
+export interface GrantRecord {
+  id: string;
+  client: { id: string; name: string; uri: string | null };
+  scope: OAuthScope;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+export interface TokenSet {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+  scope: OAuthScope;
+}
+
+/** A client ID metadata document is cached this long (and at most this many of them). */
+const METADATA_CACHE_MS = 10 * 60 * 1000;
+const METADATA_CACHE_SIZE = 500;
+const MAX_REDIRECT_URIS = 10;
+
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+const later = (seconds: number) => new Date(Date.now() + seconds * 1000);
+
+/** Validates client metadata (RFC 7591 / client ID metadata document) into a client. */
+export function clientFromMetadata(clientId: string, metadata: Record<string, unknown>): OAuthClient {
+  const uris = metadata.redirect_uris;
+  if (!Array.isArray(uris) || !uris.length || uris.length > MAX_REDIRECT_URIS || !uris.every((u) => typeof u === 'string' && u.length <= 2000 && redirectUriAllowed(u))) {
+    throw new OAuthError('invalid_redirect_uri', `redirect_uris must list 1 to ${MAX_REDIRECT_URIS} absolute https (or loopback http) URIs without fragments.`);
+  }
+  const method = str(metadata.token_endpoint_auth_method) ?? 'none';
+  if (method !== 'none') throw new OAuthError('invalid_client_metadata', 'Only public clients are supported: token_endpoint_auth_method must be "none" (PKCE protects the code).');
+  const grantTypes = metadata.grant_types ?? ['authorization_code'];
+  if (!Array.isArray(grantTypes) || grantTypes.some((g) => g !== 'authorization_code' && g !== 'refresh_token')) {
+    throw new OAuthError('invalid_client_metadata', 'grant_types may hold only authorization_code and refresh_token.');
+  }
+  const name = (str(metadata.client_name) ?? '').trim().slice(0, 100);
+  const uri = str(metadata.client_uri);
+  return {
+    clientId,
+    name: name || new URL(uris[0] as string).host || 'Unnamed client',
+    uri: uri && /^https?:\/\//.test(uri) ? uri.slice(0, 2000) : null,
+    redirectUris: uris as string[],
+  };
+}
+
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const db = (uid: string) => strapi.db.query(uid as never);
+  const metadataCache = new Map<string, { client: OAuthClient; until: number }>();
+
+  async function fetchClientMetadata(clientId: string): Promise<OAuthClient> {
+    const cached = metadataCache.get(clientId);
+    if (cached && cached.until > Date.now()) return cached.client;
+    let document: Record<string, unknown>;
+    try {
+      // The guarded fetcher refuses private and loopback addresses before connecting (SSRF);
+      // no redirects, 64 KiB at most.
+      const { allowedPrivateHosts } = quireConfig(strapi);
+      const result = await safeFetch(clientId, { headers: { accept: 'application/json' }, htmlOnly: false, maxBytes: 64 * 1024, maxRedirects: 0, timeoutMs: 5000, allowedPrivateHosts });
+      if (result.status !== 200) throw new Error(`HTTP ${result.status}`);
+      document = JSON.parse(result.body.toString('utf8'));
+    } catch (error) {
+      throw new OAuthError('invalid_client', `The client ID metadata document at ${clientId} could not be fetched (${(error as Error).message}).`, 401);
+    }
+    if (!document || typeof document !== 'object' || document.client_id !== clientId) {
+      throw new OAuthError('invalid_client', 'The client ID metadata document must be a JSON object whose client_id is its own URL.', 401);
+    }
+    const client = clientFromMetadata(clientId, document);
+    if (metadataCache.size >= METADATA_CACHE_SIZE) metadataCache.delete(metadataCache.keys().next().value!);
+    metadataCache.set(clientId, { client, until: Date.now() + METADATA_CACHE_MS });
+    return client;
+  }
+
+  async function issue(grantId: number, scope: OAuthScope): Promise<TokenSet> {
+    const access = generateSecret(ACCESS_TOKEN_PREFIX);
+    const refresh = generateSecret(REFRESH_TOKEN_PREFIX);
+    await db(TOKENS).create({ data: { hash: hashSecret(access), kind: 'access', grantId, expiresAt: later(ACCESS_TOKEN_SECONDS) } });
+    await db(TOKENS).create({ data: { hash: hashSecret(refresh), kind: 'refresh', grantId, expiresAt: later(REFRESH_TOKEN_SECONDS) } });
+    return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refresh, scope };
+  }
+
+  async function liveGrant(grantId: number) {
+    const grant = await db(GRANTS).findOne({ where: { id: grantId } });
+    return grant && !grant.revokedAt ? grant : null;
+  }
+
+  async function revokeGrantRow(grantId: number) {
+    await db(GRANTS).update({ where: { id: grantId }, data: { revokedAt: new Date() } });
+    await db(TOKENS).deleteMany({ where: { grantId } });
+  }
+
+  const api = {
+    /** RFC 7591 dynamic registration: a public client with its exact redirect URIs. */
+    async register(metadata: Record<string, unknown>) {
+      const client = clientFromMetadata(`qc_${randomBytes(16).toString('base64url')}`, metadata);
+      await db(CLIENTS).create({ data: { clientId: client.clientId, name: client.name, uri: client.uri, redirectUris: client.redirectUris } });
+      return {
+        client_id: client.clientId,
+        client_id_issued_at: Math.floor(Date.now() / 1000),
+        client_name: client.name,
+        ...(client.uri ? { client_uri: client.uri } : {}),
+        redirect_uris: client.redirectUris,
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      };
+    },
+
+    /** A registered client, or the client its https client_id names (fetched, cached); null when unknown. */
+    async client(clientId: string): Promise<OAuthClient | null> {
+      if (isClientIdUrl(clientId, quireConfig(strapi).allowedPrivateHosts)) return fetchClientMetadata(clientId);
+      const row = await db(CLIENTS).findOne({ where: { clientId } });
+      return row ? { clientId: row.clientId, name: row.name, uri: row.uri ?? null, redirectUris: row.redirectUris } : null;
+    },
+
+    /** The person approved: a grant, and its one-time code (60 seconds). */
+    async approve(input: { userId: number; client: OAuthClient; scope: OAuthScope; resource: string; redirectUri: string; codeChallenge: string }): Promise<string> {
+      const grant = await db(GRANTS).create({
+        data: { userId: input.userId, clientId: input.client.clientId, clientName: input.client.name, clientUri: input.client.uri, scope: input.scope, resource: input.resource },
+      });
+      const code = generateSecret(CODE_PREFIX);
+      await db(TOKENS).create({
+        data: { hash: hashSecret(code), kind: 'code', grantId: grant.id, expiresAt: later(CODE_SECONDS), redirectUri: input.redirectUri, codeChallenge: input.codeChallenge },
+      });
+      return code;
+    },
+
+    /** The authorization_code grant: one use, same client and redirect URI, PKCE, same resource. */
+    async exchangeCode(input: { code: string; clientId: string; redirectUri: string; codeVerifier: string; resource?: string }): Promise<TokenSet> {
+      const invalid = (why: string) => new OAuthError('invalid_grant', why);
+      const row = await db(TOKENS).findOne({ where: { hash: hashSecret(input.code), kind: 'code' } });
+      if (!row) throw invalid('The code is not valid (unknown, or already used).');
+      // One use: whoever marks it used first wins; a second use revokes the grant (RFC 6749 4.1.2).
+      const marked = await db(TOKENS).updateMany({ where: { id: row.id, usedAt: null }, data: { usedAt: new Date() } });
+      if (!marked.count) {
+        await revokeGrantRow(row.grantId);
+        throw invalid('The code was already used; the tokens issued with it are revoked.');
+      }
+      const grant = await liveGrant(row.grantId);
+      if (!grant) throw invalid('The authorization was revoked.');
+      if (new Date(row.expiresAt).getTime() < Date.now()) throw invalid('The code has expired; authorize again.');
+      if (grant.clientId !== input.clientId) throw invalid('The code was issued to another client.');
+      if (row.redirectUri !== input.redirectUri) throw invalid('redirect_uri differs from the one of the authorization request.');
+      if (!pkceMatches(input.codeVerifier, row.codeChallenge)) throw invalid('The code_verifier does not match the code_challenge (PKCE S256).');
+      if (input.resource !== undefined && input.resource !== grant.resource) throw new OAuthError('invalid_target', `The code was issued for ${grant.resource}.`);
+      await db(TOKENS).delete({ where: { id: row.id } });
+      return issue(grant.id, grant.scope);
+    },
+
+    /** The refresh_token grant, with rotation: a refresh token works once; using it again revokes the whole grant. */
+    async refresh(input: { refreshToken: string; clientId: string; resource?: string }): Promise<TokenSet> {
+      const row = await db(TOKENS).findOne({ where: { hash: hashSecret(input.refreshToken), kind: 'refresh' } });
+      if (!row) throw new OAuthError('invalid_grant', 'The refresh token is not valid (unknown, revoked or expired).');
+      const grant = await liveGrant(row.grantId);
+      if (!grant || new Date(row.expiresAt).getTime() < Date.now()) throw new OAuthError('invalid_grant', 'The refresh token has expired or its authorization was revoked.');
+      if (grant.clientId !== input.clientId) throw new OAuthError('invalid_grant', 'The refresh token was issued to another client.');
+      if (input.resource !== undefined && input.resource !== grant.resource) throw new OAuthError('invalid_target', `The grant is for ${grant.resource}.`);
+      const marked = await db(TOKENS).updateMany({ where: { id: row.id, usedAt: null }, data: { usedAt: new Date() } });
+      if (!marked.count) {
+        // Reuse of a rotated refresh token: someone holds a copy. Revoke everything of the grant.
+        await revokeGrantRow(grant.id);
+        throw new OAuthError('invalid_grant', 'This refresh token was already used; the authorization is revoked. Authorize again.');
+      }
+      return issue(grant.id, grant.scope);
+    },
+
+    /** RFC 7009: revokes the grant of an access or refresh token; unknown tokens are not an error. */
+    async revoke(token: string): Promise<void> {
+      const row = await db(TOKENS).findOne({ where: { hash: hashSecret(token) } });
+      if (row && row.kind !== 'code') await revokeGrantRow(row.grantId);
+    },
+
+    /** The user, scope and client of a live access token, or null. */
+    async verifyAccess(token: string, resources: readonly string[]): Promise<{ user: CallerUser; scope: OAuthScope; grantId: number; clientName: string } | null> {
+      const hash = hashSecret(token);
+      const row = await db(TOKENS).findOne({ where: { hash, kind: 'access' } });
+      if (!row || !safeEqual(row.hash, hash) || new Date(row.expiresAt).getTime() < Date.now()) return null;
+      const grant = await liveGrant(row.grantId);
+      if (!grant || !resources.includes(grant.resource)) return null;
+      const user = await db(USERS).findOne({ where: { id: grant.userId }, select: ['id', 'username', 'email', 'blocked'] });
+      if (!user || user.blocked) return null;
+      if (!grant.lastUsedAt || Date.now() - new Date(grant.lastUsedAt).getTime() > 60_000) await db(GRANTS).update({ where: { id: grant.id }, data: { lastUsedAt: new Date() } });
+      return { user: { id: user.id, username: user.username, email: user.email }, scope: grant.scope, grantId: grant.id, clientName: grant.clientName };
+    },
+
+    async listGrants(userId: number): Promise<GrantRecord[]> {
+      const rows = await db(GRANTS).findMany({ where: { userId, revokedAt: null }, orderBy: { id: 'desc' } });
+      return rows.map((g) => ({
+        id: g.documentId,
+        client: { id: g.clientId, name: g.clientName, uri: g.clientUri ?? null },
+        scope: g.scope,
+        createdAt: iso(g.createdAt)!,
+        lastUsedAt: iso(g.lastUsedAt),
+      }));
+    },
+
+    async revokeGrant(userId: number, id: string): Promise<void> {
+      const grant = await db(GRANTS).findOne({ where: { documentId: id, userId, revokedAt: null } });
+      if (!grant) throw notFound(`No connected app with id ${id}.`, 'Call GET /api/oauth/grants for yours.');
+      await revokeGrantRow(grant.id);
+    },
+  };
+  return api;
+};

@@ -1,0 +1,184 @@
+/**
+ * Suggestions (CONTRACT section 14): edits proposed, not applied. A suggestion keeps the ops as
+ * sent, the same ops with every anchor resolved to a full id, the revisions of the sections they
+ * touch (its base) and the dry run's results. Accepting applies the resolved ops through the
+ * one edits engine, in one transaction, only if none of those sections changed since (else 412,
+ * and the suggestion is stale).
+ */
+import type { Core } from '@strapi/strapi';
+import type { Knex } from 'knex';
+import { ApiError } from '../../../../../kernel/errors';
+import type { Precondition } from '../../../../../kernel/conditional';
+import { iso, knexOf, tableName } from '../../../../../kernel/db';
+import { anchorsOf, newId, resolveAnchor, sortIds, type AnchorScope } from '../domain/anchors';
+import { outlineTag } from '../domain/etags';
+import type { EditOp } from '../schemas/inputs';
+import { articleRowId, articleUuid, TABLE, UID } from './store';
+import type { Actor, EditOutcome, OpResult } from './edits';
+
+export type SuggestionStatus = 'pending' | 'accepted' | 'rejected' | 'stale';
+
+const suggestionScope = (articleId: string): AnchorScope => ({ item: 'suggestion', listRoute: `GET /api/articles/${articleId}/suggestions` });
+
+const COLUMNS = ['uuid', 'status', 'note', 'ops', 'resolved_ops', 'base', 'results', 'by_kind', 'by_name', 'decided_at', 'decided_by_kind', 'decided_by_name', 'created_at'];
+
+const json = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
+
+/** Ops as stored for the record: the fields that were sent (undefined ones dropped). */
+const cleanOps = (ops: EditOp[]) => JSON.parse(JSON.stringify(ops));
+
+function toRecord(row, anchor: string) {
+  return {
+    id: row.uuid,
+    anchor,
+    status: row.status as SuggestionStatus,
+    note: row.note ?? null,
+    ops: json(row.ops) as Record<string, unknown>[],
+    createdAt: iso(row.created_at)!,
+    by: { kind: row.by_kind as Actor['kind'], name: row.by_name },
+    decidedAt: iso(row.decided_at),
+    decidedBy: row.decided_by_kind ? { kind: row.decided_by_kind as Actor['kind'], name: row.decided_by_name ?? '' } : null,
+    results: json(row.results) as OpResult[],
+  };
+}
+
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const table = () => tableName(strapi, TABLE.suggestions);
+  const edits = () => strapi.plugin('quire').service('edits');
+
+  /** Every suggestion id of an article (for anchors), and the one an anchor names. */
+  async function find(k: Knex, articleRow: number, rawAnchor: string, articleId: string) {
+    const ids = (await k(table()).where({ article_id: articleRow }).select('uuid')).map((r) => r.uuid as string);
+    const uuid = resolveAnchor(sortIds(ids), rawAnchor, suggestionScope(articleId));
+    const row = await k(table()).where({ article_id: articleRow, uuid }).first(COLUMNS);
+    return { row, anchor: anchorsOf(ids).get(uuid)! };
+  }
+
+  async function recordOf(k: Knex, articleRow: number, uuid: string) {
+    const ids = (await k(table()).where({ article_id: articleRow }).select('uuid')).map((r) => r.uuid as string);
+    const row = await k(table()).where({ article_id: articleRow, uuid }).first(COLUMNS);
+    return toRecord(row, anchorsOf(ids).get(uuid)!);
+  }
+
+  const notPending = (status: string, anchor: string, articleId: string) =>
+    new ApiError(
+      'conflict',
+      `Suggestion ${anchor} is ${status}: only a pending suggestion can be accepted or rejected.`,
+      `Call GET /api/articles/${articleId}/suggestions?status=pending for the suggestions still waiting.`,
+    );
+
+  const api = {
+    /**
+     * Makes a suggestion of ops: a dry run against the article as it is (the same checks as
+     * the edits themselves: a bad op is refused now, not at review), then one stored row.
+     */
+    async create(userId: number, rawArticleId: string, ops: EditOp[], input: { note?: string | null; actor: Actor; ifMatch?: Precondition; single?: boolean }) {
+      const outcome: EditOutcome = await edits().apply(userId, rawArticleId, ops, { actor: input.actor, ifMatch: input.ifMatch, dryRun: true, single: input.single });
+      const articleRow = await articleRowId(strapi, userId, rawArticleId);
+      const uuid = newId();
+      const now = new Date();
+      await strapi.db.query(UID.suggestion).create({
+        data: {
+          uuid,
+          articleId: articleRow,
+          status: 'pending',
+          note: input.note ?? null,
+          ops: cleanOps(ops),
+          resolvedOps: cleanOps(outcome.resolvedOps.map(({ ifMatch, ...op }: EditOp & { ifMatch?: string }) => op as EditOp)),
+          base: outcome.touched,
+          results: outcome.results,
+          byKind: input.actor.kind,
+          byName: input.actor.name,
+          createdAt: now,
+          updatedAt: now,
+        },
+        select: ['id'],
+      });
+      return { suggestion: await recordOf(await knexOf(strapi), articleRow, uuid) };
+    },
+
+    async list(userId: number, rawArticleId: string, status?: SuggestionStatus) {
+      const articleRow = await articleRowId(strapi, userId, rawArticleId);
+      const k = await knexOf(strapi);
+      const rows = await k(table())
+        .where({ article_id: articleRow })
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
+        .select(COLUMNS);
+      const anchors = anchorsOf(rows.map((r) => r.uuid));
+      return { suggestions: rows.filter((r) => !status || r.status === status).map((r) => toRecord(r, anchors.get(r.uuid)!)) };
+    },
+
+    async get(userId: number, rawArticleId: string, rawAnchor: string) {
+      const articleRow = await articleRowId(strapi, userId, rawArticleId);
+      const { row, anchor } = await find(await knexOf(strapi), articleRow, rawAnchor, articleUuid(rawArticleId));
+      return { suggestion: toRecord(row, anchor) };
+    },
+
+    /**
+     * Applies a pending suggestion's ops atomically, as its author's change, on the revisions
+     * it was made against. Claimed under the article's lock, so two accepts cannot both apply.
+     */
+    async accept(userId: number, rawArticleId: string, rawAnchor: string, actor: Actor) {
+      const articleId = articleUuid(rawArticleId);
+      const articleRow = await articleRowId(strapi, userId, rawArticleId);
+      const { row, anchor } = await find(await knexOf(strapi), articleRow, rawAnchor, articleId);
+      if (row.status === 'stale') throw staleError(anchor, articleId);
+      if (row.status !== 'pending') throw notPending(row.status, anchor, articleId);
+      let outcome: EditOutcome;
+      try {
+        outcome = await edits().apply(userId, rawArticleId, json(row.resolved_ops), {
+          actor: { kind: row.by_kind, name: row.by_name },
+          base: json(row.base),
+          within: async (trx: Knex) => {
+            const claimed = await trx(table())
+              .where({ article_id: articleRow, uuid: row.uuid, status: 'pending' })
+              .update({ status: 'accepted', decided_at: new Date(), decided_by_kind: actor.kind, decided_by_name: actor.name, updated_at: new Date() });
+            if (!claimed) {
+              const now = await trx(table()).where({ article_id: articleRow, uuid: row.uuid }).first('status');
+              throw notPending(now?.status ?? 'gone', anchor, articleId);
+            }
+          },
+        });
+      } catch (error) {
+        // The article changed under it (a touched section, an anchor gone, a count no longer right): stale.
+        if (error instanceof ApiError && error.status < 500 && error.code !== 'conflict') {
+          const k = await knexOf(strapi);
+          await k(table()).where({ article_id: articleRow, uuid: row.uuid, status: 'pending' }).update({ status: 'stale', updated_at: new Date() });
+          throw staleError(anchor, articleId, error.code === 'precondition-failed' ? undefined : error.message);
+        }
+        throw error;
+      }
+      const k = await knexOf(strapi);
+      return {
+        data: { suggestion: await recordOf(k, articleRow, row.uuid), outline: outcome.outline.entries() },
+        etag: outlineTag(articleId, outcome.outlineRev),
+      };
+    },
+
+    async reject(userId: number, rawArticleId: string, rawAnchor: string, reason: string | null, actor: Actor) {
+      const articleId = articleUuid(rawArticleId);
+      const articleRow = await articleRowId(strapi, userId, rawArticleId);
+      const k = await knexOf(strapi);
+      const { row, anchor } = await find(k, articleRow, rawAnchor, articleId);
+      const done = await k(table())
+        .where({ article_id: articleRow, uuid: row.uuid })
+        .whereIn('status', ['pending', 'stale'])
+        .update({ status: 'rejected', reason, decided_at: new Date(), decided_by_kind: actor.kind, decided_by_name: actor.name, updated_at: new Date() });
+      if (!done) throw notPending((await k(table()).where({ uuid: row.uuid }).first('status'))?.status ?? row.status, anchor, articleId);
+      return { suggestion: await recordOf(k, articleRow, row.uuid) };
+    },
+  };
+  return api;
+};
+
+function staleError(anchor: string, articleId: string, why?: string) {
+  return new ApiError(
+    'precondition-failed',
+    `Suggestion ${anchor} is stale: the article changed since it was made${why ? ` (${why})` : ''}. Nothing was changed.`,
+    `Call GET /api/articles/${articleId}/outline for the current article, and make a new suggestion (or edit) against it.`,
+  );
+}
+
