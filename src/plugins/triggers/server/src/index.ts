@@ -4,10 +4,11 @@ import contentTypes from './content-types';
 import controllers from './controllers';
 import destroy from './destroy';
 import middlewares from './middlewares';
+import register from './register';
 import routes from './routes';
 import services from './services';
 
 export { ActionError } from './domain/action-error';
 export type { ActionContext, ActionDefinition, ActionHandler } from './actions/types';
 
-export default { register() {}, bootstrap, destroy, config, contentTypes, controllers, middlewares, routes, services };
+export default { register, bootstrap, destroy, config, contentTypes, controllers, middlewares, routes, services };

@@ -1,38 +1,70 @@
+import type { Core } from '@strapi/strapi';
 import { z } from 'zod';
-import { createArticleInput, createNoteInput, LIMITS } from '../../../../quire/server/src/controllers/inputs';
 import type { ActionDefinition } from './types';
 import { noConfig, parseAt } from './schema';
 
 /**
  * Actions on the article service of the quire plugin, done as the instance's owner; a note
  * written this way is `createdBy: agent`. The inputs are the article API's own schemas (same
- * limits, same messages) and are checked when the trigger arrives, so a bad one is a 400.
+ * limits, same messages), which the quire plugin lends through its `inputs` service, and are
+ * checked when the trigger arrives, so a bad one is a 400.
  */
 
-const importInput = createArticleInput.extend({
-  markdown: z.string().max(LIMITS.markdown, `must be at most ${LIMITS.markdown.toLocaleString('en')} characters`),
-});
+/** What this plugin relies on from `strapi.plugin('quire').service('inputs')`. */
+interface QuireInputs {
+  createArticle: z.ZodObject;
+  createNote: z.ZodObject;
+  limits: { markdown: number };
+}
 
-const noteInput = createNoteInput.extend({
-  articleId: z.string().min(1, 'must not be empty').max(100, 'is too long'),
-});
+const schemasByApp = new WeakMap<Core.Strapi, { importInput: z.ZodObject; noteInput: z.ZodObject }>();
+
+function schemas(strapi: Core.Strapi) {
+  let found = schemasByApp.get(strapi);
+  if (!found) {
+    const inputs = strapi.plugin('quire').service('inputs') as QuireInputs;
+    const max = inputs.limits.markdown;
+    found = {
+      importInput: inputs.createArticle.extend({
+        markdown: z.string().max(max, `must be at most ${max.toLocaleString('en')} characters`),
+      }),
+      noteInput: inputs.createNote.extend({
+        articleId: z.string().min(1, 'must not be empty').max(100, 'is too long'),
+      }),
+    };
+    schemasByApp.set(strapi, found);
+  }
+  return found;
+}
 
 export const articleImport: ActionDefinition = {
+  description: 'Creates an article for the instance\'s owner from {title, markdown, premise?}. No config.',
+  configExample: {},
+  inputExample: { title: 'A test article', markdown: '# Hello\n\nSent from the trigger panel.' },
   parseConfig: noConfig,
-  parseInput: (input) => parseAt('payload', importInput, input, 'Send {"payload": {"title": "...", "markdown": "...", "premise"?: "..."}}.'),
+  parseInput: (input, { strapi }) =>
+    parseAt('payload', schemas(strapi).importInput, input, 'Send {"payload": {"title": "...", "markdown": "...", "premise"?: "..."}}.'),
   async run(input, { strapi, userId }) {
-    const { title, markdown, premise } = importInput.parse(input);
+    const { title, markdown, premise } = schemas(strapi).importInput.parse(input) as { title: string; markdown: string; premise?: string | null };
     const created = await strapi.plugin('quire').service('articles').createArticle(userId, { title, markdown, premise });
     return { articleId: created.article.id };
   },
 };
 
 export const articleNote: ActionDefinition = {
+  description: 'Adds a note {articleId, kind, title, body?, url?} to one of the owner\'s articles. No config.',
+  configExample: {},
+  inputExample: { articleId: 'replace-with-an-article-id', kind: 'idea', title: 'Sent from the trigger panel' },
   parseConfig: noConfig,
-  parseInput: (input) =>
-    parseAt('payload', noteInput, input, 'Send {"payload": {"articleId": "...", "kind": "source|decision|idea|question", "title": "...", "body"?: "...", "url"?: "..."}}.'),
+  parseInput: (input, { strapi }) =>
+    parseAt(
+      'payload',
+      schemas(strapi).noteInput,
+      input,
+      'Send {"payload": {"articleId": "...", "kind": "source|decision|idea|question", "title": "...", "body"?: "...", "url"?: "..."}}.',
+    ),
   async run(input, { strapi, userId }) {
-    const { articleId, ...note } = noteInput.parse(input);
+    const { articleId, ...note } = schemas(strapi).noteInput.parse(input) as { articleId: string } & Record<string, unknown>;
     const created = await strapi.plugin('quire').service('notes').add(userId, articleId, note, 'agent');
     return { articleId, anchor: created.note.anchor };
   },

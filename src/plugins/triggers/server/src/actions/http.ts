@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { invalidArgument } from '../../../../quire/server/src/domain/errors';
-import { parseHostExemptions } from '../../../../quire/server/src/domain/address-policy';
+import { invalidArgument } from '../../../../../kernel/errors';
+import { parseHostExemptions } from '../../../../../kernel/address-policy';
 import {
-  allowedPrivateHostsFromEnv,
   BlockedUrlError,
   checkUrl,
   FetchFailedError,
   safeFetch,
-} from '../../../../quire/server/src/domain/safe-fetch';
+} from '../../../../../kernel/safe-fetch';
+import { triggersConfig } from '../config';
 import { ActionError } from '../domain/action-error';
 import type { ActionDefinition } from './types';
 import { parseAt } from './schema';
@@ -51,11 +51,14 @@ export function cutUtf8(body: Buffer, limit: number): string {
 }
 
 const http: ActionDefinition = {
-  parseConfig(config) {
+  description: 'POSTs the input as JSON to config.url (a public http(s) URL), with optional headers, timeoutMs and maxAttempts (retries on 5xx and network errors).',
+  configExample: { url: 'https://example.com/hook', maxAttempts: 3, timeoutMs: 10000, headers: { 'X-Source': 'quire' } },
+  inputExample: { hello: 'world' },
+  parseConfig(config, { strapi }) {
     const parsed = parseAt('config', configSchema, config ?? {}, 'Pass {"url": "https://..."} and optionally maxAttempts, timeoutMs, headers.');
     try {
       // Early refusal of what can be told without DNS (scheme, credentials, private IP literals).
-      checkUrl(parsed.url, parseHostExemptions(allowedPrivateHostsFromEnv()));
+      checkUrl(parsed.url, parseHostExemptions(triggersConfig(strapi).allowedPrivateHosts));
     } catch (error) {
       if (error instanceof BlockedUrlError) throw invalidArgument(`config.url: ${error.message}`, 'Use a public http(s) URL.');
       throw error;
@@ -65,7 +68,7 @@ const http: ActionDefinition = {
 
   maxAttempts: (config) => (config as HttpConfig).maxAttempts ?? 3,
 
-  async run(input, { config }) {
+  async run(input, { config, strapi }) {
     const { url, headers, timeoutMs } = config as HttpConfig;
     let answer;
     try {
@@ -76,7 +79,7 @@ const http: ActionDefinition = {
         htmlOnly: false,
         maxBytes: READ_LIMIT_BYTES,
         timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        allowedPrivateHosts: allowedPrivateHostsFromEnv(),
+        allowedPrivateHosts: triggersConfig(strapi).allowedPrivateHosts,
       });
     } catch (error) {
       if (error instanceof BlockedUrlError) throw new ActionError('blocked-url', error.message);

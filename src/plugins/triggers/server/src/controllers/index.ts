@@ -1,5 +1,7 @@
+import adminInstances from './admin-instances';
+import adminOrganizations from './admin-organizations';
 import instances from './instances';
 import organizations from './organizations';
 import trigger from './trigger';
 
-export default { instances, organizations, trigger };
+export default { adminInstances, adminOrganizations, instances, organizations, trigger };

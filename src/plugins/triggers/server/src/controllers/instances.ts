@@ -1,46 +1,8 @@
 import type { Core } from '@strapi/strapi';
-import { z } from 'zod';
-import { ok } from '../../../../quire/server/src/controllers/respond';
-import { invalidArgument } from '../../../../quire/server/src/domain/errors';
-import { parseInput } from '../../../../quire/server/src/domain/validation';
-import { decodeSigningSecret } from '../domain/signature';
-import { EXECUTION_STATUSES } from '../domain/records';
-
-const name = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
-const id = z.string().trim().min(1, 'must not be empty').max(64, 'is too long');
-
-export const createInstanceInput = z.strictObject({ organizationId: id, name });
-export const listInstancesQuery = z.strictObject({ organizationId: id.optional() });
-
-const signingSecrets = z
-  .array(
-    z.string().refine((value) => decodeSigningSecret(value) !== null, {
-      message: 'must be a Standard Webhooks secret: whsec_ followed by the base64 of 24 to 64 bytes',
-    }),
-  )
-  .max(10, 'must hold at most 10 secrets');
-
-export const createWorkflowInput = z.strictObject({
-  name,
-  action: z.string().min(1, 'must not be empty').max(100, 'is too long'),
-  config: z.unknown().optional(),
-  signingSecrets: signingSecrets.optional(),
-  enabled: z.boolean().optional(),
-});
-
-export const updateWorkflowInput = z.strictObject({
-  name: name.optional(),
-  config: z.unknown().optional(),
-  signingSecrets: signingSecrets.optional(),
-  enabled: z.boolean().optional(),
-});
-
-export const listExecutionsQuery = z.strictObject({
-  workflowId: id.optional(),
-  status: z.enum(EXECUTION_STATUSES as [string, ...string[]], { message: `must be one of ${EXECUTION_STATUSES.join(', ')}` }).optional(),
-  limit: z.coerce.number().int('must be an integer').min(1, 'must be at least 1').max(100, 'must be at most 100').optional(),
-  cursor: z.string().optional(),
-});
+import { invalidArgument } from '../../../../../kernel/errors';
+import { controller, reply } from '../../../../../kernel/routes';
+import { principalOf } from '../domain/principal';
+import { instanceRoutes } from '../routes';
 
 const encodeCursor = (last: number | null) => (last === null ? null : Buffer.from(`e:${last}`).toString('base64url'));
 function decodeCursor(cursor: string | undefined): number | undefined {
@@ -50,52 +12,37 @@ function decodeCursor(cursor: string | undefined): number | undefined {
   return Number(match[1]);
 }
 
-/** The /api/process-instances routes; callers are users or organization keys (ctx.state.principal). */
+/** The /api/process-instances routes; callers are users or organization keys. */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const service = (name: string) => strapi.plugin('triggers').service(name);
-  return {
-    async create(ctx) {
-      const input = parseInput(createInstanceInput, ctx.request.body ?? {});
-      ok(ctx, { instance: await service('instances').create(ctx.state.principal, input) }, 201);
+  return controller(instanceRoutes, {
+    create: async ({ body, caller }) => ({ instance: await service('instances').create(principalOf(caller), body) }),
+    list: async ({ query, caller }) => ({ instances: await service('instances').list(principalOf(caller), query.organizationId) }),
+    get: async ({ params, caller }) => ({ instance: await service('instances').get(principalOf(caller), params.pid) }),
+    regenerateKey: async ({ params, caller }) => ({ instance: await service('instances').regenerateKey(principalOf(caller), params.pid) }),
+    createWorkflow: async ({ params, body, caller }) => service('workflows').create(principalOf(caller), params.pid, body),
+    listWorkflows: async ({ params, caller }) => ({ workflows: await service('workflows').list(principalOf(caller), params.pid) }),
+    getWorkflow: async ({ params, caller }) => ({ workflow: await service('workflows').get(principalOf(caller), params.pid, params.wid) }),
+    updateWorkflow: async ({ params, body, caller }) => service('workflows').update(principalOf(caller), params.pid, params.wid, body),
+    rotateCallbackSecret: async ({ params, caller }) => service('workflows').rotateCallbackSecret(principalOf(caller), params.pid, params.wid),
+    replay: async ({ params, caller }) => {
+      await service('instances').accessible(principalOf(caller), params.pid);
+      return reply(202, await service('runner').replay(params.pid, params.eid));
     },
-    async list(ctx) {
-      const query = parseInput(listInstancesQuery, ctx.query ?? {});
-      ok(ctx, { instances: await service('instances').list(ctx.state.principal, query.organizationId) });
+    removeWorkflow: async ({ params, caller }) => {
+      await service('workflows').remove(principalOf(caller), params.pid, params.wid);
+      return { id: params.wid };
     },
-    async get(ctx) {
-      ok(ctx, { instance: await service('instances').get(ctx.state.principal, ctx.params.pid) });
-    },
-    async regenerateKey(ctx) {
-      ok(ctx, { instance: await service('instances').regenerateKey(ctx.state.principal, ctx.params.pid) });
-    },
-    async createWorkflow(ctx) {
-      const input = parseInput(createWorkflowInput, ctx.request.body ?? {});
-      ok(ctx, { workflow: await service('workflows').create(ctx.state.principal, ctx.params.pid, input) }, 201);
-    },
-    async listWorkflows(ctx) {
-      ok(ctx, { workflows: await service('workflows').list(ctx.state.principal, ctx.params.pid) });
-    },
-    async getWorkflow(ctx) {
-      ok(ctx, { workflow: await service('workflows').get(ctx.state.principal, ctx.params.pid, ctx.params.wid) });
-    },
-    async updateWorkflow(ctx) {
-      const patch = parseInput(updateWorkflowInput, ctx.request.body ?? {});
-      ok(ctx, { workflow: await service('workflows').update(ctx.state.principal, ctx.params.pid, ctx.params.wid, patch) });
-    },
-    async removeWorkflow(ctx) {
-      await service('workflows').remove(ctx.state.principal, ctx.params.pid, ctx.params.wid);
-      ok(ctx, { id: ctx.params.wid });
-    },
-    async listExecutions(ctx) {
-      const query = parseInput(listExecutionsQuery, ctx.query ?? {});
-      await service('instances').accessible(ctx.state.principal, ctx.params.pid);
-      const page = await service('executions').list(ctx.params.pid, {
+    listExecutions: async ({ params, query, caller }) => {
+      const principal = principalOf(caller);
+      await service('instances').accessible(principal, params.pid);
+      const page = await service('executions').list(params.pid, {
         workflowId: query.workflowId,
         status: query.status,
         limit: query.limit ?? 20,
         before: decodeCursor(query.cursor),
       });
-      ok(ctx, { executions: page.executions, nextCursor: encodeCursor(page.last) });
+      return { executions: page.executions, nextCursor: encodeCursor(page.last) };
     },
-  };
+  });
 };

@@ -1,36 +1,17 @@
 import type { Core } from '@strapi/strapi';
-import { z } from 'zod';
-import { ok } from '../../../../quire/server/src/controllers/respond';
-import { parseInput } from '../../../../quire/server/src/domain/validation';
-
-export const createOrganizationInput = z.strictObject({
-  name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
-});
-
-export const createOrganizationKeyInput = z.strictObject({
-  name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').optional(),
-});
+import { controller } from '../../../../../kernel/routes';
+import { organizationRoutes } from '../routes';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const organizations = () => strapi.plugin('triggers').service('organizations');
-  return {
-    async create(ctx) {
-      const input = parseInput(createOrganizationInput, ctx.request.body ?? {});
-      ok(ctx, { organization: await organizations().create(ctx.state.user.id, input.name) }, 201);
+  return controller(organizationRoutes, {
+    create: async ({ body, caller }) => ({ organization: await organizations().create(caller.userId, body.name) }),
+    list: async ({ caller }) => ({ organizations: await organizations().list(caller.userId) }),
+    createKey: ({ params, body, caller }) => organizations().createKey(caller.userId, params.orgId, body.name ?? 'Organization key'),
+    listKeys: async ({ params, caller }) => ({ keys: await organizations().listKeys(caller.userId, params.orgId) }),
+    revokeKey: async ({ params, caller }) => {
+      await organizations().revokeKey(caller.userId, params.orgId, params.keyId);
+      return { id: params.keyId };
     },
-    async list(ctx) {
-      ok(ctx, { organizations: await organizations().list(ctx.state.user.id) });
-    },
-    async createKey(ctx) {
-      const input = parseInput(createOrganizationKeyInput, ctx.request.body ?? {});
-      ok(ctx, await organizations().createKey(ctx.state.user.id, ctx.params.orgId, input.name ?? 'Organization key'), 201);
-    },
-    async listKeys(ctx) {
-      ok(ctx, { keys: await organizations().listKeys(ctx.state.user.id, ctx.params.orgId) });
-    },
-    async revokeKey(ctx) {
-      await organizations().revokeKey(ctx.state.user.id, ctx.params.orgId, ctx.params.keyId);
-      ok(ctx, { id: ctx.params.keyId });
-    },
-  };
+  });
 };

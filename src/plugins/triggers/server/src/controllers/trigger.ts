@@ -1,11 +1,18 @@
 import type { Core } from '@strapi/strapi';
-import { ok } from '../../../../quire/server/src/controllers/respond';
-import { invalidArgument, notFound } from '../../../../quire/server/src/domain/errors';
-import { presented } from '../services/gate';
-import type { TriggersConfig } from '../config';
+import { invalidArgument, notFound } from '../../../../../kernel/errors';
+import { jsonTextTooDeep, tooDeep } from '../../../../../kernel/json-depth';
+import { controller } from '../../../../../kernel/routes';
+import { publicUrl } from '../../../../../kernel/config';
+import { triggersConfig } from '../config';
+import { triggerRoutes } from '../routes';
+import type { TriggerWorkflow } from '../services/workflows';
+import { bodyHash } from '../services/executions';
+import { signatureHeadersOf } from '../domain/signature';
 
-const MAX_WAIT_SECONDS = 30;
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Status polls with ?wait= per process instance: 120 a minute (one every half second). */
+export const STATUS_WAIT_LIMIT = { points: 120, durationSec: 60 };
 
 function parseBody(raw: Buffer): Record<string, unknown> {
   let text: string;
@@ -14,6 +21,8 @@ function parseBody(raw: Buffer): Record<string, unknown> {
   } catch {
     throw invalidArgument('The request body is not valid UTF-8.', 'Send a JSON object encoded as UTF-8.');
   }
+  // Counted on the bytes, before JSON.parse builds (and something later recurses into) the value.
+  if (jsonTextTooDeep(raw)) throw tooDeep();
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -26,33 +35,38 @@ function parseBody(raw: Buffer): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-function parseWait(value: unknown): number {
-  if (value === undefined) return 0;
-  if (typeof value !== 'string' || !/^\d{1,4}$/.test(value) || Number(value) > MAX_WAIT_SECONDS) {
-    throw invalidArgument(`wait must be a whole number of seconds from 0 to ${MAX_WAIT_SECONDS}.`, 'Pass ?wait=10, say, and poll again if the execution is not finished.');
-  }
-  return Number(value);
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+const IDEMPOTENCY_NEXT = 'Send a unique value of 1 to 255 visible characters (a UUID, say) in one Idempotency-Key header, or none.';
+
+/** The Idempotency-Key header's value, undefined when absent; an empty, long, repeated or odd one is 400. */
+function idempotencyKeyOf(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (Array.isArray(header)) throw invalidArgument('Idempotency-Key was sent more than once.', IDEMPOTENCY_NEXT);
+  if (header.length === 0) throw invalidArgument('Idempotency-Key must not be empty.', IDEMPOTENCY_NEXT);
+  if (header.length > MAX_IDEMPOTENCY_KEY_LENGTH) throw invalidArgument(`Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`, IDEMPOTENCY_NEXT);
+  if (!/^[\x20-\x7e]+$/.test(header)) throw invalidArgument('Idempotency-Key must be visible ASCII characters.', IDEMPOTENCY_NEXT);
+  return header;
 }
 
 /** POST /webhook/{processInstanceId}/{workflowId} and GET /status/{processInstanceId}/{executionId}. */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const plugin = () => strapi.plugin('triggers');
-  const setting = <K extends keyof TriggersConfig>(key: K) => plugin().config(key) as TriggersConfig[K];
-  const publicUrl = () => String(strapi.config.get('server.url') ?? '').replace(/\/+$/, '');
+  const settings = triggersConfig(strapi);
 
-  return {
-    async trigger(ctx) {
-      const { processInstanceId, workflowId } = ctx.params;
-      const raw: Buffer = ctx.state.triggerRawBody ?? Buffer.alloc(0);
-      const request = presented(ctx);
-      const { workflow } = await plugin().service('gate').authorizeTrigger(request, raw, processInstanceId, workflowId);
-      if (!workflow.enabled) {
-        throw notFound(`The workflow ${workflowId} is disabled.`, `Enable it with PATCH /api/process-instances/${processInstanceId}/workflows/${workflowId} {"enabled": true}.`);
-      }
+  return controller(triggerRoutes, {
+    /** The route's guard checked the credential against this instance and workflow (credentials.ts), and found the workflow. */
+    async trigger({ params, caller }, ctx) {
+      const { processInstanceId, workflowId } = params;
+      const raw: Buffer = ctx.state.rawBody ?? Buffer.alloc(0);
+      const workflow = caller.target as TriggerWorkflow;
+      // First, so every answer past the credential check carries the RateLimit headers.
       await strapi
         .plugin('quire')
         .service('rateLimit')
-        .consume('trigger', processInstanceId, { points: setting('rateLimitPerMinute'), durationSec: 60 }, 1, 'Too many triggers for this process instance.');
+        .consume('trigger', processInstanceId, { points: settings.rateLimitPerMinute, durationSec: 60 }, 1, 'Too many triggers for this process instance.');
+      if (!workflow.enabled) {
+        throw notFound(`The workflow ${workflowId} is disabled.`, `Enable it with PATCH /api/process-instances/${processInstanceId}/workflows/${workflowId} {"enabled": true}.`);
+      }
 
       const body = parseBody(raw);
       // A body without `payload` is itself the input: platforms that sign webhooks send their own shapes.
@@ -61,7 +75,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const action = plugin().service('actions').get(workflow.action);
       if (action?.parseInput) {
         try {
-          input = action.parseInput(input);
+          input = action.parseInput(input, { strapi });
         } catch (error) {
           // The action names fields from "payload."; a bare body has no such wrapper.
           if (!wrapped && error instanceof Error) error.message = error.message.replace(/^payload\./, '').replace(/^payload /, 'body ');
@@ -70,9 +84,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       }
       const config = JSON.parse(workflow.config);
       const maxAttempts = plugin().service('actions').maxAttempts(workflow.action, config);
-      const webhookId = typeof request.signature?.id === 'string' && request.signature.id ? request.signature.id : undefined;
+      const signatureId = signatureHeadersOf(ctx.request.headers)?.id;
+      const webhookId = typeof signatureId === 'string' && signatureId ? signatureId : undefined;
+      const idempotencyKey = idempotencyKeyOf(ctx.request.headers['idempotency-key']);
 
-      const created = await plugin().service('executions').create(workflow, input, maxAttempts, webhookId);
+      const created = await plugin()
+        .service('executions')
+        .create(workflow, input, maxAttempts, { webhookId, idempotencyKey, bodyHash: idempotencyKey === undefined ? undefined : bodyHash(raw) });
       if (!created.duplicate) {
         // The execution is recorded; if the queue is unreachable, the sweep dispatches it later.
         await plugin()
@@ -80,29 +98,32 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           .dispatch(created.executionId)
           .catch((error) => strapi.log.warn(`triggers: could not dispatch ${created.executionId}: ${error?.message ?? error}`));
       }
-      ok(
-        ctx,
-        {
-          executionId: created.executionId,
-          status: created.status,
-          statusUrl: `${publicUrl()}/status/${processInstanceId}/${created.executionId}`,
-          duplicate: created.duplicate,
-        },
-        202,
-      );
+      return {
+        executionId: created.executionId,
+        status: created.status,
+        statusUrl: `${publicUrl(strapi)}/status/${processInstanceId}/${created.executionId}`,
+        duplicate: created.duplicate,
+      };
     },
 
-    async status(ctx) {
-      const { processInstanceId, executionId } = ctx.params;
-      await plugin().service('gate').authorizeInstance(presented(ctx), processInstanceId);
-      const wait = parseWait(ctx.query?.wait);
+    /** The route's guard checked the credential against this instance. */
+    async status({ params, query }) {
+      const { processInstanceId, executionId } = params;
+      const wait = query.wait ?? 0;
+      // A waiting poll holds a connection for up to 30 s: they are counted per process instance.
+      if (wait) {
+        await strapi
+          .plugin('quire')
+          .service('rateLimit')
+          .consume('status-wait', processInstanceId, STATUS_WAIT_LIMIT, 1, 'Too many waiting status polls for this process instance.');
+      }
       const record = wait
         ? await plugin().service('runner').waitFor(processInstanceId, executionId, wait * 1000)
         : await plugin().service('executions').get(processInstanceId, executionId);
       if (!record) {
         throw notFound(`No execution with id ${executionId} in this process instance.`, `Use the executionId returned by POST /webhook/${processInstanceId}/{workflowId}.`);
       }
-      ok(ctx, record);
+      return record;
     },
-  };
+  });
 };

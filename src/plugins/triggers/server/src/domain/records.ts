@@ -1,33 +1,18 @@
-/** Row → API record mappers: pure, shared by services. */
+/** Row → API record mappers: pure, shared by services. The records' shapes are schemas/records.ts. */
+import { iso } from '../../../../../kernel/db';
+import type { ExecutionRecord, ExecutionStatus, InstanceRecord, OrganizationKeyRecord, OrganizationRecord, WorkflowRecord } from '../schemas/records';
 
-export const iso = (value: unknown): string | null => {
-  if (value == null) return null;
-  const date = value instanceof Date ? value : new Date(typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : (value as string));
-  return Number.isNaN(date.getTime()) ? null : date.toISOString();
-};
+export { EXECUTION_STATUSES } from '../schemas/records';
+export type { ExecutionRecord, ExecutionStatus, InstanceRecord, OrganizationKeyRecord, OrganizationRecord, WorkflowRecord };
 
 /** JSON stored in a text column; null stays null. */
 export const fromJson = (value: unknown): unknown => (value == null ? null : JSON.parse(String(value)));
-
-export interface OrganizationRecord {
-  id: string;
-  name: string;
-  createdAt: string;
-}
 
 export const organizationRecord = (row): OrganizationRecord => ({
   id: row.documentId,
   name: row.name,
   createdAt: iso(row.createdAt)!,
 });
-
-export interface OrganizationKeyRecord {
-  id: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
 
 export const organizationKeyRecord = (row): OrganizationKeyRecord => ({
   id: row.documentId,
@@ -37,26 +22,6 @@ export const organizationKeyRecord = (row): OrganizationKeyRecord => ({
   lastUsedAt: iso(row.lastUsedAt),
 });
 
-export interface InstanceRecord {
-  id: string;
-  organizationId: string;
-  name: string;
-  apiKey: string;
-  createdAt: string;
-}
-
-export interface WorkflowRecord {
-  id: string;
-  name: string;
-  action: string;
-  config: Record<string, unknown>;
-  triggerUrl: string;
-  signing: boolean;
-  enabled: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
 export const workflowRecord = (row, publicUrl: string): WorkflowRecord => ({
   id: row.documentId,
   name: row.name,
@@ -64,26 +29,13 @@ export const workflowRecord = (row, publicUrl: string): WorkflowRecord => ({
   config: fromJson(row.config) as Record<string, unknown>,
   triggerUrl: `${publicUrl}/webhook/${row.instanceId}/${row.documentId}`,
   signing: Number(row.secretCount) > 0,
+  callbackUrl: row.callbackUrl ?? null,
   enabled: Boolean(row.enabled),
   createdAt: iso(row.createdAt)!,
   updatedAt: iso(row.updatedAt)!,
 });
 
-export type ExecutionStatus = 'pending' | 'running' | 'success' | 'failed';
-export const EXECUTION_STATUSES: ExecutionStatus[] = ['pending', 'running', 'success', 'failed'];
 export const isFinal = (status: string) => status === 'success' || status === 'failed';
-
-export interface ExecutionRecord {
-  executionId: string;
-  workflowId: string;
-  status: ExecutionStatus;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  attempts: number;
-  output: unknown;
-  error: { code: string; message: string } | null;
-}
 
 /** From a raw (snake_case) executions row. */
 export const executionRecord = (row): ExecutionRecord => ({
@@ -97,4 +49,7 @@ export const executionRecord = (row): ExecutionRecord => ({
   attempts: Number(row.attempts),
   output: fromJson(row.output),
   error: fromJson(row.error) as ExecutionRecord['error'],
+  callback: row.callback_status
+    ? { status: row.callback_status, attempts: Number(row.callback_attempts ?? 0), lastError: row.callback_last_error ?? null }
+    : null,
 });

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { safeEqual } from '../../../../quire/server/src/domain/secrets';
+import { safeEqual } from '../../../../../kernel/secrets';
 
 /**
  * Standard Webhooks (v1.0.0) symmetric signatures, verified the way the reference library
@@ -55,6 +55,21 @@ export function sign(key: Buffer, id: string, timestamp: number, body: Buffer | 
   mac.update(`${id}.${timestamp}.`, 'utf8');
   mac.update(typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
   return `v1,${mac.digest('base64')}`;
+}
+
+/**
+ * The signature headers of a request: Standard Webhooks' names, or else Svix's (`svix-id`,
+ * `svix-timestamp`, `svix-signature`: the same scheme under other names, sent by Clerk,
+ * Resend and other Svix customers). Null when neither set is present at all.
+ */
+export function signatureHeadersOf(headers: Record<string, string | string[] | undefined>): SignatureHeaders | null {
+  for (const prefix of ['webhook', 'svix']) {
+    const id = headers[`${prefix}-id`];
+    const timestamp = headers[`${prefix}-timestamp`];
+    const signature = headers[`${prefix}-signature`];
+    if (id !== undefined || timestamp !== undefined || signature !== undefined) return { id, timestamp, signature };
+  }
+  return null;
 }
 
 /** One header value: Node joins repeated headers into arrays for some names; any repetition is refused. */

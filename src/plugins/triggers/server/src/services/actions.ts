@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { invalidArgument } from '../../../../quire/server/src/domain/errors';
+import { invalidArgument } from '../../../../../kernel/errors';
 import { articleImport, articleNote } from '../actions/articles';
 import echo from '../actions/echo';
 import http from '../actions/http';
@@ -12,7 +12,7 @@ const NAME = /^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)*$/;
  * own register or bootstrap:
  *   strapi.plugin('triggers').service('actions').register('crm.sync', async (input, ctx) => ...)
  */
-export default ({ strapi: _strapi }: { strapi: Core.Strapi }) => {
+export default ({ strapi }: { strapi: Core.Strapi }) => {
   const actions = new Map<string, ActionDefinition>();
 
   const registry = {
@@ -44,7 +44,7 @@ export default ({ strapi: _strapi }: { strapi: Core.Strapi }) => {
     /** A workflow config checked by its action (any JSON object when the action does not say). */
     parseConfig(name: string, config: unknown): Record<string, unknown> {
       const action = registry.require(name);
-      if (action.parseConfig) return action.parseConfig(config);
+      if (action.parseConfig) return action.parseConfig(config, { strapi });
       if (config === undefined) return {};
       if (config === null || typeof config !== 'object' || Array.isArray(config)) throw invalidArgument('config must be an object.');
       return config as Record<string, unknown>;

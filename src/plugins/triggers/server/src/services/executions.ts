@@ -1,5 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import { createHash, randomUUID } from 'node:crypto';
+import { isUniqueViolation } from '../../../../../kernel/db';
+import { ApiError } from '../../../../../kernel/errors';
+import { triggersConfig } from '../config';
 import { executionRecord, type ExecutionRecord, type ExecutionStatus } from '../domain/records';
 import type { TriggerWorkflow } from './workflows';
 
@@ -15,8 +18,11 @@ import type { TriggerWorkflow } from './workflows';
  */
 export const EXECUTIONS = 'triggers_executions';
 
-const STATUS_COLUMNS = ['document_id', 'workflow_id', 'status', 'created_at', 'started_at', 'finished_at', 'attempts', 'output', 'error'];
-const CLAIM_COLUMNS = ['id', 'document_id', 'instance_id', 'workflow_id', 'user_id', 'action', 'config', 'input', 'attempts', 'max_attempts'];
+const STATUS_COLUMNS = [
+  'document_id', 'workflow_id', 'status', 'created_at', 'started_at', 'finished_at', 'attempts', 'output', 'error',
+  'callback_status', 'callback_attempts', 'callback_last_error',
+];
+const CLAIM_COLUMNS = ['id', 'document_id', 'instance_id', 'workflow_id', 'user_id', 'action', 'config', 'input', 'attempts', 'max_attempts', 'callback_status'];
 /** A retry may be claimed slightly early: timers of other processes are not perfectly in step. */
 const EARLY_CLAIM_MS = 2_000;
 
@@ -31,6 +37,8 @@ export interface ClaimedExecution {
   input: string;
   attempts: number;
   max_attempts: number;
+  /** 'pending' when the workflow had a callback URL when triggered. */
+  callback_status: string | null;
 }
 
 export interface CreatedExecution {
@@ -47,18 +55,28 @@ export interface ListFilters {
   before?: number;
 }
 
-const isUniqueViolation = (error: unknown) => {
-  const e = error as { code?: string; message?: string };
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/i.test(e?.message ?? '');
-};
-
 /** Fixed length whatever the id's length; the workflow id keeps ids of different workflows apart. */
 export const dedupeKey = (workflowId: string, webhookId: string) =>
   `${workflowId}:${createHash('sha256').update(webhookId, 'utf8').digest('base64url')}`;
+/** The same for Idempotency-Key values, apart from webhook ids (a sender may use one value for both). */
+export const idempotencyKeyOf = (workflowId: string, key: string) =>
+  `${workflowId}:${createHash('sha256').update(key, 'utf8').digest('base64url')}`;
+/** What identifies a request body: its exact bytes. */
+export const bodyHash = (raw: Buffer) => createHash('sha256').update(raw).digest('base64url');
+
+/** The keys that make a trigger a repeat of an earlier one: only ever explicit, never derived from the body. */
+export interface DeliveryKeys {
+  webhookId?: string;
+  idempotencyKey?: string;
+  /** The body's hash, kept with an idempotency key (a repeat with another body is refused). */
+  bodyHash?: string;
+  /** The execution this one replays. */
+  replayOf?: string;
+}
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const knex = () => strapi.db.connection;
-  const dedupeWindowMs = () => strapi.plugin('triggers').config('dedupeWindowMs') as number;
+  const dedupeWindowMs = () => triggersConfig(strapi).dedupeWindowMs;
 
   function executionRow(id: string, workflow: TriggerWorkflow, input: unknown, maxAttempts: number, now: Date) {
     return {
@@ -72,6 +90,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       status: 'pending',
       attempts: 0,
       max_attempts: maxAttempts,
+      callback_attempts: 0,
       created_at: now,
       updated_at: now,
     };
@@ -82,34 +101,59 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   const service = {
     /**
-     * Records a pending execution. With a webhook id, an id already accepted for the workflow
-     * within the window gives back the first execution (`duplicate: true`) instead.
+     * Records a pending execution. A webhook id or an idempotency key already accepted for the
+     * workflow within the window gives back the first execution (`duplicate: true`) instead; an
+     * idempotency key first sent with another body is 422. The unique indexes decide, so this
+     * holds for concurrent requests in any number of processes.
      */
-    async create(workflow: TriggerWorkflow, input: unknown, maxAttempts: number, webhookId?: string): Promise<CreatedExecution> {
+    async create(workflow: TriggerWorkflow, input: unknown, maxAttempts: number, keys: DeliveryKeys = {}): Promise<CreatedExecution> {
       const now = new Date();
       const executionId = randomUUID();
-      const row = executionRow(executionId, workflow, input, maxAttempts, now);
-      if (webhookId === undefined) {
-        await knex()(EXECUTIONS).insert(row);
-        return { executionId, status: 'pending', duplicate: false };
-      }
-      const key = dedupeKey(workflow.documentId, webhookId);
+      const row: Record<string, unknown> = executionRow(executionId, workflow, input, maxAttempts, now);
+      if (keys.replayOf) row.replay_of = keys.replayOf;
+      if (workflow.callbackUrl) row.callback_status = 'pending';
+      const webhook = keys.webhookId === undefined ? null : dedupeKey(workflow.documentId, keys.webhookId);
+      const idempotency = keys.idempotencyKey === undefined ? null : idempotencyKeyOf(workflow.documentId, keys.idempotencyKey);
+      if (webhook) Object.assign(row, { webhook_id: keys.webhookId, dedupe_key: webhook });
+      if (idempotency) Object.assign(row, { idempotency_key: idempotency, body_hash: keys.bodyHash ?? null });
       for (let round = 0; round < 3; round += 1) {
         try {
-          await knex()(EXECUTIONS).insert({ ...row, webhook_id: webhookId, dedupe_key: key });
+          await knex()(EXECUTIONS).insert(row);
           return { executionId, status: 'pending', duplicate: false };
         } catch (error) {
           if (!isUniqueViolation(error)) throw error;
         }
-        // The unique index refused it: another delivery of this id got in first (committed).
-        const first = await knex()(EXECUTIONS).where({ dedupe_key: key }).first('id', 'document_id', 'status', 'created_at');
-        if (first && asDate(first.created_at) >= cutoff(now)) {
-          return { executionId: first.document_id, status: first.status as ExecutionStatus, duplicate: true };
+        // A unique index refused it: another request with this key got in first (committed).
+        if (idempotency) {
+          const first = await knex()(EXECUTIONS).where({ idempotency_key: idempotency }).first('id', 'document_id', 'status', 'created_at', 'body_hash');
+          if (first && asDate(first.created_at) >= cutoff(now)) {
+            if (first.body_hash !== (keys.bodyHash ?? null)) {
+              throw new ApiError(
+                'unprocessable',
+                'This Idempotency-Key was first used with another request body.',
+                'Send a new Idempotency-Key for a different request; resend the very same body to get the first execution.',
+              );
+            }
+            return { executionId: first.document_id, status: first.status as ExecutionStatus, duplicate: true };
+          }
+          // Older than the window (not yet swept): release the key, only if still old, and try again.
+          if (first) await knex()(EXECUTIONS).where({ id: first.id }).andWhere('created_at', '<', cutoff(now)).update({ idempotency_key: null });
         }
-        // Older than the window (not yet swept): release the id, only if still old, and try again.
-        if (first) await knex()(EXECUTIONS).where({ id: first.id }).andWhere('created_at', '<', cutoff(now)).update({ dedupe_key: null });
+        if (webhook) {
+          const first = await knex()(EXECUTIONS).where({ dedupe_key: webhook }).first('id', 'document_id', 'status', 'created_at');
+          if (first && asDate(first.created_at) >= cutoff(now)) {
+            return { executionId: first.document_id, status: first.status as ExecutionStatus, duplicate: true };
+          }
+          if (first) await knex()(EXECUTIONS).where({ id: first.id }).andWhere('created_at', '<', cutoff(now)).update({ dedupe_key: null });
+        }
       }
       throw new Error('Could not record the webhook delivery after three attempts.');
+    },
+
+    /** The stored input and workflow of an execution (for a replay), or null. */
+    async source(instanceId: string, executionId: string): Promise<{ workflowId: string; input: unknown } | null> {
+      const row = await knex()(EXECUTIONS).where({ document_id: executionId, instance_id: instanceId }).first('workflow_id', 'input');
+      return row ? { workflowId: row.workflow_id, input: JSON.parse(row.input) } : null;
     },
 
     async get(instanceId: string, executionId: string): Promise<ExecutionRecord | null> {
@@ -205,9 +249,33 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return rows.map((row) => ({ id: row.document_id, attempts: Number(row.attempts) }));
     },
 
+    /**
+     * Deletes executions created more than `days` days ago that are finished and whose callback
+     * is settled; their webhook ids and idempotency keys go with them. In batches, oldest first.
+     */
+    async prune(days: number, batch = 1000): Promise<number> {
+      const before = new Date(Date.now() - days * 86_400_000);
+      let total = 0;
+      for (;;) {
+        const ids = await knex()(EXECUTIONS)
+          .where('created_at', '<', before)
+          .whereIn('status', ['success', 'failed'])
+          .andWhere((w) => w.whereNull('callback_status').orWhereNot('callback_status', 'pending'))
+          .orderBy('id', 'asc')
+          .limit(batch)
+          .pluck('id');
+        if (!ids.length) return total;
+        total += await knex()(EXECUTIONS).whereIn('id', ids).del();
+        if (ids.length < batch) return total;
+      }
+    },
+
     /** Releases webhook ids older than the dedupe window. */
     async purgeDeliveries(): Promise<number> {
-      return knex()(EXECUTIONS).whereNotNull('dedupe_key').andWhere('created_at', '<', cutoff(new Date())).update({ dedupe_key: null });
+      const old = cutoff(new Date());
+      const ids = await knex()(EXECUTIONS).whereNotNull('dedupe_key').andWhere('created_at', '<', old).update({ dedupe_key: null });
+      const keys = await knex()(EXECUTIONS).whereNotNull('idempotency_key').andWhere('created_at', '<', old).update({ idempotency_key: null });
+      return ids + keys;
     },
   };
   return service;

@@ -1,9 +1,10 @@
 import type { Core } from '@strapi/strapi';
-import { notFound } from '../../../../quire/server/src/domain/errors';
-import { generateSecret, hashSecret, safeEqual } from '../../../../quire/server/src/domain/secrets';
+import { notFound } from '../../../../../kernel/errors';
+import { generateSecret, hashSecret, safeEqual } from '../../../../../kernel/secrets';
 import { INSTANCE_KEY_PREFIX } from '../domain/keys';
 import { instanceScope, type Principal } from '../domain/principal';
-import { iso, type InstanceRecord } from '../domain/records';
+import { iso } from '../../../../../kernel/db';
+import type { InstanceRecord } from '../domain/records';
 import { orgNotFound } from './organizations';
 
 const UID = 'plugin::triggers.process-instance';

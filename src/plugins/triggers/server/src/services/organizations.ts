@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
-import { notFound } from '../../../../quire/server/src/domain/errors';
-import { displayPrefix, generateSecret, hashSecret, safeEqual } from '../../../../quire/server/src/domain/secrets';
+import { lastUsedRecorder } from '../../../../../kernel/db';
+import { notFound } from '../../../../../kernel/errors';
+import { displayPrefix, generateSecret, hashSecret, safeEqual } from '../../../../../kernel/secrets';
 import { ORGANIZATION_KEY_PREFIX } from '../domain/keys';
 import { organizationKeyRecord, organizationRecord, type OrganizationKeyRecord, type OrganizationRecord } from '../domain/records';
 
@@ -8,8 +9,6 @@ const ORG = 'plugin::triggers.organization';
 const KEY = 'plugin::triggers.organization-key';
 const ORG_FIELDS = ['documentId', 'name', 'createdAt'];
 const KEY_FIELDS = ['documentId', 'name', 'prefix', 'createdAt', 'lastUsedAt'];
-/** lastUsedAt is advisory: written at most once a minute per key. */
-const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 
 export const orgNotFound = (id: string) =>
   notFound(`No organization with id ${id}.`, 'Call GET /api/organizations for your organizations.');
@@ -17,7 +16,7 @@ export const orgNotFound = (id: string) =>
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const orgs = () => strapi.db.query(ORG);
   const keys = () => strapi.db.query(KEY);
-  const lastWritten = new Map<number, number>();
+  const recordUse = lastUsedRecorder(strapi, KEY);
 
   async function owned(userId: number, organizationId: string) {
     const row = await orgs().findOne({ where: { documentId: organizationId, userId }, select: ['id', 'documentId', 'userId'] });
@@ -67,14 +66,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const hash = hashSecret(secret);
       const row = await keys().findOne({ where: { hash }, select: ['id', 'hash', 'organizationId', 'userId'] });
       if (!row || !safeEqual(row.hash, hash)) return null;
-      const now = Date.now();
-      if (now - (lastWritten.get(row.id) ?? 0) >= LAST_USED_WRITE_INTERVAL_MS) {
-        lastWritten.set(row.id, now);
-        await keys().updateMany({
-          where: { id: row.id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: new Date(now - LAST_USED_WRITE_INTERVAL_MS) } }] },
-          data: { lastUsedAt: new Date(now) },
-        });
-      }
+      await recordUse(row.id);
       return { keyId: row.id, organizationId: row.organizationId, userId: row.userId };
     },
   };

@@ -1,11 +1,12 @@
 import type { Core } from '@strapi/strapi';
 import { EventEmitter } from 'node:events';
 import { Queue, Worker } from 'bullmq';
-import { ApiError } from '../../../../quire/server/src/domain/errors';
+import { ApiError, notFound } from '../../../../../kernel/errors';
+import { publicUrl } from '../../../../../kernel/config';
 import { ActionError } from '../domain/action-error';
 import { retryDelayMs } from '../domain/backoff';
 import { isFinal, type ExecutionRecord } from '../domain/records';
-import type { TriggersConfig } from '../config';
+import { triggersConfig, type TriggersConfig } from '../config';
 import type { ClaimedExecution } from './executions';
 
 /**
@@ -40,10 +41,10 @@ function describeFailure(error: unknown): Failure {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const config = () => strapi.plugin('triggers').config as unknown as <K extends keyof TriggersConfig>(key: K) => TriggersConfig[K];
-  const setting = <K extends keyof TriggersConfig>(key: K): TriggersConfig[K] => config()(key);
+  const setting = <K extends keyof TriggersConfig>(key: K): TriggersConfig[K] => triggersConfig(strapi)[key];
   const executions = () => strapi.plugin('triggers').service('executions');
   const actions = () => strapi.plugin('triggers').service('actions');
+  const callbacks = () => strapi.plugin('triggers').service('callbacks');
 
   const finished = new EventEmitter();
   finished.setMaxListeners(0);
@@ -51,6 +52,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   let mode: 'inline' | 'queue' | 'stopped' = 'stopped';
   let queue: Queue | null = null;
   let worker: Worker | null = null;
+  // Callbacks have their own queue and workers: a slow or dead receiver never holds up runs.
+  let callbackQueue: Queue | null = null;
+  let callbackWorker: Worker | null = null;
+  const waitingCallbacks: string[] = [];
+  let activeCallbacks = 0;
   let sweepTimer: NodeJS.Timeout | null = null;
   const timers = new Set<NodeJS.Timeout>();
   const waiting: string[] = [];
@@ -62,8 +68,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const claimed: ClaimedExecution | null = await executions().claim(executionId, setting('leaseMs'));
     if (!claimed) return;
     const outcome = await attempt(claimed);
+    let recorded = false;
     if (outcome.ok) {
-      await executions().finish(claimed, { status: 'success', output: outcome.output });
+      recorded = await executions().finish(claimed, { status: 'success', output: outcome.output });
     } else if (outcome.failure.retryable && claimed.attempts < claimed.max_attempts && mode !== 'stopped') {
       const delay = retryDelayMs(setting('retryBaseMs'), claimed.attempts);
       const { code, message } = outcome.failure;
@@ -73,9 +80,72 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return;
     } else {
       const { code, message } = outcome.failure;
-      await executions().finish(claimed, { status: 'failed', error: { code, message } });
+      recorded = await executions().finish(claimed, { status: 'failed', error: { code, message } });
     }
     finished.emit(executionId);
+    if (recorded && claimed.callback_status === 'pending') {
+      await dispatchCallback(executionId).catch((error) => strapi.log.warn(`triggers: could not dispatch the callback of ${executionId}: ${error?.message ?? error}`));
+    }
+  }
+
+  /** One attempt at an execution's callback; schedules the next one when it fails. */
+  async function announce(executionId: string): Promise<void> {
+    const result = await callbacks().deliver(executionId);
+    if (result.outcome === 'retry' && mode !== 'stopped') {
+      await dispatchCallback(executionId, { delayMs: result.retryInMs, jobId: `${executionId}-callback-${result.attempts}` });
+    }
+  }
+
+  function pumpCallbacks() {
+    while (mode === 'inline' && waitingCallbacks.length && activeCallbacks < setting('callbackConcurrency')) {
+      const id = waitingCallbacks.shift()!;
+      activeCallbacks += 1;
+      const work = announce(id)
+        .catch((error) => {
+          strapi.log.warn(`triggers: the callback of ${id} failed: ${error?.message ?? error}`);
+        })
+        .finally(() => {
+          activeCallbacks -= 1;
+          pumpCallbacks();
+        });
+      track(work);
+    }
+  }
+
+  /** Asks for an attempt at an execution's callback, now or after a delay. */
+  async function dispatchCallback(executionId: string, options: { delayMs?: number; jobId?: string } = {}): Promise<void> {
+    const delayMs = options.delayMs ?? 0;
+    if (mode === 'queue' && callbackQueue) {
+      await withDeadline(callbackQueue.add('callback', { executionId }, { jobId: options.jobId ?? `${executionId}-callback`, delay: delayMs || undefined }));
+      return;
+    }
+    if (mode !== 'inline') return;
+    const enqueue = () => {
+      waitingCallbacks.push(executionId);
+      pumpCallbacks();
+    };
+    if (delayMs > 0) {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        enqueue();
+      }, delayMs);
+      timers.add(timer);
+      return;
+    }
+    enqueue();
+  }
+
+  /** Never hold a caller on an unreachable Redis: what is recorded is dispatched by the sweep later. */
+  async function withDeadline<T>(work: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const unreachable = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the queue did not take the job within ${QUEUE_ADD_TIMEOUT_MS} ms`)), QUEUE_ADD_TIMEOUT_MS);
+    });
+    try {
+      return await Promise.race([work, unreachable]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async function attempt(claimed: ClaimedExecution): Promise<{ ok: true; output: unknown } | { ok: false; failure: Failure }> {
@@ -148,17 +218,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   async function dispatch(executionId: string, options: { delayMs?: number; jobId?: string } = {}): Promise<void> {
     const delayMs = options.delayMs ?? 0;
     if (mode === 'queue' && queue) {
-      // Never hold a trigger request on an unreachable Redis: the execution is recorded, and
-      // the sweep dispatches it once the queue is back.
-      let timer: NodeJS.Timeout | undefined;
-      const unreachable = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`the queue did not take the job within ${QUEUE_ADD_TIMEOUT_MS} ms`)), QUEUE_ADD_TIMEOUT_MS);
-      });
-      try {
-        await Promise.race([queue.add('run', { executionId }, { jobId: options.jobId ?? executionId, delay: delayMs || undefined }), unreachable]);
-      } finally {
-        clearTimeout(timer);
-      }
+      // The execution is recorded: if the queue is unreachable, the sweep dispatches it later.
+      await withDeadline(queue.add('run', { executionId }, { jobId: options.jobId ?? executionId, delay: delayMs || undefined }));
       return;
     }
     if (mode !== 'inline') return;
@@ -175,12 +236,20 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     pump();
   }
 
-  /** Re-dispatches executions whose process died, and forgets old webhook ids. */
+  /**
+   * Re-dispatches executions and callbacks whose process died (or whose dispatch was lost),
+   * forgets webhook ids and idempotency keys past their window, and deletes executions past
+   * the retention period.
+   */
   async function sweep(): Promise<number> {
     const stranded = await executions().stranded(setting('leaseMs'));
     for (const { id, attempts } of stranded) await dispatch(id, { jobId: `${id}-sweep-${attempts}` });
+    // A grace period, so a callback just scheduled by its own process is left to it.
+    const late = await callbacks().due(Math.min(setting('leaseMs'), 30_000));
+    for (const { id, attempts } of late) await dispatchCallback(id, { jobId: `${id}-callback-sweep-${attempts}` });
     await executions().purgeDeliveries();
-    return stranded.length;
+    await executions().prune(setting('retentionDays'));
+    return stranded.length + late.length;
   }
 
   return {
@@ -205,6 +274,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         worker = new Worker(name, async (job) => execute(job.data.executionId), { connection, concurrency: setting('concurrency') });
         worker.on('error', (error) => strapi.log.warn(`triggers: queue worker: ${error.message}`));
         queue.on('error', (error) => strapi.log.warn(`triggers: queue: ${error.message}`));
+        callbackQueue = new Queue(`${name}-callbacks`, {
+          connection,
+          defaultJobOptions: { removeOnComplete: true, removeOnFail: 1000, attempts: 5, backoff: { type: 'exponential', delay: 1000 } },
+        });
+        callbackWorker = new Worker(`${name}-callbacks`, async (job) => announce(job.data.executionId), {
+          connection,
+          concurrency: setting('callbackConcurrency'),
+        });
+        callbackWorker.on('error', (error) => strapi.log.warn(`triggers: callback worker: ${error.message}`));
+        callbackQueue.on('error', (error) => strapi.log.warn(`triggers: callback queue: ${error.message}`));
         mode = 'queue';
       } else {
         mode = 'inline';
@@ -226,19 +305,49 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       waiting.length = 0;
+      waitingCallbacks.length = 0;
       if (wasQueue) {
-        await worker?.close().catch(() => {});
-        await queue?.close().catch(() => {});
+        await Promise.all([worker?.close().catch(() => {}), callbackWorker?.close().catch(() => {})]);
+        await Promise.all([queue?.close().catch(() => {}), callbackQueue?.close().catch(() => {})]);
         worker = null;
         queue = null;
+        callbackWorker = null;
+        callbackQueue = null;
       }
       // Let running attempts record their outcome; one cut off is re-run after its lease.
       await Promise.race([Promise.allSettled([...inFlight]), sleep(STOP_GRACE_MS)]);
     },
 
     dispatch,
+    dispatchCallback,
     execute,
+    announce,
     sweep,
+
+    /** A new execution of the same workflow with the same input (POST .../executions/{eid}/replay). */
+    async replay(instanceId: string, executionId: string) {
+      const source = await executions().source(instanceId, executionId);
+      if (!source) {
+        throw notFound(`No execution with id ${executionId} in this process instance.`, `Call GET /api/process-instances/${instanceId}/executions.`);
+      }
+      const workflow = await strapi.plugin('triggers').service('workflows').findForTrigger(instanceId, source.workflowId);
+      if (!workflow) {
+        throw notFound(`The workflow ${source.workflowId} of this execution no longer exists.`, `Call GET /api/process-instances/${instanceId}/workflows.`);
+      }
+      // As for a trigger: a disabled workflow runs nothing.
+      if (!workflow.enabled) {
+        throw notFound(`The workflow ${source.workflowId} is disabled.`, `Enable it with PATCH /api/process-instances/${instanceId}/workflows/${source.workflowId} {"enabled": true}.`);
+      }
+      const maxAttempts = actions().maxAttempts(workflow.action, JSON.parse(workflow.config));
+      const created = await executions().create(workflow, source.input, maxAttempts, { replayOf: executionId });
+      await dispatch(created.executionId).catch((error) => strapi.log.warn(`triggers: could not dispatch ${created.executionId}: ${error?.message ?? error}`));
+      return {
+        executionId: created.executionId,
+        status: created.status,
+        statusUrl: `${publicUrl(strapi)}/status/${instanceId}/${created.executionId}`,
+        replayOf: executionId,
+      };
+    },
 
     /**
      * The execution once it is finished, or as it is when `waitMs` runs out. Polls the database

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { deriveKey, open, seal } from '../domain/sealed';
+import { deriveKey, open, seal } from '../../../../../kernel/secrets';
 
 /** Seals and opens the secrets the server must read back, under keys derived from ENCRYPTION_KEY. */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
@@ -7,7 +7,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const keyFor = (purpose: string) => {
     let key = keys.get(purpose);
     if (!key) {
-      const secret = strapi.config.get('admin.secrets.encryptionKey') || process.env.ENCRYPTION_KEY || '';
+      // ENCRYPTION_KEY, read by config/admin.ts.
+      const secret = strapi.config.get('admin.secrets.encryptionKey') ?? '';
       key = deriveKey(String(secret), purpose);
       keys.set(purpose, key);
     }
@@ -19,5 +20,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     sealSigningSecrets: (secrets: string[]) => seal(keyFor('signing-secrets'), JSON.stringify(secrets)),
     openSigningSecrets: (token: string | null | undefined): string[] =>
       token ? (JSON.parse(open(keyFor('signing-secrets'), token)) as string[]) : [],
+    sealCallbackSecret: (secret: string) => seal(keyFor('callback-secret'), secret),
+    openCallbackSecret: (token: string) => open(keyFor('callback-secret'), token),
   };
 };

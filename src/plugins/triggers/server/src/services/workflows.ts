@@ -1,17 +1,29 @@
 import type { Core } from '@strapi/strapi';
-import { notFound } from '../../../../quire/server/src/domain/errors';
+import { publicUrl } from '../../../../../kernel/config';
+import { invalidArgument, notFound } from '../../../../../kernel/errors';
+import { parseHostExemptions } from '../../../../../kernel/address-policy';
+import { BlockedUrlError, checkUrl } from '../../../../../kernel/safe-fetch';
+import { triggersConfig } from '../config';
+import { generateSigningSecret } from '../domain/signature';
 import type { Principal } from '../domain/principal';
 import { workflowRecord, type WorkflowRecord } from '../domain/records';
 
 const UID = 'plugin::triggers.workflow';
-const FIELDS = ['id', 'documentId', 'instanceId', 'name', 'action', 'config', 'secretCount', 'enabled', 'createdAt', 'updatedAt'];
+const FIELDS = ['id', 'documentId', 'instanceId', 'name', 'action', 'config', 'secretCount', 'callbackUrl', 'enabled', 'createdAt', 'updatedAt'];
 
 export interface WorkflowInput {
   name: string;
   action: string;
   config?: unknown;
   signingSecrets?: string[];
+  callbackUrl?: string | null;
   enabled?: boolean;
+}
+
+/** A workflow as created or changed, with its callback secret when one was just made (shown once). */
+export interface IssuedWorkflow {
+  workflow: WorkflowRecord;
+  callbackSecret?: string;
 }
 
 export type WorkflowPatch = Partial<Omit<WorkflowInput, 'action'>>;
@@ -26,6 +38,8 @@ export interface TriggerWorkflow {
   config: string;
   enabled: boolean;
   secretsCiphertext: string | null;
+  /** Where the finished execution is announced (null: nowhere). */
+  callbackUrl: string | null;
 }
 
 export const workflowNotFound = (instanceId: string, id: string) =>
@@ -34,14 +48,28 @@ export const workflowNotFound = (instanceId: string, id: string) =>
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const query = () => strapi.db.query(UID);
   const plugin = () => strapi.plugin('triggers');
-  const publicUrl = () => String(strapi.config.get('server.url') ?? '').replace(/\/+$/, '');
-  const record = (row): WorkflowRecord => workflowRecord(row, publicUrl());
+  const record = (row): WorkflowRecord => workflowRecord(row, publicUrl(strapi));
 
   function secretsData(secrets: string[]) {
     return {
       secretsCiphertext: secrets.length ? plugin().service('vault').sealSigningSecrets(secrets) : null,
       secretCount: secrets.length,
     };
+  }
+
+  /** A callback URL as stored: http(s), no credentials, no private address (unless allowed, as for the http action). */
+  function checkedCallbackUrl(url: string): string {
+    try {
+      return checkUrl(url, parseHostExemptions(triggersConfig(strapi).allowedPrivateHosts)).toString();
+    } catch (error) {
+      if (error instanceof BlockedUrlError) throw invalidArgument(`callbackUrl: ${error.message}`, 'Use a public http(s) URL, or null for no callback.');
+      throw error;
+    }
+  }
+
+  function newCallbackSecret() {
+    const secret = generateSigningSecret();
+    return { secret, sealed: plugin().service('vault').sealCallbackSecret(secret) as string };
   }
 
   async function owned(principal: Principal, instanceId: string, workflowId: string, select = FIELDS) {
@@ -52,9 +80,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   }
 
   return {
-    async create(principal: Principal, instanceId: string, input: WorkflowInput): Promise<WorkflowRecord> {
+    async create(principal: Principal, instanceId: string, input: WorkflowInput): Promise<IssuedWorkflow> {
       const instance = await plugin().service('instances').accessible(principal, instanceId);
       const config = plugin().service('actions').parseConfig(input.action, input.config);
+      const callbackUrl = input.callbackUrl ? checkedCallbackUrl(input.callbackUrl) : null;
+      const callback = callbackUrl ? newCallbackSecret() : null;
       const row = await query().create({
         data: {
           instanceId,
@@ -64,11 +94,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           action: input.action,
           config: JSON.stringify(config),
           enabled: input.enabled ?? true,
+          callbackUrl,
+          callbackSecretCiphertext: callback?.sealed ?? null,
           ...secretsData(input.signingSecrets ?? []),
         },
         select: FIELDS,
       });
-      return record(row);
+      return callback ? { workflow: record(row), callbackSecret: callback.secret } : { workflow: record(row) };
     },
 
     async list(principal: Principal, instanceId: string): Promise<WorkflowRecord[]> {
@@ -81,15 +113,45 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return record(await owned(principal, instanceId, workflowId));
     },
 
-    async update(principal: Principal, instanceId: string, workflowId: string, patch: WorkflowPatch): Promise<WorkflowRecord> {
-      const row = await owned(principal, instanceId, workflowId);
+    async update(principal: Principal, instanceId: string, workflowId: string, patch: WorkflowPatch): Promise<IssuedWorkflow> {
+      const row = await owned(principal, instanceId, workflowId, [...FIELDS, 'callbackSecretCiphertext']);
       const data: Record<string, unknown> = {};
+      let callbackSecret: string | undefined;
+      if (patch.callbackUrl === null) Object.assign(data, { callbackUrl: null, callbackSecretCiphertext: null });
+      else if (patch.callbackUrl !== undefined) {
+        data.callbackUrl = checkedCallbackUrl(patch.callbackUrl);
+        // A secret is made when a callback URL is first set; changing the URL keeps it.
+        if (!row.callbackSecretCiphertext) {
+          const made = newCallbackSecret();
+          callbackSecret = made.secret;
+          data.callbackSecretCiphertext = made.sealed;
+        }
+      }
       if (patch.name !== undefined) data.name = patch.name;
       if (patch.enabled !== undefined) data.enabled = patch.enabled;
       if (patch.config !== undefined) data.config = JSON.stringify(plugin().service('actions').parseConfig(row.action, patch.config));
       if (patch.signingSecrets !== undefined) Object.assign(data, secretsData(patch.signingSecrets));
-      if (!Object.keys(data).length) return record(row);
-      return record(await query().update({ where: { id: row.id }, data, select: FIELDS }));
+      if (!Object.keys(data).length) return { workflow: record(row) };
+      const workflow = record(await query().update({ where: { id: row.id }, data, select: FIELDS }));
+      return callbackSecret ? { workflow, callbackSecret } : { workflow };
+    },
+
+    /** A new callback secret; the old one stops signing at once. */
+    async rotateCallbackSecret(principal: Principal, instanceId: string, workflowId: string): Promise<Required<IssuedWorkflow>> {
+      const row = await owned(principal, instanceId, workflowId);
+      if (!row.callbackUrl) {
+        throw invalidArgument('This workflow has no callbackUrl, so no callback secret.', `Set one with PATCH /api/process-instances/${instanceId}/workflows/${workflowId} {"callbackUrl": "https://..."}.`);
+      }
+      const made = newCallbackSecret();
+      const workflow = record(await query().update({ where: { id: row.id }, data: { callbackSecretCiphertext: made.sealed }, select: FIELDS }));
+      return { workflow, callbackSecret: made.secret };
+    },
+
+    /** Where and with which secret a finished execution of the workflow is announced, or null. */
+    async callbackTarget(workflowId: string): Promise<{ url: string; secret: string } | null> {
+      const row = await strapi.db.connection('triggers_workflows').where({ document_id: workflowId }).first(['callback_url', 'callback_secret_ciphertext']);
+      if (!row?.callback_url || !row.callback_secret_ciphertext) return null;
+      return { url: row.callback_url, secret: plugin().service('vault').openCallbackSecret(row.callback_secret_ciphertext) as string };
     },
 
     /** Deletes the workflow; its executions stay readable. */
@@ -103,7 +165,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const row = await strapi.db
         .connection('triggers_workflows')
         .where({ document_id: workflowId, instance_id: instanceId })
-        .first(['document_id', 'instance_id', 'organization_id', 'user_id', 'action', 'config', 'enabled', 'secrets_ciphertext']);
+        .first(['document_id', 'instance_id', 'organization_id', 'user_id', 'action', 'config', 'enabled', 'secrets_ciphertext', 'callback_url']);
       if (!row) return null;
       return {
         documentId: row.document_id,
@@ -114,6 +176,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         config: row.config,
         enabled: Boolean(row.enabled),
         secretsCiphertext: row.secrets_ciphertext ?? null,
+        callbackUrl: row.callback_url ?? null,
       };
     },
   };

@@ -1,0 +1,75 @@
+/** The records the trigger service answers with (services build them in domain/records.ts). */
+import { z } from 'zod';
+import { timestamp } from '../../../../../kernel/schemas';
+
+export const EXECUTION_STATUSES = ['pending', 'running', 'success', 'failed'] as const;
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
+export const CALLBACK_STATUSES = ['pending', 'delivered', 'failed'] as const;
+
+
+export const organizationRecord = z
+  .strictObject({ id: z.string(), name: z.string(), createdAt: timestamp })
+  .meta({ id: 'Organization', description: 'An organization: it owns process instances.' });
+
+export const organizationKeyRecord = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    prefix: z.string().describe('The first characters of the key (cko_...), to recognise it.'),
+    createdAt: timestamp,
+    lastUsedAt: timestamp.nullable(),
+  })
+  .meta({ id: 'OrganizationKey', description: 'An organization key\'s record (never its secret).' });
+
+export const instanceRecord = z
+  .strictObject({
+    id: z.string(),
+    organizationId: z.string(),
+    name: z.string(),
+    apiKey: z.string().describe('The instance key (ck_...): X-API-Key or ?api_key= of its trigger and status URLs.'),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'ProcessInstance', description: 'A process instance, with its key.' });
+
+export const workflowRecord = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    action: z.string(),
+    config: z.record(z.string(), z.unknown()).describe('The action\'s settings.'),
+    triggerUrl: z.string().describe('POST here to start an execution.'),
+    signing: z.boolean().describe('True when signing secrets are set (they are never returned).'),
+    callbackUrl: z.string().nullable().describe('Where Quire POSTs execution.finished, signed with the callback secret (null: nowhere).'),
+    enabled: z.boolean(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'Workflow', description: 'A workflow of a process instance.' });
+
+export const executionRecord = z
+  .strictObject({
+    executionId: z.string(),
+    workflowId: z.string(),
+    status: z.enum(EXECUTION_STATUSES),
+    createdAt: timestamp,
+    startedAt: timestamp.nullable(),
+    finishedAt: timestamp.nullable(),
+    attempts: z.number().int().min(0),
+    output: z.unknown().describe('What the action returned (null until it succeeds).'),
+    error: z.strictObject({ code: z.string(), message: z.string() }).nullable().describe('Why it failed, once it has.'),
+    callback: z
+      .strictObject({
+        status: z.enum(CALLBACK_STATUSES),
+        attempts: z.number().int().min(0),
+        lastError: z.string().nullable().describe('Why the last attempt failed (null once delivered or before any attempt).'),
+      })
+      .nullable()
+      .describe('The completion callback\'s delivery, when the workflow has a callbackUrl.'),
+  })
+  .meta({ id: 'Execution', description: 'An execution of a workflow: its status record.' });
+
+export type OrganizationRecord = z.infer<typeof organizationRecord>;
+export type OrganizationKeyRecord = z.infer<typeof organizationKeyRecord>;
+export type InstanceRecord = z.infer<typeof instanceRecord>;
+export type WorkflowRecord = z.infer<typeof workflowRecord>;
+export type ExecutionRecord = z.infer<typeof executionRecord>;

@@ -1,0 +1,315 @@
+/**
+ * The trigger panel's operations: what the admin routes do to organizations, keys, instances,
+ * workflows and executions of any user. Every change goes through the same services as the
+ * management API (organizations, instances, workflows), acting as the owner of the thing
+ * changed: an admin never becomes an owner, and the owner's rules (config checked by the
+ * action, keys hashed, secrets sealed) hold.
+ */
+import type { Core } from '@strapi/strapi';
+import { createHash, randomBytes } from 'node:crypto';
+import { paginationOf, type Pagination } from '../../../../../kernel/admin-routes';
+import { iso, knexOf, tableName } from '../../../../../kernel/db';
+import { invalidArgument, notFound } from '../../../../../kernel/errors';
+import { decodeSigningSecret } from '../domain/signature';
+import type { Principal } from '../domain/principal';
+import { fromJson, type WorkflowRecord } from '../domain/records';
+import type {
+  AdminAction,
+  AdminExecution,
+  AdminExecutionDetail,
+  AdminInstanceSummary,
+  AdminOrganizationDetail,
+  AdminUser,
+  AdminWorkflow,
+} from '../schemas/admin';
+
+interface IssuedAdminWorkflow {
+  workflow: AdminWorkflow;
+  callbackSecret?: string;
+}
+import { EXECUTIONS } from './executions';
+import { instanceNotFound } from './instances';
+import { orgNotFound } from './organizations';
+
+const UID = {
+  organization: 'plugin::triggers.organization',
+  instance: 'plugin::triggers.process-instance',
+  workflow: 'plugin::triggers.workflow',
+  user: 'plugin::users-permissions.user',
+};
+
+/** ck_••••abcd: enough to tell keys apart, not enough to use one. */
+export const maskKey = (key: string) => `${key.slice(0, key.indexOf('_') + 1)}••••••••${key.slice(-4)}`;
+/** A signing secret's stable name: a short hash (the secret itself is never sent back). */
+export const secretFingerprint = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex').slice(0, 12);
+const secretHint = (secret: string) => `whsec_…${secret.slice(-4)}`;
+/** A new Standard Webhooks secret: whsec_ and the base64 of 32 random bytes. */
+export const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+function checkSecret(secret: string): string {
+  if (decodeSigningSecret(secret) === null) {
+    throw invalidArgument('secret must be a Standard Webhooks secret: whsec_ followed by the base64 of 24 to 64 bytes.', 'Paste a whsec_... secret, or leave it empty to generate one.');
+  }
+  return secret;
+}
+
+const userOf = (row: { owner_id?: unknown; owner_username?: string; owner_email?: string }): AdminUser | null =>
+  row.owner_id == null ? null : { id: Number(row.owner_id), username: row.owner_username!, email: row.owner_email! };
+
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const service = (name: string) => strapi.plugin('triggers').service(name);
+  const table = (uid: string, alias: string) => tableName(strapi, strapi.db.metadata.get(uid).tableName, alias);
+  const ownerOf = (userId: number): Principal => ({ kind: 'user', userId });
+
+  /** The owner of an organization (404 when there is none). */
+  async function organizationOwner(organizationId: string): Promise<number> {
+    const row = await strapi.db.query(UID.organization).findOne({ where: { documentId: organizationId }, select: ['id', 'userId'] });
+    if (!row) throw orgNotFound(organizationId);
+    return Number(row.userId);
+  }
+
+  /** The owner of a process instance, as the principal its services are called with. */
+  async function instanceOwner(instanceId: string): Promise<Principal> {
+    const row = await strapi.db.query(UID.instance).findOne({ where: { documentId: instanceId }, select: ['id', 'userId'] });
+    if (!row) throw instanceNotFound(instanceId);
+    return ownerOf(Number(row.userId));
+  }
+
+  async function instanceRows(where: { organizationId?: string; instanceId?: string }) {
+    const k = await knexOf(strapi);
+    const q = k(table(UID.instance, 'i'))
+      .join(table(UID.organization, 'o'), 'o.document_id', 'i.organization_id')
+      .leftJoin(table(UID.user, 'u'), 'u.id', 'i.user_id')
+      .select('i.document_id', 'i.name', 'i.key_ciphertext', 'i.created_at', 'o.document_id as organization_id', 'o.name as organization_name')
+      .select({ owner_id: 'u.id', owner_username: 'u.username', owner_email: 'u.email' })
+      .select(k(table(UID.workflow, 'w')).count('*').whereRaw('?? = ??', ['w.instance_id', 'i.document_id']).as('workflow_count'))
+      .orderBy('i.id', 'asc');
+    if (where.organizationId) q.where('i.organization_id', where.organizationId);
+    if (where.instanceId) q.where('i.document_id', where.instanceId);
+    const rows = await q;
+    return rows.map(
+      (r: any): AdminInstanceSummary => ({
+        id: r.document_id,
+        organization: { id: r.organization_id, name: r.organization_name },
+        owner: userOf(r),
+        name: r.name,
+        keyHint: maskKey(service('vault').openInstanceKey(r.key_ciphertext)),
+        workflows: Number(r.workflow_count ?? 0),
+        createdAt: iso(r.created_at)!,
+      }),
+    );
+  }
+
+  async function workflowRow(instanceId: string, workflowId: string) {
+    const row = await strapi.db
+      .query(UID.workflow)
+      .findOne({ where: { documentId: workflowId, instanceId }, select: ['id', 'documentId', 'secretsCiphertext'] });
+    if (!row) throw notFound(`No workflow with id ${workflowId} in this process instance.`, 'Reload the trigger panel.');
+    return row;
+  }
+
+  /** The services' IssuedWorkflow, with the secrets' fingerprints. */
+  async function issued(instanceId: string, result: { workflow: WorkflowRecord; callbackSecret?: string }): Promise<IssuedAdminWorkflow> {
+    const workflow = await withSecrets(instanceId, result.workflow);
+    return result.callbackSecret ? { workflow, callbackSecret: result.callbackSecret } : { workflow };
+  }
+
+  const secretsOf = (ciphertext: string | null) => service('vault').openSigningSecrets(ciphertext) as string[];
+
+  async function withSecrets(instanceId: string, workflow: WorkflowRecord): Promise<AdminWorkflow> {
+    const row = await workflowRow(instanceId, workflow.id);
+    const signingSecrets = secretsOf(row.secretsCiphertext).map((secret) => ({ id: secretFingerprint(secret), hint: secretHint(secret) }));
+    return { ...workflow, signingSecrets };
+  }
+
+  const admin = {
+    /** Users whose username or email contains `q`, to choose an organization's owner. */
+    async users(query: { q?: string; limit?: number }): Promise<AdminUser[]> {
+      const k = await knexOf(strapi);
+      const q = k(table(UID.user, 'u')).select('u.id', 'u.username', 'u.email').orderBy('u.username', 'asc').limit(query.limit ?? 10);
+      if (query.q) {
+        const pattern = `%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        q.where((w) => w.whereRaw(`lower(??) like ? escape '\\'`, ['u.username', pattern]).orWhereRaw(`lower(??) like ? escape '\\'`, ['u.email', pattern]));
+      }
+      return (await q).map((r: any) => ({ id: Number(r.id), username: r.username, email: r.email }));
+    },
+
+    /** An organization for `ownerId` (a users-permissions user), as if they had created it. */
+    async createOrganization(input: { name: string; ownerId: number }) {
+      const user = await strapi.db.query(UID.user).findOne({ where: { id: input.ownerId }, select: ['id'] });
+      if (!user) throw invalidArgument(`ownerId: no user with id ${input.ownerId}.`, 'Choose the owner among the users listed.');
+      const organization = await service('organizations').create(input.ownerId, input.name);
+      return admin.organization(organization.id);
+    },
+
+    async organization(organizationId: string): Promise<AdminOrganizationDetail> {
+      const k = await knexOf(strapi);
+      const row = await k(table(UID.organization, 'o'))
+        .leftJoin(table(UID.user, 'u'), 'u.id', 'o.user_id')
+        .where('o.document_id', organizationId)
+        .first('o.document_id', 'o.name', 'o.created_at', 'o.user_id', { owner_id: 'u.id', owner_username: 'u.username', owner_email: 'u.email' });
+      if (!row) throw orgNotFound(organizationId);
+      const keys = await service('organizations').listKeys(Number(row.user_id), organizationId);
+      return {
+        id: row.document_id,
+        name: row.name,
+        owner: userOf(row),
+        createdAt: iso(row.created_at)!,
+        keys,
+        instances: await instanceRows({ organizationId }),
+      };
+    },
+
+    async createKey(organizationId: string, name: string) {
+      return service('organizations').createKey(await organizationOwner(organizationId), organizationId, name);
+    },
+
+    async revokeKey(organizationId: string, keyId: string) {
+      await service('organizations').revokeKey(await organizationOwner(organizationId), organizationId, keyId);
+    },
+
+    async createInstance(organizationId: string, name: string): Promise<AdminInstanceSummary> {
+      const created = await service('instances').create(ownerOf(await organizationOwner(organizationId)), { organizationId, name });
+      return admin.instance(created.id);
+    },
+
+    async instance(instanceId: string): Promise<AdminInstanceSummary> {
+      const [found] = await instanceRows({ instanceId });
+      if (!found) throw instanceNotFound(instanceId);
+      return found;
+    },
+
+    async instanceKey(instanceId: string): Promise<string> {
+      return (await service('instances').get(await instanceOwner(instanceId), instanceId)).apiKey;
+    },
+
+    async regenerateKey(instanceId: string): Promise<AdminInstanceSummary> {
+      await service('instances').regenerateKey(await instanceOwner(instanceId), instanceId);
+      return admin.instance(instanceId);
+    },
+
+    actions(): AdminAction[] {
+      const registry = service('actions');
+      return (registry.names() as string[]).map((name) => {
+        const definition = registry.get(name);
+        return {
+          name,
+          description: definition?.description ?? '',
+          configExample: definition?.configExample ?? {},
+          inputExample: definition?.inputExample ?? {},
+        };
+      });
+    },
+
+    async workflows(instanceId: string): Promise<AdminWorkflow[]> {
+      const workflows: WorkflowRecord[] = await service('workflows').list(await instanceOwner(instanceId), instanceId);
+      return Promise.all(workflows.map((workflow) => withSecrets(instanceId, workflow)));
+    },
+
+    /** A workflow, and the signing secrets it was given (shown once). */
+    async createWorkflow(
+      instanceId: string,
+      input: { name: string; action: string; config?: unknown; signingSecrets?: string[]; callbackUrl?: string | null; enabled?: boolean },
+    ): Promise<IssuedAdminWorkflow> {
+      const signingSecrets = (input.signingSecrets ?? []).map(checkSecret);
+      return issued(instanceId, await service('workflows').create(await instanceOwner(instanceId), instanceId, { ...input, signingSecrets }));
+    },
+
+    /** The fields given; a callback URL set for the first time comes with its secret, shown once. */
+    async updateWorkflow(
+      instanceId: string,
+      workflowId: string,
+      patch: { name?: string; config?: unknown; callbackUrl?: string | null; enabled?: boolean },
+    ): Promise<IssuedAdminWorkflow> {
+      return issued(instanceId, await service('workflows').update(await instanceOwner(instanceId), instanceId, workflowId, patch));
+    },
+
+    /** A new callback secret (shown once); the old one stops signing at once. */
+    async rotateCallbackSecret(instanceId: string, workflowId: string): Promise<IssuedAdminWorkflow> {
+      return issued(instanceId, await service('workflows').rotateCallbackSecret(await instanceOwner(instanceId), instanceId, workflowId));
+    },
+
+    /** Runs an execution again (the management API's replay): a new execution, same workflow and input. */
+    async replay(instanceId: string, executionId: string): Promise<{ executionId: string; replayOf: string }> {
+      await instanceOwner(instanceId);
+      const replayed = await service('runner').replay(instanceId, executionId);
+      return { executionId: replayed.executionId, replayOf: replayed.replayOf };
+    },
+
+    async removeWorkflow(instanceId: string, workflowId: string): Promise<void> {
+      await service('workflows').remove(await instanceOwner(instanceId), instanceId, workflowId);
+    },
+
+    /** Adds a signing secret (pasted, or generated when none is given); returns it this once. */
+    async addSecret(instanceId: string, workflowId: string, pasted?: string): Promise<{ workflow: AdminWorkflow; secret: string }> {
+      const principal = await instanceOwner(instanceId);
+      const row = await workflowRow(instanceId, workflowId);
+      const secret = pasted === undefined ? newSigningSecret() : checkSecret(pasted);
+      const secrets = secretsOf(row.secretsCiphertext);
+      if (secrets.includes(secret)) throw invalidArgument('secret: this workflow already has this secret.');
+      if (secrets.length >= 10) throw invalidArgument('A workflow holds at most 10 signing secrets.', 'Remove one first.');
+      const { workflow } = await service('workflows').update(principal, instanceId, workflowId, { signingSecrets: [...secrets, secret] });
+      return { workflow: await withSecrets(instanceId, workflow), secret };
+    },
+
+    async removeSecret(instanceId: string, workflowId: string, fingerprint: string): Promise<AdminWorkflow> {
+      const principal = await instanceOwner(instanceId);
+      const row = await workflowRow(instanceId, workflowId);
+      const secrets = secretsOf(row.secretsCiphertext);
+      const kept = secrets.filter((secret) => secretFingerprint(secret) !== fingerprint);
+      if (kept.length === secrets.length) throw notFound(`No signing secret ${fingerprint} on this workflow.`, 'Reload the trigger panel.');
+      const { workflow } = await service('workflows').update(principal, instanceId, workflowId, { signingSecrets: kept });
+      return withSecrets(instanceId, workflow);
+    },
+
+    /** A page of an instance's executions, newest first. */
+    async executions(
+      instanceId: string,
+      query: { page: number; pageSize: number; workflowId?: string; status?: string },
+    ): Promise<{ results: AdminExecution[]; pagination: Pagination }> {
+      await instanceOwner(instanceId);
+      const k = await knexOf(strapi);
+      const filtered = () => {
+        const q = k(EXECUTIONS).where({ instance_id: instanceId });
+        if (query.workflowId) q.andWhere({ workflow_id: query.workflowId });
+        if (query.status) q.andWhere({ status: query.status });
+        return q;
+      };
+      const [{ total }] = await filtered().count({ total: '*' });
+      const rows = await filtered()
+        .orderBy('id', 'desc')
+        .limit(query.pageSize)
+        .offset((query.page - 1) * query.pageSize)
+        .select('document_id', 'workflow_id', 'status', 'created_at', 'started_at', 'finished_at', 'attempts', 'max_attempts');
+      return { results: rows.map(executionSummary), pagination: paginationOf(query.page, query.pageSize, Number(total)) };
+    },
+
+    async execution(instanceId: string, executionId: string): Promise<AdminExecutionDetail> {
+      const k = await knexOf(strapi);
+      const row = await k(EXECUTIONS).where({ instance_id: instanceId, document_id: executionId }).first();
+      if (!row) throw notFound(`No execution with id ${executionId} in this process instance.`, 'Reload the executions table.');
+      return {
+        ...executionSummary(row),
+        input: fromJson(row.input),
+        output: fromJson(row.output),
+        error: fromJson(row.error) as AdminExecutionDetail['error'],
+        replayOf: row.replay_of ?? null,
+        callback: row.callback_status
+          ? { status: row.callback_status, attempts: Number(row.callback_attempts ?? 0), lastError: row.callback_last_error ?? null }
+          : null,
+      };
+    },
+  };
+  return admin;
+};
+
+const executionSummary = (row): AdminExecution => ({
+  executionId: row.document_id,
+  workflowId: row.workflow_id,
+  status: row.status,
+  createdAt: iso(row.created_at)!,
+  startedAt: iso(row.started_at),
+  finishedAt: iso(row.finished_at),
+  attempts: Number(row.attempts),
+  maxAttempts: Number(row.max_attempts),
+});
