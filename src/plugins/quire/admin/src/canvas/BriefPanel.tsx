@@ -1,0 +1,220 @@
+/**
+ * The Brief beside the article: the premise, and the notes (kind as a coloured tag, title,
+ * body, url) to add, edit and delete. Notes written here are `human`.
+ */
+import { Badge, Box, Button, Dialog, Field, Flex, IconButton, SingleSelect, SingleSelectOption, TextInput, Textarea, Typography } from '@strapi/design-system';
+import { Pencil, Plus, Trash } from '@strapi/icons';
+import { ConfirmDialog, useAPIErrorHandler, useFetchClient, useNotification } from '@strapi/strapi/admin';
+import * as React from 'react';
+import { useIntl } from 'react-intl';
+import { articleUrl, type NoteKind, type NoteRecord } from '../api';
+import { t } from '../pluginId';
+
+const KINDS: NoteKind[] = ['source', 'decision', 'idea', 'question'];
+const KIND_COLOURS: Record<NoteKind, { backgroundColor: string; textColor: string }> = {
+  source: { backgroundColor: 'primary100', textColor: 'primary700' },
+  decision: { backgroundColor: 'success100', textColor: 'success700' },
+  idea: { backgroundColor: 'warning100', textColor: 'warning700' },
+  question: { backgroundColor: 'danger100', textColor: 'danger700' },
+};
+
+interface Brief {
+  premise: string | null;
+  notes: NoteRecord[];
+}
+
+interface Draft {
+  kind: NoteKind;
+  title: string;
+  body: string;
+  url: string;
+}
+
+const EMPTY: Draft = { kind: 'idea', title: '', body: '', url: '' };
+
+export const KindTag = ({ kind }: { kind: NoteKind }) => {
+  const { formatMessage } = useIntl();
+  return (
+    <Badge {...KIND_COLOURS[kind]} data-kind={kind}>
+      {formatMessage({ id: t(`note.kind.${kind}`), defaultMessage: kind })}
+    </Badge>
+  );
+};
+
+export const BriefPanel = ({ articleId, canEdit }: { articleId: string; canEdit: boolean }) => {
+  const { formatMessage } = useIntl();
+  const m = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: t(id), defaultMessage }, values as never);
+  const { get, put, post, del } = useFetchClient();
+  const { toggleNotification } = useNotification();
+  const { formatAPIError } = useAPIErrorHandler();
+  const [brief, setBrief] = React.useState<Brief | null>(null);
+  const [premise, setPremise] = React.useState('');
+  const [editing, setEditing] = React.useState<{ anchor: string | null; draft: Draft } | null>(null);
+  const [doomed, setDoomed] = React.useState<NoteRecord | null>(null);
+  const [busy, setBusy] = React.useState(false);
+
+  const fail = (error: unknown) => toggleNotification({ type: 'danger', message: formatAPIError(error as never) });
+
+  const load = React.useCallback(async () => {
+    const { data } = await get<{ data: Brief }>(articleUrl(articleId, '/brief'));
+    setBrief(data.data);
+    setPremise(data.data.premise ?? '');
+  }, [articleId]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  React.useEffect(() => {
+    load().catch(fail);
+  }, [load]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const run = async (work: () => Promise<unknown>, done: string) => {
+    setBusy(true);
+    try {
+      await work();
+      await load();
+      toggleNotification({ type: 'success', message: done });
+      return true;
+    } catch (error) {
+      fail(error);
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const savePremise = () => run(() => put(articleUrl(articleId, '/brief'), { premise: premise.trim() || null }), m('brief.premise.saved', 'Premise saved'));
+
+  const saveNote = async () => {
+    if (!editing) return;
+    const { kind, title, body, url } = editing.draft;
+    const fields = { kind, title: title.trim(), body: body.trim() || null, url: url.trim() || null };
+    const ok = await run(
+      () => (editing.anchor ? put(articleUrl(articleId, `/notes/${editing.anchor}`), fields) : post(articleUrl(articleId, '/notes'), fields)),
+      editing.anchor ? m('brief.note.saved', 'Note saved') : m('brief.note.added', 'Note added'),
+    );
+    if (ok) setEditing(null);
+  };
+
+  const removeNote = async () => {
+    if (!doomed) return;
+    await run(() => del(articleUrl(articleId, `/notes/${doomed.anchor}`)), m('brief.note.deleted', 'Note deleted'));
+    setDoomed(null);
+  };
+
+  if (!brief) return null;
+  const draft = editing?.draft;
+  const setDraft = (patch: Partial<Draft>) => setEditing((current) => (current ? { ...current, draft: { ...current.draft, ...patch } } : current));
+
+  return (
+    <Box background="neutral0" hasRadius shadow="tableShadow" padding={4} tag="aside" aria-labelledby="quire-brief-title" data-testid="brief">
+      <Typography variant="delta" tag="h2" id="quire-brief-title">
+        {m('brief.title', 'Brief')}
+      </Typography>
+      <Box paddingTop={3}>
+        <Field.Root name="premise" hint={m('brief.premise.hint', 'What the article is for, in a sentence or two.')}>
+          <Field.Label>{m('brief.premise', 'Premise')}</Field.Label>
+          <Textarea value={premise} onChange={(e: React.ChangeEvent<HTMLTextAreaElement>) => setPremise(e.target.value)} disabled={!canEdit} />
+          <Field.Hint />
+        </Field.Root>
+        {canEdit && premise !== (brief.premise ?? '') ? (
+          <Flex paddingTop={2} justifyContent="flex-end">
+            <Button size="S" onClick={savePremise} loading={busy}>
+              {m('brief.premise.save', 'Save premise')}
+            </Button>
+          </Flex>
+        ) : null}
+      </Box>
+
+      <Flex paddingTop={5} justifyContent="space-between" alignItems="center">
+        <Typography variant="sigma" tag="h3">
+          {m('brief.notes', 'Notes ({count})', { count: brief.notes.length })}
+        </Typography>
+        {canEdit ? (
+          <Button size="S" variant="secondary" startIcon={<Plus />} onClick={() => setEditing({ anchor: null, draft: EMPTY })}>
+            {m('brief.note.add', 'Add note')}
+          </Button>
+        ) : null}
+      </Flex>
+
+      <Flex tag="ul" direction="column" alignItems="stretch" gap={2} paddingTop={3}>
+        {brief.notes.map((note) => (
+          <Box tag="li" key={note.anchor} data-note={note.anchor} padding={3} hasRadius borderColor="neutral200" borderStyle="solid" borderWidth="1px">
+            <Flex justifyContent="space-between" alignItems="flex-start" gap={2}>
+              <Flex direction="column" alignItems="flex-start" gap={1} style={{ minWidth: 0 }}>
+                <Flex gap={2} wrap="wrap">
+                  <KindTag kind={note.kind} />
+                  <Typography variant="pi" textColor="neutral600">
+                    {note.createdBy === 'human' ? m('brief.note.byHuman', 'by a person') : m('brief.note.byAgent', 'by an agent')}
+                  </Typography>
+                </Flex>
+                <Typography fontWeight="bold">{note.title}</Typography>
+                {note.body ? <Typography variant="omega" textColor="neutral700" style={{ whiteSpace: 'pre-wrap' }}>{note.body}</Typography> : null}
+                {note.url ? (
+                  <Typography variant="pi" tag="a" href={note.url} target="_blank" rel="noreferrer noopener" textColor="primary600" style={{ overflowWrap: 'anywhere' }}>
+                    {note.url}
+                  </Typography>
+                ) : null}
+              </Flex>
+              {canEdit ? (
+                <Flex gap={1}>
+                  <IconButton label={m('brief.note.edit', 'Edit note "{title}"', { title: note.title })} variant="ghost" onClick={() => setEditing({ anchor: note.anchor, draft: { kind: note.kind, title: note.title, body: note.body ?? '', url: note.url ?? '' } })}>
+                    <Pencil />
+                  </IconButton>
+                  <IconButton label={m('brief.note.delete', 'Delete note "{title}"', { title: note.title })} variant="ghost" onClick={() => setDoomed(note)}>
+                    <Trash />
+                  </IconButton>
+                </Flex>
+              ) : null}
+            </Flex>
+          </Box>
+        ))}
+        {brief.notes.length === 0 ? <Typography textColor="neutral600">{m('brief.notes.none', 'No notes yet.')}</Typography> : null}
+      </Flex>
+
+      <Dialog.Root open={editing !== null} onOpenChange={(open: boolean) => !open && setEditing(null)}>
+        <Dialog.Content>
+          <Dialog.Header>{editing?.anchor ? m('brief.note.editTitle', 'Edit note') : m('brief.note.addTitle', 'Add a note')}</Dialog.Header>
+          <Dialog.Body>
+            {draft ? (
+              <Flex direction="column" alignItems="stretch" gap={3} width="100%">
+                <Field.Root name="kind" required>
+                  <Field.Label>{m('brief.note.kind', 'Kind')}</Field.Label>
+                  <SingleSelect value={draft.kind} onChange={(value: string | number) => setDraft({ kind: String(value) as NoteKind })}>
+                    {KINDS.map((kind) => (
+                      <SingleSelectOption key={kind} value={kind}>
+                        {m(`note.kind.${kind}`, kind)}
+                      </SingleSelectOption>
+                    ))}
+                  </SingleSelect>
+                </Field.Root>
+                <Field.Root name="title" required>
+                  <Field.Label>{m('brief.note.titleField', 'Title')}</Field.Label>
+                  <TextInput value={draft.title} onChange={(e: React.ChangeEvent<HTMLInputElement>) => setDraft({ title: e.target.value })} />
+                </Field.Root>
+                <Field.Root name="body" hint={m('brief.note.bodyHint', 'Markdown.')}>
+                  <Field.Label>{m('brief.note.body', 'Body')}</Field.Label>
+                  <Textarea value={draft.body} onChange={(e: React.ChangeEvent<HTMLTextAreaElement>) => setDraft({ body: e.target.value })} />
+                  <Field.Hint />
+                </Field.Root>
+                <Field.Root name="url">
+                  <Field.Label>{m('brief.note.url', 'URL')}</Field.Label>
+                  <TextInput type="url" value={draft.url} onChange={(e: React.ChangeEvent<HTMLInputElement>) => setDraft({ url: e.target.value })} />
+                </Field.Root>
+              </Flex>
+            ) : null}
+          </Dialog.Body>
+          <Dialog.Footer>
+            <Dialog.Cancel>
+              <Button variant="tertiary">{m('canvas.cancel', 'Cancel')}</Button>
+            </Dialog.Cancel>
+            <Button onClick={saveNote} loading={busy} disabled={!draft?.title.trim()}>
+              {m('brief.note.save', 'Save note')}
+            </Button>
+          </Dialog.Footer>
+        </Dialog.Content>
+      </Dialog.Root>
+
+      <Dialog.Root open={doomed !== null} onOpenChange={(open: boolean) => !open && setDoomed(null)}>
+        <ConfirmDialog onConfirm={removeNote}>{m('brief.note.confirmDelete', 'Delete the note "{title}"?', { title: doomed?.title ?? '' })}</ConfirmDialog>
+      </Dialog.Root>
+    </Box>
+  );
+};

@@ -1,0 +1,236 @@
+/**
+ * /admin/plugins/quire: the articles of every user (CONTRACT 18), searchable by title,
+ * filterable by owner and status, paged. The search, filters and page live in the URL, so a
+ * list can be reloaded, shared and navigated back to.
+ */
+import { Box, Button, Combobox, ComboboxOption, Flex, Link, SingleSelect, SingleSelectOption, Typography } from '@strapi/design-system';
+import { Layouts, Page, SearchInput, useDebounce, useIsMobile, useQueryParams } from '@strapi/strapi/admin';
+import * as React from 'react';
+import { useIntl } from 'react-intl';
+import { NavLink, useNavigate } from 'react-router-dom';
+import { CardDetails, CellText, ListView, type ListColumn } from '../../../../../kernel/admin-ui/list-view';
+import { searchText } from '../../../../../kernel/admin-ui/query';
+import { UserName } from '../../../../../kernel/admin-ui/user-name';
+import type { AdminList } from '../../../../../kernel/admin-ui/types';
+import { useAdminGet } from '../../../../../kernel/admin-ui/use-admin-get';
+import type { AdminArticle, Owner } from '../api';
+import { StatusBadge } from '../components/StatusBadge';
+import { t } from '../pluginId';
+
+interface ListQuery {
+  page?: string;
+  pageSize?: string;
+  _q?: string;
+  status?: string;
+  owner?: string;
+}
+
+const STATUSES = ['draft', 'published'] as const;
+
+export const ArticlesPage = () => {
+  const { formatMessage, formatNumber, formatDate } = useIntl();
+  const navigate = useNavigate();
+  const [searchKey, setSearchKey] = React.useState(0);
+  const [{ query }, setQuery] = useQueryParams<ListQuery>();
+  const params = {
+    page: query.page ?? '1',
+    pageSize: query.pageSize ?? '10',
+    q: searchText(query._q),
+    status: query.status || undefined,
+    owner: query.owner || undefined,
+  };
+  const { data, error, isLoading } = useAdminGet<AdminList<AdminArticle>>('/quire/articles', params);
+  const articles = data?.data ?? [];
+  const pagination = data?.meta.pagination;
+  const filtered = Boolean(params.q || params.status || params.owner);
+  const setFilter = (name: 'status' | 'owner', value: string | undefined) =>
+    setQuery({ [name]: value, page: '1' } as ListQuery, value ? 'push' : 'remove');
+
+  if (error && !data) return <Page.Error />;
+
+  const columns: ListColumn[] = [
+    { name: 'title', label: formatMessage({ id: t('articles.column.title'), defaultMessage: 'Title' }), maxWidth: '28rem' },
+    { name: 'owner', label: formatMessage({ id: t('articles.column.owner'), defaultMessage: 'Owner' }) },
+    { name: 'status', label: formatMessage({ id: t('articles.column.status'), defaultMessage: 'Status' }) },
+    { name: 'words', label: formatMessage({ id: t('articles.column.words'), defaultMessage: 'Words' }) },
+    { name: 'sections', label: formatMessage({ id: t('articles.column.sections'), defaultMessage: 'Sections' }) },
+    { name: 'updatedAt', label: formatMessage({ id: t('articles.column.updatedAt'), defaultMessage: 'Last update' }) },
+  ];
+  const title = formatMessage({ id: t('articles.title'), defaultMessage: 'Articles' });
+  const deletedUser = formatMessage({ id: t('articles.owner.deleted'), defaultMessage: 'Deleted user' });
+  const empty = filtered
+    ? formatMessage({ id: t('articles.empty'), defaultMessage: 'No article matches these filters' })
+    : formatMessage({ id: t('articles.empty.none'), defaultMessage: 'No articles yet: agents create them through the API, the CLI or MCP' });
+
+  return (
+    <Page.Main aria-busy={isLoading}>
+      <Page.Title>{`Quire - ${title}`}</Page.Title>
+      <Layouts.Header
+        title={title}
+        subtitle={
+          pagination
+            ? filtered
+              ? formatMessage(
+                  {
+                    id: t('articles.subtitle.filtered'),
+                    defaultMessage: '{total, plural, =0 {No article matches} one {# article matches} other {# articles match}} the search and filters',
+                  },
+                  { total: pagination.total },
+                )
+              : formatMessage(
+                  {
+                    id: t('articles.subtitle'),
+                    defaultMessage:
+                      '{total, plural, =0 {No articles yet} one {# article} other {# articles}}, by every user, the most recently updated first',
+                  },
+                  { total: pagination.total },
+                )
+            : undefined
+        }
+      />
+      <Layouts.Action
+        startActions={
+          <Flex gap={2} wrap="wrap" alignItems="center">
+            <SearchInput
+              key={searchKey}
+              label={formatMessage({ id: t('articles.search'), defaultMessage: 'Search articles by title' })}
+              placeholder={formatMessage({ id: t('articles.search.placeholder'), defaultMessage: 'Title contains…' })}
+            />
+            <StatusFilter value={params.status} onChange={(value) => setFilter('status', value)} />
+            <OwnerFilter value={params.owner} rows={articles} onChange={(value) => setFilter('owner', value)} />
+            {filtered ? (
+              <Button
+                variant="tertiary"
+                size="S"
+                onClick={() => {
+                  setQuery({ _q: '', status: '', owner: '', page: '1' } as ListQuery, 'remove');
+                  setSearchKey((n) => n + 1); // the search box keeps its own text: start it afresh
+                }}
+              >
+                {formatMessage({ id: t('articles.filter.clear'), defaultMessage: 'Clear filters' })}
+              </Button>
+            ) : null}
+          </Flex>
+        }
+      />
+      <Layouts.Content>
+        <ListView
+          label={title}
+          columns={columns}
+          rows={articles}
+          isLoading={isLoading && !data}
+          empty={empty}
+          pagination={pagination}
+          rowProps={(article) => ({ 'data-article': article.id, cursor: 'pointer', onClick: () => navigate(`articles/${article.id}`) })}
+          renderCells={(article) => [
+            <ArticleLink article={article} />,
+            <UserName user={article.owner} deleted={deletedUser} />,
+            <StatusBadge status={article.status} />,
+            <CellText>{formatNumber(article.words)}</CellText>,
+            <CellText>{formatNumber(article.sections)}</CellText>,
+            <CellText>
+              <time dateTime={article.updatedAt}>{formatDate(article.updatedAt, { dateStyle: 'medium', timeStyle: 'short' })}</time>
+            </CellText>,
+          ]}
+          renderCard={(article) => (
+            <>
+              <Flex justifyContent="space-between" alignItems="flex-start" gap={2} width="100%">
+                <ArticleLink article={article} />
+                <StatusBadge status={article.status} />
+              </Flex>
+              <UserName user={article.owner} deleted={deletedUser} />
+              <CardDetails>
+                {formatMessage(
+                  {
+                    id: t('articles.card.details'),
+                    defaultMessage: '{words, plural, one {# word} other {# words}} · {sections, plural, one {# section} other {# sections}} · updated {updatedAt}',
+                  },
+                  { words: article.words, sections: article.sections, updatedAt: formatDate(article.updatedAt, { dateStyle: 'medium', timeStyle: 'short' }) },
+                )}
+              </CardDetails>
+            </>
+          )}
+        />
+      </Layouts.Content>
+    </Page.Main>
+  );
+};
+
+/** The article's title, a link to its page (the canvas). */
+const ArticleLink = ({ article }: { article: AdminArticle }) => {
+  return (
+    <Link
+      tag={NavLink}
+      to={`articles/${article.id}`}
+      onClick={(event: React.MouseEvent) => event.stopPropagation()}
+    >
+      <Typography fontWeight="semiBold" textColor="neutral800" style={{ overflowWrap: 'anywhere' }}>
+        {article.title}
+      </Typography>
+    </Link>
+  );
+};
+
+
+const StatusFilter = ({ value, onChange }: { value?: string; onChange: (value: string | undefined) => void }) => {
+  const { formatMessage } = useIntl();
+  const isMobile = useIsMobile();
+  const label = formatMessage({ id: t('articles.filter.status'), defaultMessage: 'Status' });
+  return (
+    <Box minWidth="16rem" width={isMobile ? '100%' : undefined}>
+      <SingleSelect
+        aria-label={label}
+        size="S"
+        placeholder={formatMessage({ id: t('articles.filter.status.all'), defaultMessage: 'All statuses' })}
+        value={value ?? null}
+        onChange={(next) => onChange(String(next))}
+        onClear={value ? () => onChange(undefined) : undefined}
+        clearLabel={formatMessage({ id: t('articles.filter.status.clear'), defaultMessage: 'Clear the status filter' })}
+      >
+        {STATUSES.map((status) => (
+          <SingleSelectOption key={status} value={status}>
+            {formatMessage({ id: t(`status.${status}`), defaultMessage: status })}
+          </SingleSelectOption>
+        ))}
+      </SingleSelect>
+    </Box>
+  );
+};
+
+/**
+ * The owner filter: users who own articles, searched on the server as one types (username or
+ * email). The selected owner keeps its name even when the search no longer lists it.
+ */
+const OwnerFilter = ({ value, rows, onChange }: { value?: string; rows: AdminArticle[]; onChange: (value: string | undefined) => void }) => {
+  const { formatMessage } = useIntl();
+  const [typed, setTyped] = React.useState('');
+  const search = useDebounce(typed, 250);
+  const { data, isLoading } = useAdminGet<{ data: Owner[] }>('/quire/owners', { q: search || undefined, limit: 20 });
+  const owners = data?.data ?? [];
+  const selected = owners.find((o) => String(o.id) === value) ?? rows.find((r) => r.owner && String(r.owner.id) === value)?.owner;
+  const options = selected && !owners.some((o) => o.id === selected.id) ? [selected, ...owners] : owners;
+  const isMobile = useIsMobile();
+  const label = formatMessage({ id: t('articles.filter.owner'), defaultMessage: 'Owner' });
+  return (
+    <Box minWidth="20rem" width={isMobile ? '100%' : undefined}>
+      <Combobox
+        aria-label={label}
+        size="S"
+        placeholder={formatMessage({ id: t('articles.filter.owner.all'), defaultMessage: 'All owners' })}
+        value={value ?? ''}
+        loading={isLoading}
+        autocomplete={{ type: 'list', filter: 'contains' }}
+        onInputChange={(event) => setTyped(event.currentTarget.value)}
+        onChange={(next) => onChange(next || undefined)}
+        onClear={value ? () => onChange(undefined) : undefined}
+        clearLabel={formatMessage({ id: t('articles.filter.owner.clear'), defaultMessage: 'Clear the owner filter' })}
+      >
+        {options.map((owner) => (
+          <ComboboxOption key={owner.id} value={String(owner.id)} textValue={`${owner.username} (${owner.email})`}>
+            {`${owner.username} (${owner.email})`}
+          </ComboboxOption>
+        ))}
+      </Combobox>
+    </Box>
+  );
+};

@@ -1,0 +1,95 @@
+/** The "Create organization" button and its form: a name and its owner, a users-permissions user. */
+import { Button, Combobox, ComboboxOption, Field, Flex, Modal, TextInput } from '@strapi/design-system';
+import { Plus } from '@strapi/icons';
+import { useFetchClient } from '@strapi/strapi/admin';
+import * as React from 'react';
+import type { AdminOrganizationDetail, AdminUser } from '../api';
+import { useMessages } from './use-messages';
+import { useMutation } from './use-mutation';
+
+export const CreateOrganization = ({ onCreated }: { onCreated: (organization: AdminOrganizationDetail) => void }) => {
+  const m = useMessages();
+  const { get } = useFetchClient();
+  const { call, busy } = useMutation();
+  const [open, setOpen] = React.useState(false);
+  const [name, setName] = React.useState('');
+  const [ownerId, setOwnerId] = React.useState<string | undefined>();
+  const [search, setSearch] = React.useState('');
+  const [users, setUsers] = React.useState<AdminUser[]>([]);
+  const [error, setError] = React.useState<string | undefined>();
+
+  React.useEffect(() => {
+    if (!open) return;
+    let current = true;
+    get<{ data: AdminUser[] }>('/triggers/users', { params: { q: search, limit: 10 } }).then(
+      (response) => current && setUsers(response.data.data),
+      () => current && setUsers([]),
+    );
+    return () => {
+      current = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open, search]);
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const { data, error: failure } = await call<AdminOrganizationDetail>('post', '/triggers/organizations', { name, ownerId: ownerId ? Number(ownerId) : undefined }, { quiet: true });
+    if (failure) return setError(failure);
+    setOpen(false);
+    setName('');
+    setOwnerId(undefined);
+    setError(undefined);
+    onCreated(data!);
+  };
+
+  return (
+    <Modal.Root open={open} onOpenChange={setOpen}>
+      <Modal.Trigger>
+        <Button startIcon={<Plus />}>{m('organizations.create', 'Create organization')}</Button>
+      </Modal.Trigger>
+      <Modal.Content>
+        <form onSubmit={submit}>
+          <Modal.Header>
+            <Modal.Title>{m('organizations.create.title', 'Create an organization')}</Modal.Title>
+          </Modal.Header>
+          <Modal.Body>
+            <Flex direction="column" alignItems="stretch" gap={4}>
+              <Field.Root name="name" required>
+                <Field.Label>{m('organizations.create.name', 'Name')}</Field.Label>
+                <TextInput value={name} onChange={(e: React.ChangeEvent<HTMLInputElement>) => setName(e.target.value)} />
+              </Field.Root>
+              <Field.Root name="owner" required error={error} hint={m('organizations.create.owner.hint', 'The user (who signs in through the API and the CLI) who will own it: type part of their username or email.')}>
+                <Field.Label>{m('organizations.create.owner', 'Owner')}</Field.Label>
+                <Combobox
+                  value={ownerId}
+                  onChange={(value) => setOwnerId(value ?? undefined)}
+                  onInputChange={(e: React.ChangeEvent<HTMLInputElement>) => setSearch(e.target.value)}
+                  onClear={() => setOwnerId(undefined)}
+                  autocomplete={{ type: 'list', filter: 'contains' }}
+                  noOptionsMessage={() => m('organizations.create.owner.none', 'No user matches')}
+                  placeholder={m('organizations.create.owner.placeholder', 'Username or email…')}
+                >
+                  {users.map((user) => (
+                    <ComboboxOption key={user.id} value={String(user.id)}>
+                      {`${user.username} (${user.email})`}
+                    </ComboboxOption>
+                  ))}
+                </Combobox>
+                <Field.Hint />
+                <Field.Error />
+              </Field.Root>
+            </Flex>
+          </Modal.Body>
+          <Modal.Footer>
+            <Modal.Close>
+              <Button variant="tertiary">{m('cancel', 'Cancel')}</Button>
+            </Modal.Close>
+            <Button type="submit" loading={busy} disabled={!name.trim() || !ownerId}>
+              {m('organizations.create.submit', 'Create')}
+            </Button>
+          </Modal.Footer>
+        </form>
+      </Modal.Content>
+    </Modal.Root>
+  );
+};

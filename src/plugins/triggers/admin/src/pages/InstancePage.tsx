@@ -1,0 +1,56 @@
+/**
+ * /admin/plugins/triggers/instances/{id}: a process instance's trigger panel: Public API
+ * Access (its key), its workflows (trigger URLs, samples, Send test) and executions.
+ */
+import { Flex } from '@strapi/design-system';
+import { BackButton, Layouts, Page } from '@strapi/strapi/admin';
+import * as React from 'react';
+import { useParams } from 'react-router-dom';
+import type { AdminItem } from '../../../../../kernel/admin-ui/types';
+import { useAdminGet } from '../../../../../kernel/admin-ui/use-admin-get';
+import type { AdminAction, AdminInstanceSummary, AdminWorkflow } from '../api';
+import { ApiAccess } from '../components/ApiAccess';
+import { Executions } from '../components/Executions';
+import { useMessages } from '../components/use-messages';
+import { Workflows } from '../components/Workflows';
+
+export const InstancePage = () => {
+  const { pid } = useParams<{ pid: string }>();
+  const m = useMessages();
+  const instance = useAdminGet<AdminItem<AdminInstanceSummary>>(`/triggers/instances/${pid}`);
+  const workflows = useAdminGet<AdminItem<AdminWorkflow[]>>(`/triggers/instances/${pid}/workflows`);
+  const actions = useAdminGet<AdminItem<AdminAction[]>>('/triggers/actions');
+  const [opened, setOpened] = React.useState<string | null>(null);
+
+  if (instance.error && !instance.data) return <Page.Error />;
+  const current = instance.data?.data;
+  if (!current || !workflows.data || !actions.data) return <Page.Loading />;
+
+  const owner = current.owner ? current.owner.username : m('organizations.owner.deleted', 'Deleted user');
+  return (
+    <Page.Main>
+      <Page.Title>{`Triggers - ${current.name}`}</Page.Title>
+      <Layouts.Header
+        navigationAction={<BackButton fallback={`/plugins/triggers/organizations/${current.organization.id}`} />}
+        title={current.name}
+        subtitle={m('instance.subtitle', 'Process instance of {organization}, owned by {owner}', { organization: current.organization.name, owner })}
+      />
+      <Layouts.Content>
+        <Flex direction="column" alignItems="stretch" gap={6}>
+          <ApiAccess instance={current} onRegenerated={instance.reload} />
+          <Workflows
+            instanceId={current.id}
+            workflows={workflows.data.data}
+            actions={actions.data.data}
+            onChange={() => {
+              workflows.reload();
+              instance.reload();
+            }}
+            onTested={setOpened}
+          />
+          <Executions instanceId={current.id} workflows={workflows.data.data} opened={opened} onOpen={setOpened} />
+        </Flex>
+      </Layouts.Content>
+    </Page.Main>
+  );
+};
