@@ -1,15 +1,66 @@
 import type { Command } from 'commander';
+import { seg } from './client';
 import { contextOf, type Context } from './context';
+import { CliError } from './errors';
+import { clip } from './output';
+import { speak } from './speech';
+
+/** "sections add": a command's path below `quire`. */
+export function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
 
 /**
  * A command's action, given its context (server, key, output) and its arguments and options
- * as commander passes them. Errors propagate to main(), which prints them and sets the exit status.
+ * as commander passes them. Errors propagate to main(), which prints them and sets the exit
+ * status; on the way they are put in this command's words (speech.ts), and an ambiguous
+ * anchor or id gets the list of what it matched.
  */
 export function act<A extends unknown[]>(fn: (ctx: Context, ...args: A) => Promise<void>) {
   return async (...args: unknown[]) => {
     const command = args[args.length - 1] as Command;
-    await fn(contextOf(command), ...(args.slice(0, -1) as A));
+    const ctx = contextOf(command);
+    try {
+      await fn(ctx, ...(args.slice(0, -1) as A));
+    } catch (error) {
+      if (error instanceof CliError) {
+        const path = commandPath(command);
+        error.spoken = speak(error, { command: path, keySource: ctx.keySource, fromServer: error.body !== undefined });
+        if (!ctx.out.json && error.nextAction === 'Use a longer anchor.') {
+          const article = command.registeredArguments[0]?.name() === 'article' ? String(args[0]) : undefined;
+          error.matches = await ambiguousMatches(ctx, error.message, article).catch(() => undefined);
+        }
+      }
+      throw error;
+    }
   };
+}
+
+/** What an ambiguous anchor or article id matched, one line each ("3f2a9c  Method"). */
+async function ambiguousMatches(ctx: Context, message: string, article: string | undefined): Promise<string[] | undefined> {
+  const anchor = /The anchor "([^"]+)" matches more than one (section|note)/.exec(message);
+  if (anchor && article) {
+    const prefix = anchor[1].toLowerCase();
+    if (anchor[2] === 'section') {
+      const outline = (await ctx.client.call('GET', `/articles/${seg(article)}/outline`)).envelope.data.outline as Array<{ anchor: string; title: string }>;
+      // An ambiguous prefix is shorter than the anchors it matches, so they start with it.
+      return outline.filter((s) => s.anchor.startsWith(prefix)).map((s) => `${s.anchor}  ${s.title ? clip(s.title, 70) : '(no heading)'}`);
+    }
+    const notes = (await ctx.client.call('GET', `/articles/${seg(article)}/notes`)).envelope.data.notes as Array<{ anchor: string; kind: string; title: string }>;
+    return notes.filter((n) => n.anchor.startsWith(prefix)).map((n) => `${n.anchor}  ${n.kind}: ${clip(n.title, 60)}`);
+  }
+  const id = /The id "([^"]+)" matches more than one of your articles/.exec(message);
+  if (id) {
+    const prefix = id[1].toLowerCase();
+    const list = (await ctx.client.call('GET', '/articles', { query: { limit: 100 } })).envelope.data.articles as Array<{ id: string; title: string }>;
+    return list
+      .filter((a) => a.id.startsWith(prefix))
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .map((a) => `${a.id}  ${clip(a.title, 60)}`);
+  }
+  return undefined;
 }
 
 /** The "Examples:" block of a command's --help. */

@@ -9,39 +9,45 @@ export interface CallOptions {
   /** A raw body (upload): bytes and their headers. */
   raw?: { data: Uint8Array; headers: Record<string, string> };
   query?: Record<string, string | number | undefined>;
+  /** Request headers (If-Match). */
+  headers?: Record<string, string | undefined>;
   /** false for the two login routes, which take no credential. */
   auth?: boolean;
   timeoutMs?: number;
 }
 
-export interface CallResult {
+export interface CallResult<T = any> {
   status: number;
   headers: Headers;
   /** The response body exactly as the server sent it (printed as is under --json). */
   text: string;
-  envelope: Envelope;
+  envelope: Envelope<T> & { data: T };
 }
 
 /** One path segment: ids and anchors never change the path's shape. */
 export const seg = (value: string) => encodeURIComponent(value);
 
-const NOT_LOGGED_IN_NEXT = 'Run "quire login" (or "quire login --key <key>"), or set QUIRE_API_KEY.';
+const NOT_LOGGED_IN_NEXT = 'Run "quire login" (or "quire login --key -"), or set QUIRE_API_KEY.';
 
 /** The HTTP API, spoken the way every client of it does: JSON in, the envelope out. */
 export class Client {
   constructor(
     readonly baseUrl: string,
     readonly apiKey?: string,
+    /** The error for a call that needs a credential when there is none. */
+    private readonly notLoggedIn: () => CliError = () => new CliError('unauthenticated', `Not logged in to ${baseUrl}.`, NOT_LOGGED_IN_NEXT),
   ) {}
 
-  async call(method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
+  /** `T`: the route's response data, from the server's schemas (`Data<'articlePage'>`, see render.ts). */
+  async call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<CallResult<T>> {
     const url = new URL(this.baseUrl + '/api' + path);
     for (const [name, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': USER_AGENT };
     if (options.auth !== false) {
-      if (!this.apiKey) throw new CliError('unauthenticated', `Not logged in to ${this.baseUrl}.`, NOT_LOGGED_IN_NEXT);
+      if (!this.apiKey) throw this.notLoggedIn();
       headers.authorization = `Bearer ${this.apiKey}`;
     }
+    for (const [name, value] of Object.entries(options.headers ?? {})) if (value !== undefined) headers[name.toLowerCase()] = value;
     let body: Uint8Array | string | undefined;
     if (options.raw) {
       Object.assign(headers, options.raw.headers);
@@ -79,6 +85,6 @@ export class Client {
       const error = envelope.error ?? { code: 'internal', message: `HTTP ${response.status}` };
       throw new CliError(error.code, error.message, error.nextAction, { body: text, status: response.status, headers: response.headers });
     }
-    return { status: response.status, headers: response.headers, text, envelope };
+    return { status: response.status, headers: response.headers, text, envelope: envelope as Envelope<T> & { data: T } };
   }
 }

@@ -62,6 +62,44 @@ export function normalizeUrl(input: string): string | null {
   }
 }
 
+/** Names of this machine: a login saved for one of them is the login of the others. */
+function isLoopback(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  return host === 'localhost' || host === '127.0.0.1' || host === '::1';
+}
+
+/**
+ * Which server a base URL names, for finding its saved login: `localhost`, `127.0.0.1` and
+ * `[::1]` are one machine, and a default port is the same as none (http://x:80 is http://x).
+ */
+export function serverIdentity(url: string): string {
+  const parsed = new URL(url);
+  if (isLoopback(parsed.hostname)) parsed.hostname = '127.0.0.1';
+  return parsed.toString().replace(/\/+$/, '');
+}
+
+/** The saved login for this server, under whichever spelling of its URL it was saved. */
+export function findProfile(config: ConfigFile, url: string): { url: string; profile: ServerProfile } | undefined {
+  if (config.servers[url]) return { url, profile: config.servers[url] };
+  const identity = serverIdentity(url);
+  const found = Object.keys(config.servers).find((saved) => normalizeUrl(saved) && serverIdentity(saved) === identity);
+  return found ? { url: found, profile: config.servers[found] } : undefined;
+}
+
+/** Forgets every spelling of this server's saved login. */
+export function removeProfile(config: ConfigFile, url: string): void {
+  for (let found = findProfile(config, url); found; found = findProfile(config, url)) delete config.servers[found.url];
+}
+
+/** Saves this server's login under `url`, replacing the one saved under another spelling. */
+export function setProfile(config: ConfigFile, url: string, profile: ServerProfile): void {
+  removeProfile(config, url);
+  config.servers[url] = profile;
+}
+
+/** The servers a key is saved for. */
+export const loggedInServers = (config: ConfigFile) => Object.entries(config.servers).filter(([, profile]) => profile.apiKey);
+
 export function loadConfig(file = configPath()): ConfigFile {
   let text: string;
   try {

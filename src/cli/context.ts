@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { Client } from './client';
-import { DEFAULT_URL, configPath, loadConfig, normalizeUrl, type ConfigFile } from './config';
-import { usage } from './errors';
+import { DEFAULT_URL, configPath, findProfile, loadConfig, loggedInServers, normalizeUrl, type ConfigFile, type ServerProfile } from './config';
+import { CliError, usage } from './errors';
 import { Output } from './output';
 
 export interface GlobalOptions {
@@ -16,6 +16,8 @@ export interface Context {
   keySource: 'QUIRE_API_KEY' | 'saved login' | 'none';
   configFile: string;
   config: ConfigFile;
+  /** The saved login for this server (found under any spelling of its URL: see serverIdentity). */
+  profile?: ServerProfile;
   out: Output;
   client: Client;
   env: NodeJS.ProcessEnv;
@@ -38,7 +40,8 @@ export function contextOf(command: Command, env: NodeJS.ProcessEnv = process.env
   const url = normalizeUrl(given);
   if (!url) throw usage(`"${given}" is not an http(s) base URL.`, 'Pass the server\'s base URL, e.g. --url https://quire.example.com');
   const envKey = env.QUIRE_API_KEY?.trim();
-  const saved = config.servers[url]?.apiKey;
+  const profile = findProfile(config, url)?.profile;
+  const saved = profile?.apiKey;
   const key = envKey || saved;
   return {
     url,
@@ -46,8 +49,23 @@ export function contextOf(command: Command, env: NodeJS.ProcessEnv = process.env
     keySource: envKey ? 'QUIRE_API_KEY' : saved ? 'saved login' : 'none',
     configFile,
     config,
+    profile,
     out,
-    client: new Client(url, key),
+    client: new Client(url, key, () => notLoggedIn(url, config)),
     env,
   };
+}
+
+/** Not logged in to this server: say so, and name the servers there is a login for. */
+function notLoggedIn(url: string, config: ConfigFile): CliError {
+  const others = loggedInServers(config).map(([saved, p]) => (p.user ? `${saved} (as ${p.user.username})` : saved));
+  if (!others.length) {
+    return new CliError('unauthenticated', `Not logged in to ${url}.`, 'Run "quire login" (or "quire login --key -"), or set QUIRE_API_KEY.');
+  }
+  const first = loggedInServers(config)[0][0];
+  return new CliError(
+    'unauthenticated',
+    `Not logged in to ${url}. You are logged in to ${others.join(', ')}.`,
+    `Run "quire login --url ${url}" to log in there, or pass --url ${first} (or set QUIRE_URL) to use the server you are logged in to.`,
+  );
 }

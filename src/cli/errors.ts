@@ -22,6 +22,8 @@ export const EXIT = {
   expired: 8,
   /** authorization-pending: `quire login --resume --once` while the login still waits. */
   pending: 9,
+  /** precondition-failed: what --if-match named changed meanwhile (re-read, merge, retry). */
+  changed: 10,
 } as const;
 
 const EXIT_BY_CODE: Record<string, number> = {
@@ -37,14 +39,16 @@ const EXIT_BY_CODE: Record<string, number> = {
   'access-denied': EXIT.denied,
   'expired-token': EXIT.expired,
   'authorization-pending': EXIT.pending,
+  'precondition-failed': EXIT.changed,
   cancelled: EXIT.failure,
 };
 
 export const exitCodeFor = (code: string) => EXIT_BY_CODE[code] ?? EXIT.failure;
 
-export interface Envelope {
+/** The server's envelope; `T` is the route's `data` (the server's own response schemas, see client.ts). */
+export interface Envelope<T = any> {
   success: boolean;
-  data?: any;
+  data?: T;
   error?: { code: string; message: string; nextAction?: string };
 }
 
@@ -60,6 +64,10 @@ export class CliError extends Error {
   readonly body?: string;
   readonly status?: number;
   readonly headers?: Headers;
+  /** The error in the words of the command that failed (set on its way out: see action.ts). */
+  spoken?: { message: string; next?: string };
+  /** What an ambiguous anchor or id matched, one line each, for people. */
+  matches?: string[];
 
   constructor(code: string, message: string, nextAction?: string, extra: { body?: string; status?: number; headers?: Headers } = {}) {
     super(message);

@@ -27,25 +27,19 @@ export class Output {
     this.stderr.write(text.endsWith('\n') ? text : text + '\n');
   }
 
-  /** An error: its envelope on stdout under --json; its message and next step in words on stderr. */
+  /**
+   * An error: its envelope on stdout under --json (the server's, unchanged); on stderr, in
+   * words, what went wrong and what to run next, in the CLI's own commands and flags.
+   */
   error(error: CliError): void {
     if (this.json) this.out(error.envelopeText());
-    const lines = [`Error: ${error.message} (${error.code})`];
-    if (error.nextAction) lines.push(`Next: ${error.nextAction}`);
-    // The server's nextAction speaks of HTTP routes; add the terminal's way of doing it.
-    const hint = error.body !== undefined ? HINTS[error.code] : undefined;
-    if (hint) lines.push(`Hint: ${hint}`);
+    const { message, next } = error.spoken ?? { message: error.message, next: error.nextAction };
+    const lines = [`Error: ${message} (${error.code})`];
+    if (error.matches?.length) lines.push('It matches:', ...error.matches.map((line) => `  ${line}`));
+    if (next) lines.push(`Next: ${next}`);
     this.info(lines.join('\n'));
   }
 }
-
-/** What to do at the terminal, added to the server's nextAction (which speaks of HTTP routes). */
-const HINTS: Record<string, string> = {
-  unauthenticated: 'log in with "quire login", or pass a key with "quire login --key -" or QUIRE_API_KEY.',
-  'not-found': '"quire articles list" and "quire outline <article>" show the ids and anchors you can use.',
-  'rate-limited': 'wait, then run the command again.',
-  internal: 'run the command again in a moment; if it keeps failing, report it.',
-};
 
 /** A plain text table: columns padded to their widest cell, the last one left ragged. */
 export function table(headers: string[], rows: Array<Array<string | number | null | undefined>>): string {
@@ -71,11 +65,20 @@ function displayWidth(text: string): number {
   return width;
 }
 
-/** ISO timestamps, shortened for people: "2026-11-22 18:05" (UTC). */
-export function when(iso: string | null | undefined): string {
+/**
+ * The CLI's one time format for people: the server's ISO-8601 time in the local time zone (or
+ * `timeZone`), "2026-11-22 19:05". --json keeps the server's ISO-8601 UTC strings.
+ */
+export function when(iso: string | Date | null | undefined, timeZone?: string): string {
   if (!iso) return '-';
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toISOString().slice(0, 16).replace('T', ' ');
+  if (Number.isNaN(date.getTime())) return String(iso);
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+      .formatToParts(date)
+      .map((part) => [part.type, part.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
 }
 
 /** Keeps one line of text to a length, for table cells. */

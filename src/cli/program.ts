@@ -6,8 +6,12 @@ import { registerArticles } from './commands/articles';
 import { registerAuth } from './commands/auth';
 import { registerBrief, registerNotes } from './commands/brief';
 import { registerKeys } from './commands/keys';
+import { registerGrants } from './commands/grants';
+import { registerMcp } from './commands/mcp';
 import { registerMedia } from './commands/media';
+import { registerSearch } from './commands/search';
 import { registerSections } from './commands/sections';
+import { registerHistory } from './commands/history';
 
 function version(): string {
   try {
@@ -33,16 +37,28 @@ Exit status:
   1 other failure        5 rate-limited                    9 login still waiting (login --resume --once)
   2 invalid argument     6 internal or network error
   3 unauthenticated      7 login denied
+
+Ids and anchors:
+  An article is addressed by its id or any unique start of it (4 characters or more, as
+  "quire articles list" shows them); a section or note by its anchor ("quire outline").
+  In the examples, $ART holds an article id and 3f2a9c is a section's anchor.
+
+Text, files and stdin:
+  A [file] argument is always a file; "-" reads stdin. Text options (--premise, --body, the
+  words of "brief set") are the text itself: one that is only the name of an existing file is
+  refused, and the message names the option that reads the file (--premise-file, --body-file,
+  --file).
 ${examples([
   'quire login',
-  'quire articles create --title "On anchors" draft.md',
-  'quire outline <article>',
-  'quire sections add <article> part2.md --after 3f2a9c',
-  'quire publish <article>',
+  'ART=$(quire articles create --title "On anchors" intro.md --json | jq -r .data.article.id)',
+  'quire outline "$ART"',
+  'quire sections add "$ART" part2.md --after 3f2a9c',
+  'quire search "pricing" --in "$ART"',
+  'quire publish "$ART"',
   'quire import https://example.com/post',
   'QUIRE_API_KEY=qk_... quire articles list --json',
 ])}
-See docs/cli.md for every command.`;
+Every command has its own examples: quire <command> --help. See docs/cli.md for all of them.`;
 
 /** The whole command tree. Errors surface to main() (exitOverride) instead of exiting here. */
 export function buildProgram(): Command {
@@ -60,9 +76,13 @@ export function buildProgram(): Command {
   registerAuth(program);
   registerArticles(program);
   registerSections(program);
+  registerHistory(program);
   registerBrief(program);
   registerNotes(program);
+  registerSearch(program);
   registerKeys(program);
   registerMedia(program);
+  registerGrants(program);
+  registerMcp(program);
   return program;
 }

@@ -1,31 +1,32 @@
+import type { ArticleRecord, NoteMapEntry, NoteRecord, OutlineEntry } from '../plugins/quire/server/src/schemas/records';
 import { clip, plural, table, when } from './output';
 
-export interface OutlineEntry {
-  anchor: string;
-  level: number;
-  title: string;
-  words: number;
-  source: string;
-}
+// The server's own types, inferred from the schemas its routes are declared with (type-only
+// imports: nothing of the server is loaded by the CLI at run time).
+export type { Data } from '../plugins/quire/server/src/schemas/responses';
+export type { ApiKeyRecord, ArticleRecord, OutlineEntry } from '../plugins/quire/server/src/schemas/records';
 
-export interface NoteEntry {
-  anchor: string;
-  kind: string;
-  title: string;
-  url: string | null;
-  body?: string | null;
-  createdBy?: string;
-}
+/** A note of the map, or a full note (with its body and author). */
+export type NoteEntry = NoteMapEntry | NoteRecord;
 
-export interface ArticleRecord {
-  id: string;
-  title: string;
-  status: string;
-  words: number;
-  sections: number;
-  createdAt: string;
-  updatedAt: string;
-  publishedAt: string | null;
+/** Short ids shown to people are never shorter than this (longer when two would share it). */
+export const SHORT_ID_LENGTH = 8;
+
+/**
+ * Outline-style short ids: the shortest prefix of each id that none of the others shares,
+ * never shorter than SHORT_ID_LENGTH. The server takes any unique prefix of 4 characters or
+ * more, so what is shown can be typed back.
+ */
+export function shortIds(ids: string[], min = SHORT_ID_LENGTH): Map<string, string> {
+  const sorted = [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const common = (a = '', b = '') => {
+    let i = 0;
+    while (i < a.length && a[i] === b[i]) i += 1;
+    return i;
+  };
+  const result = new Map<string, string>();
+  sorted.forEach((id, i) => result.set(id, id.slice(0, Math.max(min, common(id, sorted[i - 1]) + 1, common(id, sorted[i + 1]) + 1))));
+  return result;
 }
 
 /** Headings indented by level, so the table reads as the article's shape. */
@@ -56,7 +57,7 @@ export function articleHeader(a: ArticleRecord): string {
 export function noteText(n: NoteEntry): string {
   const lines = [`[${n.anchor}] ${n.kind}: ${n.title}`];
   if (n.url) lines.push(n.url);
-  if (n.createdBy) lines.push(`(added by ${n.createdBy})`);
-  if (n.body) lines.push('', n.body);
+  if ('createdBy' in n && n.createdBy) lines.push(`(added by ${n.createdBy})`);
+  if ('body' in n && n.body) lines.push('', n.body);
   return lines.join('\n');
 }

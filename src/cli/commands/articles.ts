@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { act, examples } from '../action';
 import { seg } from '../client';
-import { confirm, readText } from '../io';
+import { confirm, readText, refuseFileName } from '../io';
 import { clip, plural, table, when } from '../output';
-import { articleHeader, notesTable, outlineTable, type ArticleRecord } from '../render';
+import { articleHeader, notesTable, outlineTable, shortIds, type Data } from '../render';
 import { usage } from '../errors';
 
 const positiveInt = (name: string) => (value: string) => {
@@ -21,8 +21,8 @@ export function registerArticles(program: Command) {
         'quire articles list',
         'quire articles create --title "On anchors" draft.md',
         'cat draft.md | quire articles create --title "On anchors" -',
-        'quire articles show 3f2a9c41-...',
-        'quire articles delete 3f2a9c41-... --yes',
+        'quire articles show 3f2a9c41',
+        'quire articles delete 3f2a9c41 --yes',
       ]),
     );
 
@@ -31,15 +31,21 @@ export function registerArticles(program: Command) {
     .description('List your articles, most recently updated first')
     .option('--limit <n>', 'how many (1-100, default 20)', positiveInt('--limit'))
     .option('--cursor <cursor>', 'the next page (printed after a full page)')
+    .addHelpText(
+      'after',
+      examples(['quire articles list', 'quire articles list --limit 50', "quire articles list --json | jq -r '.data.articles[].id'"]) +
+        '\nIDs are short: the first 8 characters of each id (more when two would share them). Any unique\nprefix of 4 characters or more addresses an article; --json shows the full ids.\n',
+    )
     .action(
       act(async (ctx, options: { limit?: number; cursor?: string }) => {
-        const res = await ctx.client.call('GET', '/articles', { query: { limit: options.limit, cursor: options.cursor } });
-        const { articles: list, nextCursor } = res.envelope.data as { articles: ArticleRecord[]; nextCursor: string | null };
+        const res = await ctx.client.call<Data<'articlePage'>>('GET', '/articles', { query: { limit: options.limit, cursor: options.cursor } });
+        const { articles: list, nextCursor } = res.envelope.data;
         ctx.out.result(res, () => {
-          if (!list.length) return 'No articles yet. Create one with "quire articles create --title <title> [file]".';
+          if (!list.length) return 'No articles yet. Create one with: quire articles create --title "A title" [file]';
+          const short = shortIds(list.map((a) => a.id));
           return table(
             ['ID', 'STATUS', 'WORDS', 'SECTIONS', 'UPDATED', 'TITLE'],
-            list.map((a) => [a.id, a.status, a.words, a.sections, when(a.updatedAt), clip(a.title, 60)]),
+            list.map((a) => [short.get(a.id), a.status, a.words, a.sections, when(a.updatedAt), clip(a.title, 60)]),
           );
         });
         if (nextCursor && !ctx.out.json) ctx.out.info(`More: quire articles list --cursor ${nextCursor}`);
@@ -50,18 +56,29 @@ export function registerArticles(program: Command) {
     .command('create [file]')
     .description('Create an article, from a Markdown file, from stdin ("-"), or empty')
     .requiredOption('--title <title>', 'the article\'s title')
-    .option('--premise <text>', 'the Brief\'s premise')
+    .option('--premise <text>', 'the Brief\'s premise (the text itself)')
+    .option('--premise-file <file>', 'read the premise from a file ("-" for stdin)')
     .addHelpText(
       'after',
-      examples(['quire articles create --title "Draft"', 'quire articles create --title "Essay" essay.md --premise "Why anchors beat line numbers"', 'pandoc -t gfm in.docx | quire articles create --title "Imported" -']),
+      examples([
+        'quire articles create --title "Draft"',
+        'quire articles create --title "On anchors" intro.md',
+        'quire articles create --title "Essay" essay.md --premise "Why anchors beat line numbers"',
+        'quire articles create --title "Essay" essay.md --premise-file premise.txt',
+        'pandoc -t gfm in.docx | quire articles create --title "Imported" -',
+      ]),
     )
     .action(
-      act(async (ctx, file: string | undefined, options: { title: string; premise?: string }) => {
-        const markdown = await readText(file, 'Markdown', false);
+      act(async (ctx, file: string | undefined, options: { title: string; premise?: string; premiseFile?: string }) => {
+        if (options.premise !== undefined && options.premiseFile !== undefined) throw usage('--premise and --premise-file cannot be combined.');
+        if (file === '-' && options.premiseFile === '-') throw usage('Only one of the Markdown and --premise-file can come from stdin ("-").');
+        if (options.premise !== undefined) refuseFileName(options.premise, 'a premise', '--premise-file');
+        const markdown = await readText(file, { what: 'Markdown', required: false, command: `quire articles create --title ${JSON.stringify(options.title)}` });
+        const premise = options.premiseFile !== undefined ? (await readText(options.premiseFile, { what: 'premise', required: true }))!.trim() : options.premise;
         const body: Record<string, unknown> = { title: options.title };
         if (markdown !== undefined) body.markdown = markdown;
-        if (options.premise !== undefined) body.premise = options.premise;
-        const res = await ctx.client.call('POST', '/articles', { body });
+        if (premise !== undefined) body.premise = premise;
+        const res = await ctx.client.call<Data<'articleWithOutline'>>('POST', '/articles', { body });
         const { article, outline } = res.envelope.data;
         ctx.out.result(res, () => `Created article ${article.id}: ${article.title}\n${plural(article.sections, 'section')}, ${plural(article.words, 'word')}\n\n${outlineTable(outline)}`);
       }),
@@ -70,9 +87,10 @@ export function registerArticles(program: Command) {
   articles
     .command('show <article>')
     .description('Show an article: its record, outline and Brief')
+    .addHelpText('after', examples(['quire articles show 3f2a9c41', 'quire articles show "$ART" --json']))
     .action(
       act(async (ctx, id: string) => {
-        const res = await ctx.client.call('GET', `/articles/${seg(id)}`);
+        const res = await ctx.client.call<Data<'articleFull'>>('GET', `/articles/${seg(id)}`);
         const { article, outline, brief } = res.envelope.data;
         ctx.out.result(res, () =>
           [
@@ -94,9 +112,10 @@ export function registerArticles(program: Command) {
   articles
     .command('rename <article> <title>')
     .description('Change an article\'s title')
+    .addHelpText('after', examples(['quire articles rename 3f2a9c41 "On anchors, revised"']))
     .action(
       act(async (ctx, id: string, title: string) => {
-        const res = await ctx.client.call('PATCH', `/articles/${seg(id)}`, { body: { title } });
+        const res = await ctx.client.call<Data<'articleOnly'>>('PATCH', `/articles/${seg(id)}`, { body: { title } });
         ctx.out.result(res, () => `Renamed ${res.envelope.data.article.id} to: ${res.envelope.data.article.title}`);
       }),
     );
@@ -105,14 +124,15 @@ export function registerArticles(program: Command) {
     .command('delete <article>')
     .description('Delete an article with its sections and notes, for good (asks first unless --yes)')
     .option('-y, --yes', 'do not ask for confirmation')
+    .addHelpText('after', examples(['quire articles delete 3f2a9c41', 'quire articles delete "$ART" --yes']))
     .action(
       act(async (ctx, id: string, options: { yes?: boolean }) => {
         if (!options.yes) {
-          const found = await ctx.client.call('GET', `/articles/${seg(id)}`);
-          const a = found.envelope.data.article as ArticleRecord;
+          const found = await ctx.client.call<Data<'articleFull'>>('GET', `/articles/${seg(id)}`);
+          const a = found.envelope.data.article;
           await confirm(`Delete "${a.title}" (${plural(a.sections, 'section')}, ${plural(a.words, 'word')})? This cannot be undone.`, false);
         }
-        const res = await ctx.client.call('DELETE', `/articles/${seg(id)}`);
+        const res = await ctx.client.call<Data<'articleDeleted'>>('DELETE', `/articles/${seg(id)}`);
         ctx.out.result(res, () => `Deleted article ${res.envelope.data.id}.`);
       }),
     );
@@ -120,58 +140,66 @@ export function registerArticles(program: Command) {
   articles
     .command('publish <article>')
     .description('Publish an article (or republish it as it is now): prints its public URL. Also: quire publish')
+    .addHelpText('after', PUBLISH_EXAMPLES('quire articles publish'))
     .action(publishAction);
 
   articles
     .command('unpublish <article>')
     .description('Take a published article back to draft (its public copies disappear). Also: quire unpublish')
+    .addHelpText('after', examples(['quire articles unpublish 3f2a9c41']))
     .action(unpublishAction);
 
   importOptions(
     articles
       .command('import [source]')
       .description('Import an article from a Markdown or HTML file, stdin ("-"), or a web page URL. Also: quire import'),
+    'quire articles import',
   ).action(importAction);
 
   // The everyday verbs at the top level too: quire publish / unpublish / import.
   program
     .command('publish <article>')
     .description('Publish an article (or republish it as it is now): prints its public URL')
-    .addHelpText('after', examples(['quire publish 3f2a9c41-...', 'URL=$(quire publish 3f2a9c41-... --json | jq -r .data.url)']))
+    .addHelpText('after', PUBLISH_EXAMPLES('quire publish'))
     .action(publishAction);
 
   program
     .command('unpublish <article>')
     .description('Take a published article back to draft (its public copies disappear)')
+    .addHelpText('after', examples(['quire unpublish 3f2a9c41']))
     .action(unpublishAction);
 
   importOptions(
     program.command('import [source]').description('Import an article from a Markdown or HTML file, stdin ("-"), or a web page URL'),
+    'quire import',
   ).action(importAction);
 
   program
     .command('outline <article>')
     .description('Show an article\'s outline: the anchor, level, words and source of each section')
-    .addHelpText('after', examples(['quire outline 3f2a9c41-...', 'quire outline 3f2a9c41-... --json | jq -r ".data.outline[].anchor"']))
+    .addHelpText('after', examples(['quire outline 3f2a9c41', "quire outline \"$ART\" --json | jq -r '.data.outline[].anchor'"]))
     .action(
       act(async (ctx, id: string) => {
-        const res = await ctx.client.call('GET', `/articles/${seg(id)}/outline`);
+        const res = await ctx.client.call<Data<'outlineOnly'>>('GET', `/articles/${seg(id)}/outline`);
         ctx.out.result(res, () => outlineTable(res.envelope.data.outline));
       }),
     );
 }
 
+const PUBLISH_EXAMPLES = (command: string) =>
+  examples([`${command} 3f2a9c41`, `URL=$(${command} "$ART" --json | jq -r .data.url) && curl -s "$URL.md"`]);
+
 const publishAction = act(async (ctx, id: string) => {
-  const res = await ctx.client.call('POST', `/articles/${seg(id)}/publish`);
+  const res = await ctx.client.call<Data<'published'>>('POST', `/articles/${seg(id)}/publish`);
   ctx.out.result(res, () => `Published: ${res.envelope.data.url}\nMarkdown:  ${res.envelope.data.markdownUrl}`);
 });
 
 const unpublishAction = act(async (ctx, id: string) => {
-  const res = await ctx.client.call('DELETE', `/articles/${seg(id)}/publish`);
+  const res = await ctx.client.call<Data<'articleOnly'>>('DELETE', `/articles/${seg(id)}/publish`);
   ctx.out.result(res, () => `Unpublished ${res.envelope.data.article.id}; it is a draft again.`);
 });
 
-function importOptions(command: Command): Command {
+function importOptions(command: Command, name: string): Command {
   return command
     .option('--html', 'the content is HTML (the default for .html and .htm files)')
     .option('--markdown', 'the content is Markdown (the default otherwise)')
@@ -180,11 +208,11 @@ function importOptions(command: Command): Command {
     .addHelpText(
       'after',
       examples([
-        'quire import notes.md',
-        'quire import page.html --title "A better title"',
-        'pandoc -t gfm in.docx | quire import -',
-        'quire import https://example.com/post',
-        'quire articles import --from-url https://example.com/post',
+        `${name} draft.md`,
+        `${name} page.html --title "A better title"`,
+        `pandoc -t gfm in.docx | ${name} -`,
+        `${name} https://example.com/post`,
+        `${name} --from-url https://example.com/post`,
       ]),
     );
 }
@@ -203,11 +231,25 @@ const importAction = act(
       body.url = url;
     } else {
       const html = options.html || (!options.markdown && !!source && /\.x?html?$/i.test(source));
-      body[html ? 'html' : 'markdown'] = await readText(source, html ? 'HTML' : 'Markdown', true);
+      const what = html ? 'HTML' : 'Markdown';
+      body[html ? 'html' : 'markdown'] = await readText(source, { what, required: true, command: 'quire import', missing: `Pass a file, "-" and pipe the ${what}, or a web page's URL.` });
     }
     if (options.title !== undefined) body.title = options.title;
-    const res = await ctx.client.call('POST', '/articles/import', { body, timeoutMs: 120_000 });
+    const res = await ctx.client.call<Data<'articleWithOutline'>>('POST', '/articles/import', { body, timeoutMs: 120_000 });
     const { article, outline } = res.envelope.data;
-    ctx.out.result(res, () => `Imported article ${article.id}: ${article.title}\n${plural(article.sections, 'section')}, ${plural(article.words, 'word')}\n\n${outlineTable(outline)}`);
+    if (ctx.out.json) return ctx.out.result(res, () => '');
+    // Say what the import made of the document: the Brief too (front matter, the page's address).
+    const brief = (await ctx.client.call<Data<'brief'>>('GET', `/articles/${seg(article.id)}/brief`)).envelope.data;
+    const notes = brief.notes.map((n) => `  ${n.kind}: ${clip(n.title, 60)}${n.url ? ` <${n.url}>` : ''}`);
+    ctx.out.result(res, () =>
+      [
+        `Imported article ${article.id}: ${article.title}`,
+        `${plural(article.sections, 'section')}, ${plural(article.words, 'word')}`,
+        `Premise: ${brief.premise === null ? '(none)' : clip(brief.premise, 100)}`,
+        notes.length ? `Notes: ${notes.length}\n${notes.join('\n')}` : 'Notes: (none)',
+        '',
+        outlineTable(outline),
+      ].join('\n'),
+    );
   },
 );

@@ -2,11 +2,13 @@ import { spawn } from 'node:child_process';
 import os from 'node:os';
 import type { Command } from 'commander';
 import { Client, seg } from '../client';
-import { updateConfig, type PendingLogin, type SavedUser } from '../config';
+import { findProfile, removeProfile, setProfile, updateConfig, type PendingLogin, type SavedUser } from '../config';
 import type { Context } from '../context';
 import { CliError, usage } from '../errors';
 import { readStdin } from '../io';
 import { act, examples } from '../action';
+import { when } from '../output';
+import type { Data } from '../render';
 
 interface LoginOptions {
   key?: string;
@@ -25,6 +27,30 @@ export function defaultDeviceName(): string {
 }
 
 /** Opens the approval page where a person can see it; never on a headless machine or in CI. */
+/**
+ * The verification URLs a server sends, checked before they are shown or opened: http(s) on the
+ * origin of the server the CLI talks to. Anything else (a `file:` URL, a command, another site)
+ * would have the CLI open whatever a hostile or confused server chose.
+ */
+export function checkVerificationUrls(urls: readonly string[], serverUrl: string): void {
+  const origin = new URL(serverUrl).origin;
+  for (const raw of urls) {
+    let url: URL | null = null;
+    try {
+      url = new URL(raw);
+    } catch {
+      // reported below
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== origin) {
+      throw new CliError(
+        'failure',
+        `The server sent a verification URL that is not an http(s) page of ${origin}: ${JSON.stringify(String(raw).slice(0, 200))}.`,
+        'Check the server URL (QUIRE_URL or --url); the server\'s PUBLIC_URL must be the address you reach it at.',
+      );
+    }
+  }
+}
+
 function openBrowser(url: string, env: NodeJS.ProcessEnv): boolean {
   if (!process.stderr.isTTY || env.CI || env.SSH_CONNECTION) return false;
   const command =
@@ -55,12 +81,12 @@ function instructions(pending: PendingLogin): string {
     `and enter the code:  ${pending.userCode}`,
     '',
     `Or open ${pending.verificationUrlComplete}`,
-    `The code expires at ${new Date(pending.expiresAt).toLocaleTimeString()}.`,
+    `The code expires at ${when(pending.expiresAt)}.`,
   ].join('\n');
 }
 
 async function whoIs(url: string, key: string): Promise<{ user: SavedUser; via: string; text: string }> {
-  const me = await new Client(url, key).call('GET', '/auth/me');
+  const me = await new Client(url, key).call<Data<'me'>>('GET', '/auth/me');
   return { user: me.envelope.data.user, via: me.envelope.data.via, text: me.text };
 }
 
@@ -76,7 +102,7 @@ async function pollForKey(ctx: Context, pending: PendingLogin, once: boolean, wa
     if (!first || waitFirst) await sleep(interval * 1000);
     first = false;
     try {
-      return await ctx.client.call('POST', '/cli/login-complete', { auth: false, body: { deviceCode: pending.deviceCode } });
+      return await ctx.client.call<Data<'keyIssued'>>('POST', '/cli/login-complete', { auth: false, body: { deviceCode: pending.deviceCode } });
     } catch (error) {
       if (!(error instanceof CliError)) throw error;
       const retryAfter = Number(error.headers?.get('retry-after'));
@@ -100,9 +126,10 @@ async function pollForKey(ctx: Context, pending: PendingLogin, once: boolean, wa
           break;
         default:
           // access-denied, expired-token, not-found: this login is over.
-          if (ctx.config.servers[ctx.url]?.pending) {
+          if (ctx.profile?.pending) {
             updateConfig((config) => {
-              delete config.servers[ctx.url]?.pending;
+              const saved = findProfile(config, ctx.url)?.profile;
+              if (saved) delete saved.pending;
             }, ctx.configFile);
           }
           throw error;
@@ -115,13 +142,14 @@ async function deviceLogin(ctx: Context, options: LoginOptions) {
   const { out } = ctx;
   let pending: PendingLogin;
   if (options.resume) {
-    const saved = ctx.config.servers[ctx.url]?.pending;
+    const saved = ctx.profile?.pending;
     if (!saved) throw usage(`No login is waiting for ${ctx.url}.`, 'Start one with "quire login" (or "quire login --no-wait").');
     pending = saved;
   } else {
     const name = options.name ?? defaultDeviceName();
-    const res = await ctx.client.call('POST', '/cli/login-request', { auth: false, body: { name } });
+    const res = await ctx.client.call<Data<'loginRequested'>>('POST', '/cli/login-request', { auth: false, body: { name } });
     const data = res.envelope.data;
+    checkVerificationUrls([data.verificationUrl, data.verificationUrlComplete], ctx.url);
     pending = {
       deviceCode: data.deviceCode,
       userCode: data.userCode,
@@ -133,7 +161,7 @@ async function deviceLogin(ctx: Context, options: LoginOptions) {
     };
     if (!options.wait) {
       updateConfig((config) => {
-        config.servers[ctx.url] = { ...config.servers[ctx.url], pending };
+        setProfile(config, ctx.url, { ...findProfile(config, ctx.url)?.profile, pending });
       }, ctx.configFile);
       out.result(res, () => `${instructions(pending)}\n\nThen run "quire login --resume" to finish.`);
       return;
@@ -147,9 +175,9 @@ async function deviceLogin(ctx: Context, options: LoginOptions) {
   const issued = await pollForKey(ctx, pending, Boolean(options.once), !options.resume);
   const { key, secret } = issued.envelope.data;
   const me = await whoIs(ctx.url, secret);
-  const previous = ctx.config.servers[ctx.url];
+  const previous = ctx.profile;
   updateConfig((config) => {
-    config.servers[ctx.url] = { apiKey: secret, keyId: key.id, keyName: key.name, createdByLogin: true, user: me.user, savedAt: new Date().toISOString() };
+    setProfile(config, ctx.url, { apiKey: secret, keyId: key.id, keyName: key.name, createdByLogin: true, user: me.user, savedAt: new Date().toISOString() });
     config.defaultUrl = ctx.url;
   }, ctx.configFile);
   // The key an earlier "quire login" made here is replaced: revoke it rather than leave it behind.
@@ -166,7 +194,7 @@ async function keyLogin(ctx: Context, given: string) {
   if (!key) throw usage('The key is empty.', 'Pass the key as --key <key>, or "--key -" and pipe it on stdin.');
   const me = await whoIs(ctx.url, key);
   updateConfig((config) => {
-    config.servers[ctx.url] = { apiKey: key, createdByLogin: false, user: me.user, savedAt: new Date().toISOString() };
+    setProfile(config, ctx.url, { apiKey: key, createdByLogin: false, user: me.user, savedAt: new Date().toISOString() });
     config.defaultUrl = ctx.url;
   }, ctx.configFile);
   ctx.out.composed({ url: ctx.url, user: me.user, configFile: ctx.configFile }, () =>
@@ -214,12 +242,10 @@ export function registerAuth(program: Command) {
     .addHelpText('after', examples(['quire logout', 'quire logout --url https://quire.example.com']))
     .action(
       act(async (ctx, options: { keepKey?: boolean }) => {
-        const profile = ctx.config.servers[ctx.url];
+        const profile = ctx.profile;
         if (ctx.keySource === 'QUIRE_API_KEY') ctx.out.info('Note: QUIRE_API_KEY is set; unset it too, or commands keep using it.');
         if (!profile?.apiKey) {
-          updateConfig((config) => {
-            delete config.servers[ctx.url];
-          }, ctx.configFile);
+          updateConfig((config) => removeProfile(config, ctx.url), ctx.configFile);
           return ctx.out.composed({ url: ctx.url, loggedOut: false, revokedKeyId: null }, () => `Not logged in to ${ctx.url}; nothing to do.`);
         }
         let revokedKeyId: string | null = null;
@@ -234,9 +260,7 @@ export function registerAuth(program: Command) {
             else note = `Could not revoke key ${profile.keyId} (${error.message}); revoke it later with "quire keys revoke ${profile.keyId}".`;
           }
         }
-        updateConfig((config) => {
-          delete config.servers[ctx.url];
-        }, ctx.configFile);
+        updateConfig((config) => removeProfile(config, ctx.url), ctx.configFile);
         if (note) ctx.out.info(note);
         ctx.out.composed({ url: ctx.url, loggedOut: true, revokedKeyId }, () =>
           `Logged out of ${ctx.url}.${revokedKeyId ? ` The key "${profile.keyName ?? revokedKeyId}" is revoked.` : ''}`,
@@ -250,7 +274,7 @@ export function registerAuth(program: Command) {
     .addHelpText('after', examples(['quire whoami', 'QUIRE_API_KEY=qk_... quire whoami --json']))
     .action(
       act(async (ctx) => {
-        const res = await ctx.client.call('GET', '/auth/me');
+        const res = await ctx.client.call<Data<'me'>>('GET', '/auth/me');
         const { user, via } = res.envelope.data;
         ctx.out.result(res, () =>
           [

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { act, examples } from '../action';
 import { usage } from '../errors';
 import { readFileBytes } from '../io';
+import type { Data } from '../render';
 
 const TYPES: Record<string, string> = {
   '.png': 'image/png',
@@ -28,7 +29,7 @@ export function registerMedia(program: Command) {
         const type = options.type ?? TYPES[path.extname(file).toLowerCase()];
         if (!type) throw usage(`Cannot tell the image type of ${file}.`, `Pass --type (one of ${[...new Set(Object.values(TYPES))].join(', ')}).`);
         const data = readFileBytes(file);
-        const res = await ctx.client.call('POST', '/upload', {
+        const res = await ctx.client.call<Data<'imageHosted'>>('POST', '/upload', {
           raw: { data, headers: { 'content-type': type, 'x-filename': headerName(path.basename(file)) } },
           timeoutMs: 120_000,
         });
@@ -42,7 +43,7 @@ export function registerMedia(program: Command) {
     .addHelpText('after', examples(['quire unfurl https://example.com/post']))
     .action(
       act(async (ctx, url: string) => {
-        const res = await ctx.client.call('GET', '/unfurl', { query: { url } });
+        const res = await ctx.client.call<Data<'preview'>>('GET', '/unfurl', { query: { url } });
         const d = res.envelope.data;
         ctx.out.result(res, () =>
           [`Title:       ${d.title || '-'}`, `Description: ${d.description || '-'}`, `Image:       ${d.image || '-'}`, `URL:         ${d.url}`, `Host:        ${d.host}`].join('\n'),
