@@ -1,5 +1,5 @@
 import { client, missingId, newArticle, sectionsDoc, type Client } from '../helpers/articles';
-import { createKey, expectFailure, registerUser, startApp, type TestApp, type TestUser } from '../helpers/strapi';
+import { createKey, expectFailure, registerUser, startApp, withFailingWrite, type TestApp, type TestUser } from '../helpers/strapi';
 
 let app: TestApp;
 let alice: TestUser;
@@ -188,20 +188,10 @@ describe('DELETE /api/articles/{id}', () => {
   it('keeps everything when the deletion fails half-way (one transaction)', async () => {
     const { article } = await newArticle(a, { title: 'Survivor', markdown: sectionsDoc(2) });
     await a.post(`/api/articles/${article.id}/notes`, { kind: 'idea', title: 'N' });
-    const knex = app.strapi.db.connection;
-    const isPg = app.strapi.db.dialect.client === 'postgres';
     // Make deleting the article row itself fail after its sections and notes went.
-    if (isPg) {
-      await knex.raw(`CREATE OR REPLACE FUNCTION quire_test_block() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'blocked'; END $$ LANGUAGE plpgsql`);
-      await knex.raw('CREATE TRIGGER quire_test_block BEFORE DELETE ON quire_articles FOR EACH ROW EXECUTE FUNCTION quire_test_block()');
-    } else {
-      await knex.raw("CREATE TRIGGER quire_test_block BEFORE DELETE ON quire_articles BEGIN SELECT RAISE(ABORT, 'blocked'); END");
-    }
-    try {
+    await withFailingWrite(app, { table: 'quire_articles', event: 'DELETE' }, async () => {
       expectFailure(await a.del(`/api/articles/${article.id}`), 500, 'internal');
-    } finally {
-      await knex.raw(isPg ? 'DROP TRIGGER quire_test_block ON quire_articles' : 'DROP TRIGGER quire_test_block');
-    }
+    });
     const res = await a.get(`/api/articles/${article.id}`);
     expect(res.status).toBe(200);
     expect(res.body.data.outline).toHaveLength(2);

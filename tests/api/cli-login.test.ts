@@ -143,8 +143,9 @@ describe('POST /api/cli/login-complete', () => {
 
     const agent = await signIn(app, alice);
     const page = await agent.get(`/cli/login?code=${userCode}`);
-    expect(page.status).toBe(400);
-    expect(page.text).toContain('That code is not valid');
+    expect(page.status).toBe(410);
+    expect(page.text).toContain('This code has expired');
+    expect(page.text).not.toContain('Approve');
   });
 });
 
@@ -186,8 +187,8 @@ describe('the approval page', () => {
     expect(cookie).toMatch(/SameSite=Lax/);
     expect(cookie).toMatch(/Path=\//);
     expect(cookie).not.toMatch(/Secure/); // PUBLIC_URL is http here
-    const jwt = /^quire_session=([^;]+)/.exec(cookie)![1];
-    const me = await app.http.get('/api/auth/me').set('Cookie', `quire_session=${jwt}`);
+    const session = /^quire_session=([^;]+)/.exec(cookie)![1];
+    const me = await app.http.get('/api/auth/me').set('Cookie', `quire_session=${session}`);
     expect(me.body.data).toEqual({ user: { id: alice.id, username: alice.username, email: alice.email }, via: 'session' });
 
     const signedIn = await agent.get('/cli/login');
@@ -246,18 +247,48 @@ describe('the approval page', () => {
     expect(after.text).toContain('Sign in to connect a device');
   });
 
-  it('locks code entry after more than 5 wrong codes, even for a right one', async () => {
+  it('says "already used" when an approved or denied link is opened again, without counting it as a wrong code', async () => {
+    const approved = await start('approved once');
+    expect((await decideLogin(app, alice, approved.userCode, 'approve')).text).toContain('Device connected');
+    const denied = await start('denied once');
+    expect((await decideLogin(app, alice, denied.userCode, 'deny')).text).toContain('Login denied');
+    const agent = await signIn(app, alice);
+    for (let i = 0; i < 4; i += 1) {
+      for (const { userCode } of [approved, denied]) {
+        const again = await agent.get(`/cli/login?code=${encodeURIComponent(userCode)}`);
+        expect(again.status).toBe(410);
+        expect(again.text).toContain('This code was already used');
+        expect(again.text).not.toContain('Approve this device?');
+      }
+    }
+    // A decision posted for a used code changes nothing and is not counted either.
+    const page = await agent.get('/cli/login');
+    const post = await agent.post('/cli/login/decision').type('form').send({ csrf: csrfOf(page.text), code: approved.userCode, decision: 'deny' });
+    expect(post.status).toBe(410);
+    // Nine re-openings later, code entry is not locked: a fresh code still opens.
+    const fresh = await start('after re-openings');
+    expect((await agent.get(`/cli/login?code=${fresh.userCode}`)).text).toContain('Approve this device?');
+  });
+
+  it('locks code entry after more than 5 submitted wrong codes, even for a right one', async () => {
     const { deviceCode, userCode } = await start('locked out');
     const agent = await signIn(app, bob);
+    const submit = async (code: string) => {
+      const form = await agent.get('/cli/login');
+      return agent.post('/cli/login').type('form').send({ csrf: csrfOf(form.text), code });
+    };
     for (let i = 0; i < 5; i += 1) {
-      const wrong = await agent.get(`/cli/login?code=BBBB-BBB${'CDFGH'[i]}`);
+      const wrong = await submit(`BBBB-BBB${'CDFGH'[i]}`);
       expect(wrong.status).toBe(400);
       expect(wrong.text).toContain('That code is not valid');
     }
-    const sixth = await agent.get('/cli/login?code=not-a-code');
+    const sixth = await submit('not-a-code');
     expect(sixth.status).toBe(429);
     expect(sixth.text).toContain('Too many wrong codes');
-    const right = await agent.get(`/cli/login?code=${userCode}`);
+    // The login page's limits are told in the RateLimit headers too (both limits it checks).
+    expect(sixth.headers['ratelimit-policy']).toMatch(/^"cli-user-code";q=\d+;w=\d+, "cli-user-code-ip";q=\d+;w=\d+$/);
+    expect(sixth.headers.ratelimit).toMatch(/^"cli-user-code";r=0;t=\d+/);
+    const right = await submit(userCode);
     expect(right.status).toBe(429);
     const page = await agent.get('/cli/login');
     const post = await agent.post('/cli/login/decision').type('form').send({ csrf: csrfOf(page.text), code: userCode, decision: 'approve' });

@@ -1,4 +1,5 @@
 import { bearer, createKey, expectFailure, registerUser, startApp, type TestApp, type TestUser } from '../helpers/strapi';
+import { signIn } from '../helpers/cli-login';
 
 let app: TestApp;
 let alice: TestUser;
@@ -89,9 +90,10 @@ describe('credentials', () => {
     });
   });
 
-  it('accepts the quire_session cookie holding a JWT', async () => {
-    const res = await app.http.get('/api/auth/me').set('Cookie', `quire_session=${alice.jwt}`);
+  it('accepts the quire_session cookie of a web session, not a JWT in its place', async () => {
+    const res = await (await signIn(app, alice)).get('/api/auth/me');
     expect(res.status).toBe(200);
+    expect((await app.http.get('/api/auth/me').set('Cookie', `quire_session=${alice.jwt}`)).status).toBe(401);
     expect(res.body.data).toMatchObject({ user: { id: alice.id }, via: 'session' });
   });
 
@@ -126,7 +128,7 @@ describe('API keys', () => {
     const { key, secret } = created.body.data;
     expect(secret).toMatch(/^qk_[A-Za-z0-9_-]{43}$/);
     expect(Buffer.from(secret.slice(3), 'base64url')).toHaveLength(32);
-    expect(Object.keys(key).sort()).toEqual(['createdAt', 'id', 'lastUsedAt', 'name', 'prefix']);
+    expect(Object.keys(key).sort()).toEqual(['createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'prefix', 'scope']);
     expect(key).toMatchObject({ name: 'laptop', lastUsedAt: null });
     expect(secret.startsWith(key.prefix)).toBe(true);
     expect(key.prefix.length).toBeLessThan(12);

@@ -5,11 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
-import { visit } from 'unist-util-visit';
-import { client, newArticle, sectionsDoc, type Client } from '../helpers/articles';
+import { client, markdownUrls, newArticle, sectionsDoc, type Client } from '../helpers/articles';
 import { startServer, type TestServer } from '../helpers/servers';
 import { createKey, expectFailure, registerUser, startApp, type TestApp, type TestUser } from '../helpers/strapi';
 
@@ -87,17 +83,6 @@ const shape = (outline: Array<{ level: number; title: string }>) => outline.map(
 async function sectionsOf(id: string, c: Client = api) {
   const outline = (await c.get(`/api/articles/${id}/outline`)).body.data.outline;
   return Promise.all(outline.map(async (s) => (await c.get(`/api/articles/${id}/sections/${s.anchor}`)).body.data.section));
-}
-
-/** Every link, image and definition URL of a Markdown document, and whether it has raw HTML. */
-function markdownUrls(markdown: string) {
-  const urls: string[] = [];
-  let rawHtml = false;
-  visit(unified().use(remarkParse).use(remarkGfm).parse(markdown), (node: any) => {
-    if (['link', 'image', 'definition'].includes(node.type)) urls.push(node.url);
-    if (node.type === 'html') rawHtml = true;
-  });
-  return { urls, rawHtml };
 }
 
 const brief = async (id: string, c: Client = api) => (await c.get(`/api/articles/${id}/brief`)).body.data;
@@ -410,12 +395,23 @@ describe('importing a web page', () => {
     expect(deep.message).toBe('url: the page is too complex to import (it could not be converted within 8 seconds).');
   });
 
+  it('says so when the server cannot reach the site (and nothing is created)', async () => {
+    const c = await freshClient();
+    const before = (await c.get('/api/articles')).body.data.articles.length;
+    const error = expectFailure(await c.post('/api/articles/import', { url: 'https://quire-import-test.invalid/post' }), 500, 'internal');
+    expect(error.message).toBe('The server could not reach quire-import-test.invalid: no DNS answer.');
+    expect(error.nextAction).toMatch(/^Check the URL .*outbound network/);
+    expect((await c.get('/api/articles')).body.data.articles).toHaveLength(before);
+  });
+
   it('is rate limited per user', async () => {
     const c = await freshClient();
     for (let i = 0; i < RATE_LIMIT; i += 1) expect((await c.post('/api/articles/import', { url: `${site.origin}/gone` })).status).toBe(404);
     const res = await c.post('/api/articles/import', { url: `${site.origin}/gone` });
     expectFailure(res, 429, 'rate-limited');
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(res.headers['ratelimit-policy']).toBe(`"import-url";q=${RATE_LIMIT};w=60`);
+    expect(res.headers.ratelimit).toBe(`"import-url";r=0;t=${res.headers['retry-after']}`);
     // Markdown and HTML imports are not counted; other users are not affected.
     await importOk({ markdown: '# Still fine' }, c);
     await importOk({ url: `${site.origin}/plain` }, await freshClient());

@@ -2,13 +2,9 @@
  * POST/DELETE /api/articles/{id}/publish and the public copies at /p/{slug} and /p/{slug}.md:
  * snapshots, republishing, taking down, slugs, absolute URLs, sanitising, the page's headers.
  */
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
-import { visit } from 'unist-util-visit';
 import { splitFrontMatter } from '../../src/plugins/quire/server/src/domain/front-matter';
 import { PUBLIC_PAGE_CSP } from '../../src/plugins/quire/server/src/domain/public-page';
-import { client, newArticle, sectionsDoc, type Client } from '../helpers/articles';
+import { client, markdownUrls, newArticle, sectionsDoc, type Client } from '../helpers/articles';
 import { createKey, expectFailure, registerUser, startApp, type TestApp, type TestUser } from '../helpers/strapi';
 
 // PUBLIC_URL with a path, as behind a proxy that serves Quire under /blog.
@@ -43,17 +39,6 @@ async function publish(id: string) {
 
 /** Every src and href of an HTML document. */
 const htmlUrls = (html: string) => [...html.matchAll(/\s(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
-
-/** Every link, image and definition URL of a Markdown document, and whether it has raw HTML. */
-function markdownUrls(markdown: string) {
-  const urls: string[] = [];
-  let rawHtml = false;
-  visit(unified().use(remarkParse).use(remarkGfm).parse(markdown), (node: any) => {
-    if (['link', 'image', 'definition'].includes(node.type)) urls.push(node.url);
-    if (node.type === 'html') rawHtml = true;
-  });
-  return { urls, rawHtml };
-}
 
 const ABSOLUTE = /^(https:\/\/|mailto:|#)/;
 

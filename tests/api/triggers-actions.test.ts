@@ -37,7 +37,7 @@ beforeAll(async () => {
   await closed.close();
   privatePort = await startServer();
   app = await startApp({
-    UNFURL_ALLOWED_PRIVATE_HOSTS: `127.0.0.1:${target.port},127.0.0.1:${closedPort}`,
+    HTTP_ACTION_ALLOWED_PRIVATE_HOSTS: `127.0.0.1:${target.port},127.0.0.1:${closedPort}`,
     TRIGGER_RETRY_BASE_MS: '5',
   });
   alice = await registerUser(app, 'alice');

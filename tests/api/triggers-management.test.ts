@@ -240,7 +240,7 @@ describe('executions list', () => {
     expect(all.body.data.executions.map((e: any) => e.executionId)).toEqual([...ids].reverse());
     expect(all.body.data.nextCursor).toBeNull();
     expect(Object.keys(all.body.data.executions[0]).sort()).toEqual(
-      ['attempts', 'createdAt', 'error', 'executionId', 'finishedAt', 'output', 'startedAt', 'status', 'workflowId'].sort(),
+      ['attempts', 'callback', 'createdAt', 'error', 'executionId', 'finishedAt', 'output', 'startedAt', 'status', 'workflowId'].sort(),
     );
 
     const onlyB = await app.http.get(`/api/process-instances/${s.instanceId}/executions?workflowId=${b.id}&status=success`).set(bearer(alice.jwt));

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Transport from 'winston-transport';
 import { ActionError } from '../../src/plugins/triggers/server/src/domain/action-error';
 // The app runs the compiled code: errors thrown at it must be its own classes.
-const { invalidArgument } = require('../../dist/src/plugins/quire/server/src/domain/errors');
+const { invalidArgument } = require('../../dist/src/kernel/errors');
 import { expectFailure, registerUser, startApp, type TestApp, type TestUser } from '../helpers/strapi';
 import { createInstance, createOrganization, createOrganizationKey, createWorkflow, finished, newSecret, setup, signed, type Setup } from '../helpers/triggers';
 
@@ -382,7 +382,7 @@ describe('status', () => {
     const orgKey = await createOrganizationKey(app, alice, s.organizationId);
     const viaHeader = await app.http.get(`/status/${s.instanceId}/${id}`).set('X-API-Key', s.apiKey);
     expect(viaHeader.status).toBe(200);
-    expect(Object.keys(viaHeader.body.data).sort()).toEqual(['attempts', 'createdAt', 'error', 'executionId', 'finishedAt', 'output', 'startedAt', 'status', 'workflowId']);
+    expect(Object.keys(viaHeader.body.data).sort()).toEqual(['attempts', 'callback', 'createdAt', 'error', 'executionId', 'finishedAt', 'output', 'startedAt', 'status', 'workflowId']);
     const viaQuery = await app.http.get(`/status/${s.instanceId}/${id}?api_key=${s.apiKey}`);
     const viaOrg = await app.http.get(`/status/${s.instanceId}/${id}`).set('X-Process-Manager-Key', orgKey.secret);
     expect(viaQuery.body).toEqual(viaHeader.body);

@@ -52,9 +52,15 @@ it('counts in Redis, so previews made through another process use up the same li
   const elsewhere = new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}rl:unfurl`, points: 4, duration: 60 });
   await elsewhere.consume(String(user.id), 2);
 
-  expect((await app.http.get('/api/unfurl').set(bearer(key)).query({ url })).status).toBe(200);
+  const second = await app.http.get('/api/unfurl').set(bearer(key)).query({ url });
+  expect(second.status).toBe(200);
+  // The headers tell the shared state: 1 here + 2 elsewhere + this one = 4 of 4.
+  expect(second.headers['ratelimit-policy']).toBe('"unfurl";q=4;w=60');
+  expect(second.headers.ratelimit).toMatch(/^"unfurl";r=0;t=([1-9]|[1-5][0-9]|60)$/);
   const limited = await app.http.get('/api/unfurl').set(bearer(key)).query({ url });
   expectFailure(limited, 429, 'rate-limited');
   expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  expect(limited.headers['ratelimit-policy']).toBe('"unfurl";q=4;w=60');
+  expect(limited.headers.ratelimit).toBe(`"unfurl";r=0;t=${limited.headers['retry-after']}`);
   expect(Number(await redis.get(stored))).toBe(5);
 });

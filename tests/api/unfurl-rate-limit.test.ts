@@ -25,7 +25,11 @@ it('allows UNFURL_RATE_LIMIT previews a minute per user, then answers 429 with R
   const bob = await createKey(app, await registerUser(app, 'bob'));
   const url = `${site.origin}/og`;
   for (let i = 0; i < 3; i += 1) {
-    expect((await app.http.get('/api/unfurl').set(bearer(alice)).query({ url })).status).toBe(200);
+    const res = await app.http.get('/api/unfurl').set(bearer(alice)).query({ url });
+    expect(res.status).toBe(200);
+    // IETF httpapi rate-limit headers, from the limiter's state: 3 a minute, 2 - i left.
+    expect(res.headers['ratelimit-policy']).toBe('"unfurl";q=3;w=60');
+    expect(res.headers.ratelimit).toMatch(new RegExp(`^"unfurl";r=${2 - i};t=([1-9]|[1-5][0-9]|60)$`));
   }
   const hits = site.hits;
   const limited = await app.http.get('/api/unfurl').set(bearer(alice)).query({ url });
@@ -35,6 +39,7 @@ it('allows UNFURL_RATE_LIMIT previews a minute per user, then answers 429 with R
   expect(retryAfter).toBeGreaterThanOrEqual(1);
   expect(retryAfter).toBeLessThanOrEqual(60);
   expect(error.nextAction).toBe(`Retry after ${retryAfter} seconds.`);
+  expect(limited.headers.ratelimit).toBe(`"unfurl";r=0;t=${retryAfter}`);
   expect(site.hits).toBe(hits); // a limited request fetches nothing
   // the limit is per user
   expect((await app.http.get('/api/unfurl').set(bearer(bob)).query({ url })).status).toBe(200);

@@ -1,6 +1,7 @@
 import dns from 'node:dns';
 import os from 'node:os';
 import { bearer, createKey, expectFailure, registerUser, startApp, type TestApp, type TestUser } from '../helpers/strapi';
+import { signIn } from '../helpers/cli-login';
 import { blockedUrls, startServer, type TestServer } from '../helpers/servers';
 import { startUnfurlSite } from '../helpers/unfurl-site';
 
@@ -92,7 +93,7 @@ describe('GET /api/unfurl: previews', () => {
   });
 
   it('accepts the browser session', async () => {
-    const res = await app.http.get('/api/unfurl').set('Cookie', `quire_session=${alice.jwt}`).query({ url: `${site.origin}/og` });
+    const res = await (await signIn(app, alice)).get('/api/unfurl').query({ url: `${site.origin}/og` });
     expect(res.status).toBe(200);
     expect((await unfurl(`${site.origin}/og`, alice.jwt)).status).toBe(200);
   });
@@ -166,8 +167,12 @@ describe('GET /api/unfurl: errors', () => {
     expect(error.message).toMatch(message);
   });
 
-  it('answers 500 internal when the connection is refused or the name does not resolve', async () => {
-    expect(expectFailure(await unfurl(`http://127.0.0.1:${closedPort}/`), 500, 'internal').message).toMatch(/connection failed/);
-    expect(expectFailure(await unfurl('http://no-such-host.invalid/'), 500, 'internal').message).toMatch(/connection failed/);
+  it('says which site it could not reach and why, and points at the URL or the network, not at us', async () => {
+    const NEXT = "Check the URL (host name and port); if it is right, check the server's outbound network (DNS, firewall, proxy), then retry.";
+    const refused = expectFailure(await unfurl(`http://127.0.0.1:${closedPort}/`), 500, 'internal');
+    expect(refused).toEqual({ code: 'internal', message: `The server could not reach 127.0.0.1:${closedPort}: the connection was refused.`, nextAction: NEXT });
+    const unknown = expectFailure(await unfurl('http://no-such-host.invalid/page'), 500, 'internal');
+    expect(unknown).toEqual({ code: 'internal', message: 'The server could not reach no-such-host.invalid: no DNS answer.', nextAction: NEXT });
+    for (const error of [refused, unknown]) expect(error.nextAction).not.toMatch(/report/i);
   });
 });

@@ -3,6 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { bearer, createKey, expectFailure, registerUser, startApp, type TestApp, type TestUser } from '../helpers/strapi';
+import { signIn } from '../helpers/cli-login';
 import {
   expectInert,
   frameBombGif,
@@ -112,10 +113,11 @@ describe('POST /api/upload: accepted images', () => {
     expect(headers['content-security-policy']).toBe("default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox");
   });
 
-  it('accepts the browser session (JWT as Bearer and as the quire_session cookie)', async () => {
+  it('accepts the browser session (JWT as Bearer, and the quire_session cookie of the login page)', async () => {
     const png = await sampleImage('image/png', 20, 20);
     await uploaded(await upload(png, 'image/png', 'a.png', alice.jwt));
-    const res = await app.http.post('/api/upload').set('Cookie', `quire_session=${alice.jwt}`).set('Content-Type', 'image/png').send(png);
+    const agent = await signIn(app, alice);
+    const res = await agent.post('/api/upload').set('Content-Type', 'image/png').send(png);
     await uploaded(res);
   });
 

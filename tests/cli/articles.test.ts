@@ -155,7 +155,8 @@ describe('a person at the terminal', () => {
 
     const list = await t(['articles', 'list']);
     expect(list.stdout).toMatch(/^ID\s+STATUS\s+WORDS\s+SECTIONS\s+UPDATED\s+TITLE$/m);
-    expect(list.stdout).toMatch(new RegExp(`^${id}\\s+draft\\s+\\d+\\s+2\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+Field notes$`, 'm'));
+    // Short ids, outline-style: the first 8 characters (this user has no two sharing them).
+    expect(list.stdout).toMatch(new RegExp(`^${id.slice(0, 8)}\\s+draft\\s+\\d+\\s+2\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+Field notes$`, 'm'));
 
     await t(['brief', 'set', id, 'Weather diary.']);
     await t(['notes', 'add', id, '--kind', 'question', '--title', 'Will it rain?']);

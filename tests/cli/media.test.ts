@@ -2,47 +2,31 @@
  * `quire upload` and `quire unfurl` as subprocesses against a listening server.
  */
 import fs from 'node:fs';
-import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
-import { createKey, registerUser, type TestApp } from '../helpers/strapi';
-import { freePort, startListeningApp } from '../helpers/cli-login';
-import { runCli, type CliOptions } from '../helpers/cli';
-
+import { cliOf, startCliWorld, type CliWorld } from '../helpers/cli';
 
 /** A 1x1 transparent PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
-let app: TestApp;
+let world: CliWorld;
 let base: string;
-let key: string;
 let dir: string;
-let pages: http.Server;
-let pagesPort: number;
+let pagesOrigin: string;
 
 beforeAll(async () => {
-  pagesPort = await freePort();
-  pages = http.createServer((req, res) => {
+  world = await startCliWorld('media', (origin) => (req, res) => {
     res.setHeader('content-type', 'text/html; charset=utf-8');
     res.end(`<!doctype html><html><head><title>Fallback</title>
 <meta property="og:title" content="A page to preview">
 <meta property="og:description" content="Its description.">
-<meta property="og:image" content="http://127.0.0.1:${pagesPort}/cover.png">
+<meta property="og:image" content="${origin}/cover.png">
 </head><body>Hello</body></html>`);
   });
-  await new Promise<void>((resolve) => pages.listen(pagesPort, '127.0.0.1', () => resolve()));
-  ({ app, base } = await startListeningApp({ UNFURL_ALLOWED_PRIVATE_HOSTS: `127.0.0.1:${pagesPort}` }));
-  key = await createKey(app, await registerUser(app, 'ada'));
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-cli-media-'));
+  ({ base, dir, pagesOrigin } = world);
 });
-afterAll(async () => {
-  await app?.close();
-  await new Promise((resolve) => (pages ? pages.close(resolve) : resolve(undefined)));
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => world?.close());
 
-const quire = (args: string[], options: CliOptions = {}) =>
-  runCli(args, { ...options, env: { QUIRE_CONFIG_DIR: dir, QUIRE_URL: base, QUIRE_API_KEY: key, ...options.env } });
+const quire = (args: string[], options = {}) => cliOf(world)(args, options);
 
 describe('quire upload', () => {
   it('uploads an image and prints its public URL alone', async () => {
@@ -77,7 +61,7 @@ describe('quire upload', () => {
 
 describe('quire unfurl', () => {
   it('prints a link\'s preview', async () => {
-    const url = `http://127.0.0.1:${pagesPort}/post`;
+    const url = `${pagesOrigin}/post`;
     const result = await quire(['unfurl', url]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Title:       A page to preview');

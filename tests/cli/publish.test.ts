@@ -2,19 +2,15 @@
  * `quire publish`, `quire unpublish` and `quire import` (and their `quire articles ...` forms)
  * as subprocesses against a listening server, with a local web page to import.
  */
-import fs from 'node:fs';
-import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
-import { bearer, createKey, registerUser, type TestApp } from '../helpers/strapi';
-import { freePort, startListeningApp } from '../helpers/cli-login';
-import { runCli, runJson, writeFileIn, type CliOptions } from '../helpers/cli';
+import { bearer, type TestApp } from '../helpers/strapi';
+import { cliOf, runJson, startCliWorld, writeFileIn, type CliOptions, type CliWorld } from '../helpers/cli';
 
+let world: CliWorld;
 let app: TestApp;
 let base: string;
 let key: string;
 let dir: string;
-let pages: http.Server;
 let pagesOrigin: string;
 
 const PAGE = `<!doctype html><html><head><title>A page worth keeping</title><link rel="canonical" href="/kept"></head><body>
@@ -25,26 +21,16 @@ ${'<p>This is the body of a page that is worth keeping, long enough for the extr
 <footer>Footer of the site</footer></body></html>`;
 
 beforeAll(async () => {
-  const pagesPort = await freePort();
-  pagesOrigin = `http://127.0.0.1:${pagesPort}`;
-  pages = http.createServer((req, res) => {
+  world = await startCliWorld('publish', () => (req, res) => {
     res.setHeader('content-type', 'text/html; charset=utf-8');
     if (req.url === '/missing') res.statusCode = 404;
     res.end(req.url === '/missing' ? '<title>Missing</title>' : PAGE);
   });
-  await new Promise<void>((resolve) => pages.listen(pagesPort, '127.0.0.1', () => resolve()));
-  ({ app, base } = await startListeningApp({ UNFURL_ALLOWED_PRIVATE_HOSTS: `127.0.0.1:${pagesPort}` }));
-  key = await createKey(app, await registerUser(app, 'ada'));
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-cli-publish-'));
+  ({ app, base, key, dir, pagesOrigin } = world);
 });
-afterAll(async () => {
-  await app?.close();
-  await new Promise((resolve) => (pages ? pages.close(resolve) : resolve(undefined)));
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => world?.close());
 
-const quire = (args: string[], options: CliOptions = {}) =>
-  runCli(args, { ...options, env: { QUIRE_CONFIG_DIR: dir, QUIRE_URL: base, QUIRE_API_KEY: key, ...options.env } });
+const quire = (args: string[], options: CliOptions = {}) => cliOf(world)(args, options);
 
 const quireJson = (args: string[], options: CliOptions = {}, expectCode = 0) => runJson(quire, args, options, expectCode);
 
@@ -101,7 +87,7 @@ describe('quire import', () => {
     expect(json).toEqual({ success: false, error: expect.objectContaining({ code: 'not-found' }) });
     const empty = await quire(['import', file('empty.md', '   ')]);
     expect(empty.code).toBe(2);
-    expect(empty.stderr).toMatch(/markdown must not be empty/);
+    expect(empty.stderr).toMatch(/^Error: The Markdown must not be empty\. \(invalid-argument\)$/m);
     const both = await quire(['import', `${pagesOrigin}/story`, '--html']);
     expect(both.code).toBe(2);
     const absent = await quire(['import', path.join(dir, 'no-such-file.md')]);

@@ -5,12 +5,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { connectBrowser, newTrackedPage } from '../helpers/browser';
 import { registerUser, type TestApp, type TestUser } from '../helpers/strapi';
 import { PASSWORD, startListeningApp } from '../helpers/cli-login';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 let app: TestApp;
 let base: string;
@@ -20,7 +18,7 @@ let ada: TestUser;
 beforeAll(async () => {
   ({ app, base } = await startListeningApp());
   ada = await registerUser(app, 'ada');
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  browser = await connectBrowser();
 });
 afterAll(async () => {
   await browser?.close();
@@ -37,21 +35,9 @@ const complete = async (deviceCode: string) => {
   return { status: res.status, body: await res.json() };
 };
 
-/**
- * A new page that collects CSP violations, script errors and server errors of its own
- * requests: there must be none. (The favicon is Strapi's, not this page's.)
- */
+/** A new page that collects CSP violations, script errors and server errors of its own requests: there must be none. */
 async function newPage(): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  page.on('response', (response) => {
-    if (response.status() >= 500 && !response.url().endsWith('/favicon.ico')) problems.push(`${response.status()} ${response.url()}`);
-  });
+  const { page, problems } = await newTrackedPage(browser);
   return { page, problems };
 }
 

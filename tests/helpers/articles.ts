@@ -1,5 +1,10 @@
 /** Small client for the article API in tests. */
 import { randomUUID } from 'node:crypto';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+import { visit } from 'unist-util-visit';
+import type { OutlineEntry } from '../../src/plugins/quire/server/src/domain/outline';
 import { bearer, type TestApp } from './strapi';
 
 export type Client = ReturnType<typeof client>;
@@ -21,13 +26,7 @@ export async function newArticle(c: Client, body: Record<string, unknown> = { ti
   return res.body.data as { article: { id: string }; outline: OutlineEntry[] };
 }
 
-export interface OutlineEntry {
-  anchor: string;
-  level: number;
-  title: string;
-  words: number;
-  source: string;
-}
+export type { OutlineEntry };
 
 /** A Markdown document of n sections titled S1..Sn. */
 export const sectionsDoc = (n: number, prefix = 'S') =>
@@ -48,3 +47,14 @@ export function sharedPrefix(anchors: string[]): string {
 
 /** An id that exists nowhere. */
 export const missingId = () => randomUUID();
+
+/** Every link, image and definition URL of a Markdown document, and whether it has raw HTML. */
+export function markdownUrls(markdown: string) {
+  const urls: string[] = [];
+  let rawHtml = false;
+  visit(unified().use(remarkParse).use(remarkGfm).parse(markdown), (node: any) => {
+    if (['link', 'image', 'definition'].includes(node.type)) urls.push(node.url);
+    if (node.type === 'html') rawHtml = true;
+  });
+  return { urls, rawHtml };
+}

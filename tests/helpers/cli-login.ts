@@ -18,20 +18,20 @@ export function csrfOf(html: string): string {
 export const browser = (app: TestApp) => supertest.agent(app.strapi.server.httpServer);
 
 /** Signs in on the approval page; returns the agent holding the quire_session cookie. */
-export async function signIn(app: TestApp, user: TestUser, code = '') {
+export async function signIn(app: TestApp, user: Pick<TestUser, 'username'>, code = '', password = PASSWORD) {
   const agent = browser(app);
   const page = await agent.get('/cli/login' + (code ? `?code=${encodeURIComponent(code)}` : ''));
   const res = await agent
     .post('/cli/login/session')
     .type('form')
-    .send({ csrf: csrfOf(page.text), identifier: user.username, password: PASSWORD, code });
+    .send({ csrf: csrfOf(page.text), identifier: user.username, password, code });
   if (res.status !== 303) throw new Error(`sign-in failed: ${res.status}\n${res.text}`);
   return agent;
 }
 
 /** Signs in, opens the code, and approves (or denies) it; returns the decision page. */
-export async function decideLogin(app: TestApp, user: TestUser, userCode: string, decision: 'approve' | 'deny' = 'approve') {
-  const agent = await signIn(app, user, userCode);
+export async function decideLogin(app: TestApp, user: Pick<TestUser, 'username'>, userCode: string, decision: 'approve' | 'deny' = 'approve', password = PASSWORD) {
+  const agent = await signIn(app, user, userCode, password);
   const confirm = await agent.get(`/cli/login?code=${encodeURIComponent(userCode)}`);
   if (confirm.status !== 200) throw new Error(`confirm page: ${confirm.status}\n${confirm.text}`);
   return agent.post('/cli/login/decision').type('form').send({ csrf: csrfOf(confirm.text), code: userCode, decision });

@@ -4,7 +4,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
+import { freePort, startListeningApp } from './cli-login';
+import { createKey, registerUser, type TestApp } from './strapi';
 
 const BIN = path.resolve(__dirname, '..', '..', 'bin', 'quire.js');
 
@@ -62,3 +66,47 @@ export function writeFileIn(dir: string, name: string, content: string): string 
   fs.writeFileSync(file, content);
   return file;
 }
+
+export interface CliWorld {
+  app: TestApp;
+  /** The app's URL (PUBLIC_URL). */
+  base: string;
+  /** An API key of the user "ada". */
+  key: string;
+  /** The CLI's config folder (QUIRE_CONFIG_DIR), also a place for files to upload or import. */
+  dir: string;
+  /** Origin of the local web server of pages to preview or import. */
+  pagesOrigin: string;
+  close(): Promise<void>;
+}
+
+/**
+ * What CLI tests of media and imports run against: a listening app, a local web server of pages
+ * (`page(origin)` answers its requests) that UNFURL_ALLOWED_PRIVATE_HOSTS lets the app fetch,
+ * the user "ada" with an API key, and a config folder.
+ */
+export async function startCliWorld(label: string, page: (origin: string) => http.RequestListener): Promise<CliWorld> {
+  const pagesPort = await freePort();
+  const pagesOrigin = `http://127.0.0.1:${pagesPort}`;
+  const pages = http.createServer(page(pagesOrigin));
+  await new Promise<void>((resolve) => pages.listen(pagesPort, '127.0.0.1', () => resolve()));
+  const { app, base } = await startListeningApp({ UNFURL_ALLOWED_PRIVATE_HOSTS: `127.0.0.1:${pagesPort}` });
+  const key = await createKey(app, await registerUser(app, 'ada'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `quire-cli-${label}-`));
+  return {
+    app,
+    base,
+    key,
+    dir,
+    pagesOrigin,
+    async close() {
+      await app.close();
+      await new Promise((resolve) => pages.close(resolve));
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `quire` run as the world's user: QUIRE_URL, QUIRE_API_KEY and QUIRE_CONFIG_DIR set. */
+export const cliOf = (world: Pick<CliWorld, 'base' | 'key' | 'dir'>) => (args: string[], options: CliOptions = {}) =>
+  runCli(args, { ...options, env: { QUIRE_CONFIG_DIR: world.dir, QUIRE_URL: world.base, QUIRE_API_KEY: world.key, ...options.env } });

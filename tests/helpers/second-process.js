@@ -2,8 +2,8 @@
 /**
  * A second Strapi process for the multi-process trigger test: boots the compiled app from
  * dist with the environment it is given (same database, same REDIS_URL and queue), registers
- * the test's counting action, listens on an ephemeral port and prints "READY <port>".
- * SIGTERM shuts it down cleanly.
+ * the test's actions (test.count, and test.slow for the crash test), listens on an ephemeral port and prints "READY <port>".
+ * SIGTERM shuts it down cleanly; the crash test ends one with SIGKILL.
  */
 const path = require('path');
 const { createStrapi } = require('@strapi/strapi');
@@ -14,6 +14,14 @@ async function main() {
   const app = await createStrapi({ appDir, distDir: path.join(appDir, 'dist'), autoReload: false, serveAdminPanel: false }).load();
   app.plugin('triggers').service('actions').register('test.count', async (input, ctx) => {
     await ctx.strapi.db.connection('test_runs').insert({ execution_id: ctx.executionId, pid: process.pid });
+    return input;
+  });
+  // The crash test's action: records each run as it starts and as it ends, taking 50 to 200 ms between.
+  app.plugin('triggers').service('actions').register('test.slow', async (input, ctx) => {
+    const runs = () => ctx.strapi.db.connection('test_slow_runs');
+    await runs().insert({ execution_id: ctx.executionId, pid: process.pid, attempt: ctx.attempt, phase: 'start' });
+    await new Promise((resolve) => setTimeout(resolve, 50 + Math.floor(Math.random() * 151)));
+    await runs().insert({ execution_id: ctx.executionId, pid: process.pid, attempt: ctx.attempt, phase: 'done' });
     return input;
   });
   app.server.mount();

@@ -9,9 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import supertest from 'supertest';
 import { Client } from 'pg';
+import { serverEnv } from './server-env';
+import { ResponseValidator, validationMiddleware } from './openapi';
 
 const appDir = path.resolve(__dirname, '..', '..');
-const random = () => randomBytes(24).toString('base64');
 
 export interface TestApp {
   strapi: any;
@@ -45,17 +46,9 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
   if (pg) process.env.TEST_DATABASE_URL = baseDbUrl;
 
   Object.assign(process.env, {
+    ...serverEnv(),
     NODE_ENV: 'test',
-    HOST: '127.0.0.1',
     PORT: '1337',
-    APP_KEYS: [random(), random()].join(','),
-    API_TOKEN_SALT: random(),
-    ADMIN_JWT_SECRET: random(),
-    TRANSFER_TOKEN_SALT: random(),
-    JWT_SECRET: random(),
-    ENCRYPTION_KEY: random(),
-    STRAPI_TELEMETRY_DISABLED: 'true',
-    STRAPI_DISABLE_CRON: 'true',
     LOG_LEVEL: 'warn',
     AUTH_RATELIMIT_MAX: '100000',
     DATABASE_CLIENT: pg ? 'postgres' : 'sqlite',
@@ -67,6 +60,14 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
   const { createStrapi } = require('@strapi/strapi');
   const strapi = await createStrapi({ appDir, distDir: path.join(appDir, 'dist'), autoReload: false, serveAdminPanel: false }).load();
   strapi.server.mount();
+  // Every answer is checked against the server's own OpenAPI document (helpers/openapi.ts);
+  // first in line, so it sees each answer as it leaves. Koa composes its middleware at the first request.
+  let validator: ResponseValidator | undefined;
+  const { serverDocument } = require(path.join(appDir, 'dist', 'src', 'kernel', 'openapi'));
+  const { isOurPath } = require(path.join(appDir, 'dist', 'src', 'kernel', 'envelope'));
+  strapi.server.app.middleware.unshift(
+    validationMiddleware(() => (validator ??= new ResponseValidator(JSON.parse(serverDocument(strapi)), (p: string) => isOurPath(strapi, p)))),
+  );
   const http = supertest.agent(strapi.server.httpServer);
   return {
     strapi,
@@ -99,10 +100,18 @@ export async function registerUser(app: TestApp, label = 'user'): Promise<TestUs
 }
 
 /** Creates an API key for a user (through the API, with the user's JWT) and returns its secret. */
-export async function createKey(app: TestApp, user: TestUser, name = 'test key'): Promise<string> {
-  const res = await app.http.post('/api/keys').set('Authorization', `Bearer ${user.jwt}`).send({ name });
+export async function createKey(app: TestApp, user: TestUser, name = 'test key', scope?: 'write' | 'suggest' | 'read'): Promise<string> {
+  const res = await app.http.post('/api/keys').set('Authorization', `Bearer ${user.jwt}`).send(scope ? { name, scope } : { name });
   if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data.secret;
+}
+
+/**
+ * A key like the one `quire login` saves (issued after the person approved the login with their
+ * session): it may create and revoke the user's keys, which a key made with POST /api/keys may not.
+ */
+export async function createLoginKey(app: TestApp, user: TestUser, name = 'laptop'): Promise<string> {
+  return (await app.strapi.plugin('quire').service('keys').create(user.id, { name, origin: 'login' })).secret;
 }
 
 export const bearer = (secret: string) => ({ Authorization: `Bearer ${secret}` });
@@ -113,4 +122,34 @@ export function expectFailure(res: { status: number; body: any }, status: number
   expect(typeof res.body.error.message).toBe('string');
   expect(Object.keys(res.body).sort()).toEqual(['error', 'success']);
   return res.body.error as { code: string; message: string; nextAction?: string };
+}
+
+export interface FailingWrite {
+  table: string;
+  event: 'INSERT' | 'UPDATE' | 'DELETE';
+  /** An SQL condition on NEW (INSERT, UPDATE) or OLD (DELETE) rows; every row when absent. */
+  when?: string;
+}
+
+/**
+ * Runs `work` while the database refuses the writes described by `write` (a trigger raising an
+ * error, on SQLite and PostgreSQL), to see that a failed multi-step write leaves nothing half done.
+ */
+export async function withFailingWrite(app: TestApp, write: FailingWrite, work: () => Promise<void>): Promise<void> {
+  const knex = app.strapi.db.connection;
+  const isPg = app.strapi.db.dialect.client === 'postgres';
+  const name = `quire_test_fail_${write.table}`;
+  if (isPg) {
+    await knex.raw(`CREATE OR REPLACE FUNCTION ${name}() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$ LANGUAGE plpgsql`);
+    await knex.raw(
+      `CREATE TRIGGER ${name} BEFORE ${write.event} ON ${write.table} FOR EACH ROW ${write.when ? `WHEN (${write.when}) ` : ''}EXECUTE FUNCTION ${name}()`,
+    );
+  } else {
+    await knex.raw(`CREATE TRIGGER ${name} BEFORE ${write.event} ON ${write.table} ${write.when ? `WHEN ${write.when} ` : ''}BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`);
+  }
+  try {
+    await work();
+  } finally {
+    await knex.raw(isPg ? `DROP TRIGGER ${name} ON ${write.table}` : `DROP TRIGGER ${name}`);
+  }
 }

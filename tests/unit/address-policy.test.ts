@@ -1,4 +1,4 @@
-import { isExempt, isLocalName, isPublicAddress, parseHostExemptions } from '../../src/plugins/quire/server/src/domain/address-policy';
+import { isExempt, isLocalName, isPublicAddress, parseHostExemptions } from '../../src/kernel/address-policy';
 
 describe('isPublicAddress', () => {
   it.each([

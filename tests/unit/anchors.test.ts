@@ -10,7 +10,7 @@ import {
   resolveAnchor,
   sortIds,
 } from '../../src/plugins/quire/server/src/domain/anchors';
-import { ApiError } from '../../src/plugins/quire/server/src/domain/errors';
+import { ApiError } from '../../src/kernel/errors';
 
 const scope = { item: 'section', listRoute: 'GET /api/articles/x/outline' };
 

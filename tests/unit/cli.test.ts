@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { configDir, loadConfig, normalizeUrl, saveConfig } from '../../src/cli/config';
+import { configDir, findProfile, loadConfig, normalizeUrl, removeProfile, saveConfig, serverIdentity, setProfile, type ConfigFile } from '../../src/cli/config';
 import { CliError, EXIT, exitCodeFor } from '../../src/cli/errors';
 import { clip, table, when } from '../../src/cli/output';
+import { shortIds } from '../../src/cli/render';
+import { speak } from '../../src/cli/speech';
 
 describe('exit statuses', () => {
   it('has one per error code, and 1 for codes it does not know', () => {
@@ -66,10 +68,119 @@ describe('output helpers', () => {
     expect(table(['A', 'B'], [['雨', 'x'], ['abc', null]])).toBe('A    B\n雨   x\nabc');
   });
 
-  it('shortens timestamps and long cells', () => {
-    expect(when('2026-11-22T18:05:09.123Z')).toBe('2026-11-22 18:05');
+  it('shows times in the local time zone, and shortens long cells', () => {
+    expect(when('2026-11-22T18:05:09.123Z', 'UTC')).toBe('2026-11-22 18:05');
+    expect(when('2026-11-22T18:25:09.123Z', 'Asia/Kathmandu')).toBe('2026-11-23 00:10'); // UTC+05:45
+    const local = new Date('2026-11-22T18:05:09.123Z');
+    const pad = (n: number) => String(n).padStart(2, '0');
+    expect(when(local.toISOString())).toBe(`${local.getFullYear()}-${pad(local.getMonth() + 1)}-${pad(local.getDate())} ${pad(local.getHours())}:${pad(local.getMinutes())}`);
     expect(when(null)).toBe('-');
     expect(clip('a  b\nc', 10)).toBe('a b c');
     expect(clip('x'.repeat(20), 10)).toBe('xxxxxxxxx…');
+  });
+});
+
+describe('one saved login per server', () => {
+  it('treats localhost, 127.0.0.1 and [::1] as one machine, and a default port as none', () => {
+    const same = ['http://localhost:1337', 'http://127.0.0.1:1337/', 'http://[::1]:1337', 'http://LOCALHOST.:1337'];
+    for (const url of same) expect(serverIdentity(normalizeUrl(url)!)).toBe('http://127.0.0.1:1337');
+    expect(serverIdentity('http://localhost:80')).toBe(serverIdentity('http://127.0.0.1'));
+    expect(serverIdentity('https://quire.example.com:443/base')).toBe('https://quire.example.com/base');
+    expect(serverIdentity('http://localhost:1338')).not.toBe(serverIdentity('http://127.0.0.1:1337'));
+    expect(serverIdentity('http://127.0.0.2:1337')).not.toBe(serverIdentity('http://127.0.0.1:1337'));
+  });
+
+  it('finds, replaces and forgets a login under any spelling', () => {
+    const config: ConfigFile = { servers: { 'http://127.0.0.1:1337': { apiKey: 'qk_a' } } };
+    expect(findProfile(config, 'http://localhost:1337')).toEqual({ url: 'http://127.0.0.1:1337', profile: { apiKey: 'qk_a' } });
+    expect(findProfile(config, 'http://localhost:1338')).toBeUndefined();
+    setProfile(config, 'http://localhost:1337', { apiKey: 'qk_b' });
+    expect(config.servers).toEqual({ 'http://localhost:1337': { apiKey: 'qk_b' } });
+    removeProfile(config, 'http://[::1]:1337');
+    expect(config.servers).toEqual({});
+  });
+});
+
+describe('short ids', () => {
+  it('are at least 8 characters, and longer where two ids share their start', () => {
+    const ids = ['c0ffee00-0000-4000-8000-000000000001', 'c0ffee00-1000-4000-8000-000000000002', 'abcdef12-0000-4000-8000-000000000003'];
+    expect([...shortIds(ids)].sort()).toEqual([
+      ['abcdef12-0000-4000-8000-000000000003', 'abcdef12'],
+      ['c0ffee00-0000-4000-8000-000000000001', 'c0ffee00-0'],
+      ['c0ffee00-1000-4000-8000-000000000002', 'c0ffee00-1'],
+    ]);
+  });
+});
+
+describe('speech: server errors in the CLI\'s words', () => {
+  const server = (command: string, message: string, nextAction?: string, keySource: 'QUIRE_API_KEY' | 'saved login' | 'none' = 'saved login') =>
+    speak({ message, nextAction }, { command, keySource, fromServer: true });
+
+  it('names routes as commands', () => {
+    expect(server('keys revoke', 'No API key with id x.', 'Call GET /api/keys for your keys.').next).toBe('quire keys list');
+    expect(server('outline', 'No article with id "x".', 'Call GET /api/articles for your articles.').next).toBe('quire articles list');
+    expect(server('sections get', 'No section...', 'Call GET /api/articles/3f2a/outline for the current anchors.').next).toBe('quire outline 3f2a');
+    expect(server('notes get', 'No note...', 'Call GET /api/articles/3f2a/notes for the current anchors.').next).toBe('quire notes list 3f2a');
+    expect(server('login', 'This login has expired.', 'Stop polling. Start again with POST /api/cli/login-request ("quire login").').next).toBe('Run quire login again.');
+    expect(server('keys list', 'Too many requests.', 'Retry after 12 seconds.').next).toBe('Wait 12 seconds, then run the command again.');
+    expect(server('whoami', 'The API key is not valid.', 'Send "Authorization: Bearer <API key>" (create one with POST /api/keys or "quire login").').next).toMatch(
+      /^Run quire login again/,
+    );
+    expect(server('whoami', 'The API key is not valid.', 'Send "Authorization: Bearer <API key>"...', 'QUIRE_API_KEY').next).toMatch(/^QUIRE_API_KEY was refused/);
+  });
+
+  it('names flags and arguments, not JSON fields', () => {
+    expect(server('notes add', 'url must be an absolute http or https URL.', 'Pass url as an absolute http(s) URL, or null to clear it.')).toEqual({
+      message: '--link must be an absolute http or https URL.',
+      next: 'Pass --link as an absolute http(s) URL.',
+    });
+    expect(server('notes edit', 'kind must be one of source, decision, idea, question.', 'Pass kind as one of source, decision, idea, question.')).toEqual({
+      message: '--kind must be one of source, decision, idea, question.',
+      next: 'Pass --kind as one of source, decision, idea, question.',
+    });
+    expect(server('notes add', 'title must not be empty.', 'Pass a non-empty "title" string.').next).toBe('Pass a non-empty --title.');
+    expect(server('sections add', 'markdown must not be empty.', 'Pass the section body as a non-empty Markdown string in "markdown".')).toEqual({
+      message: 'The Markdown must not be empty.',
+      next: 'Pass a file of Markdown, or "-" and pipe it (it must not be empty).',
+    });
+    expect(server('articles import', 'url: The URL points to a local or private-network address, which cannot be fetched.', 'Pass a public http or https link.').message).toBe(
+      'The URL points to a local or private-network address, which cannot be fetched.',
+    );
+  });
+
+  it('leaves the CLI\'s own errors as they are', () => {
+    expect(speak({ message: 'url is odd', nextAction: 'Call GET /api/keys for your keys.' }, { command: 'unfurl', keySource: 'none', fromServer: false })).toEqual({
+      message: 'url is odd',
+      next: 'Call GET /api/keys for your keys.',
+    });
+  });
+});
+
+describe('quire login: the verification URL the server sends', () => {
+  const { checkVerificationUrls } = require('../../src/cli/commands/auth') as typeof import('../../src/cli/commands/auth');
+  const server = 'https://writing.example.com/';
+
+  it('is accepted when it is an http(s) page of the server the CLI talks to', () => {
+    expect(() => checkVerificationUrls(['https://writing.example.com/cli/login', 'https://writing.example.com/cli/login?code=BCDF-GHJK'], server)).not.toThrow();
+  });
+
+  it('is refused in any other form, before it is shown or opened', () => {
+    for (const url of [
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'https://evil.example/cli/login',
+      'http://writing.example.com/cli/login', // another scheme is another origin
+      'https://writing.example.com.evil.example/cli/login',
+      'calc.exe',
+      '',
+    ]) {
+      let error: unknown;
+      try {
+        checkVerificationUrls(['https://writing.example.com/cli/login', url], server);
+      } catch (caught) {
+        error = caught;
+      }
+      expect({ url, refused: error instanceof CliError && /not an http\(s\) page of https:\/\/writing\.example\.com/.test(error.message) }).toEqual({ url, refused: true });
+    }
   });
 });

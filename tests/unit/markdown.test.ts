@@ -135,6 +135,27 @@ describe('canvasSection', () => {
   });
 });
 
+describe('link cards (the canvas\'s unfurl preview)', () => {
+  const card =
+    '<figure data-type="link-card" data-url="https://example.com/a" data-title="A page" data-description="About it" data-image="https://example.com/i.png" data-site-name="example.com">' +
+    '<img src="https://example.com/i.png" alt=""><figcaption><a href="https://example.com/a">A page</a> About it</figcaption></figure>';
+
+  it('survive the sanitiser with their data-* attributes, in canvas HTML and in Markdown', () => {
+    for (const html of [canvasSection(card).html, renderMarkdown(card)]) {
+      expect(html).toContain('<figure data-type="link-card" data-url="https://example.com/a" data-title="A page" data-description="About it" data-image="https://example.com/i.png" data-site-name="example.com">');
+      expect(html).toContain('<figcaption><a href="https://example.com/a">A page</a> About it</figcaption>');
+    }
+  });
+
+  it('lose what is not a card\'s: other data-*, other types, handlers, script URLs', () => {
+    const html = canvasSection(
+      '<figure data-type="link-card" data-url="javascript:alert(1)" data-image="data:image/png;base64,AA" data-evil="1" onclick="x()"><script>alert(1)</script>x</figure>' +
+        '<figure data-type="embed" data-url="https://example.com">y</figure>',
+    ).html;
+    expect(html).toBe('<figure data-type="link-card">x</figure><figure data-url="https://example.com">y</figure>');
+  });
+});
+
 describe('countWords', () => {
   it('counts words by Unicode segmentation, not punctuation', () => {
     expect(countWords('Hello, world! — it’s 3.14 ...')).toBe(4);
@@ -152,7 +173,7 @@ describe('countWords', () => {
 
 describe('emptySection', () => {
   it('is level 0 with nothing in it', () => {
-    expect(emptySection()).toEqual({ level: 0, title: '', markdown: '', html: '', words: 0, source: 'markdown' });
+    expect(emptySection()).toEqual({ level: 0, title: '', markdown: '', html: '', words: 0, source: 'markdown', htmlText: null });
   });
 });
 

@@ -1,11 +1,11 @@
 import { newId } from '../../src/plugins/quire/server/src/domain/anchors';
-import { ApiError } from '../../src/plugins/quire/server/src/domain/errors';
+import { ApiError } from '../../src/kernel/errors';
 import { ranksBetween } from '../../src/plugins/quire/server/src/domain/ordering';
 import { Outline, type OutlineItem } from '../../src/plugins/quire/server/src/domain/outline';
-import outlinesService from '../../src/plugins/quire/server/src/services/outlines';
+import { createOutlineCache } from '../../src/plugins/quire/server/src/services/outlines';
 
 const scope = { item: 'section', listRoute: 'GET /api/articles/x/outline' };
-const item = (rank: string, title = rank): OutlineItem => ({ uuid: newId(), rank, level: 2, title, words: 1, source: 'markdown' });
+const item = (rank: string, title = rank): OutlineItem => ({ uuid: newId(), rank, level: 2, title, words: 1, source: 'markdown', rev: 1 });
 
 /** A pseudo-random sequence, so a failure can be replayed. */
 function random(seed: number) {
@@ -82,7 +82,7 @@ describe('outline cache', () => {
   const outlineOf = (n: number) => Outline.of(ranksBetween(null, null, n).map((r) => item(r)));
 
   it('answers only for the revision it holds', () => {
-    const cache = outlinesService({ strapi: {} as any });
+    const cache = createOutlineCache(50_000);
     const outline = outlineOf(3);
     cache.set(1, 4, outline);
     expect(cache.get(1, 4)).toBe(outline);
@@ -93,18 +93,13 @@ describe('outline cache', () => {
   });
 
   it('holds at most QUIRE_OUTLINE_CACHE_SECTIONS sections, dropping the least recently used', () => {
-    process.env.QUIRE_OUTLINE_CACHE_SECTIONS = '10';
-    try {
-      const cache = outlinesService({ strapi: {} as any });
-      cache.set(1, 0, outlineOf(4));
-      cache.set(2, 0, outlineOf(4));
-      expect(cache.get(1, 0)).toBeDefined(); // 1 is now more recent than 2
-      cache.set(3, 0, outlineOf(4));
-      expect([cache.get(1, 0) !== undefined, cache.get(2, 0) !== undefined, cache.get(3, 0) !== undefined]).toEqual([true, false, true]);
-      cache.set(4, 0, outlineOf(11)); // larger than the whole cache: not kept
-      expect(cache.get(4, 0)).toBeUndefined();
-    } finally {
-      delete process.env.QUIRE_OUTLINE_CACHE_SECTIONS;
-    }
+    const cache = createOutlineCache(10);
+    cache.set(1, 0, outlineOf(4));
+    cache.set(2, 0, outlineOf(4));
+    expect(cache.get(1, 0)).toBeDefined(); // 1 is now more recent than 2
+    cache.set(3, 0, outlineOf(4));
+    expect([cache.get(1, 0) !== undefined, cache.get(2, 0) !== undefined, cache.get(3, 0) !== undefined]).toEqual([true, false, true]);
+    cache.set(4, 0, outlineOf(11)); // larger than the whole cache: not kept
+    expect(cache.get(4, 0)).toBeUndefined();
   });
 });

@@ -9,7 +9,7 @@ import {
   guardedAgent,
   safeFetch,
   type Resolver,
-} from '../../src/plugins/quire/server/src/domain/safe-fetch';
+} from '../../src/kernel/safe-fetch';
 import { fetch as undiciFetch } from 'undici';
 import { blockedUrls, startServer, type TestServer } from '../helpers/servers';
 
@@ -271,6 +271,60 @@ describe('safeFetch: answers', () => {
     expect(JSON.parse(see.body.toString())).toEqual({ method: 'GET', body: '', type: null });
     const keep = await safeFetch(`${site.origin}/redirect?status=307&to=/echo`, options);
     expect(JSON.parse(keep.body.toString())).toEqual({ method: 'POST', body: 'x', type: 'text/plain' });
+  });
+});
+
+describe('safeFetch: redirects to another origin', () => {
+  let other: TestServer; // another origin, which records what reaches it
+  const seen: Array<{ method?: string; headers: Record<string, unknown>; body: string }> = [];
+  beforeAll(async () => {
+    other = await startServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c) => chunks.push(c));
+      req.on('end', () => {
+        seen.push({ method: req.method, headers: req.headers, body: Buffer.concat(chunks).toString() });
+        res.setHeader('content-type', 'application/json');
+        res.end('{"other":true}');
+      });
+    });
+  });
+  afterAll(() => other?.close());
+  const options = () => ({
+    allowedPrivateHosts: [...allowed, `127.0.0.1:${other.port}`],
+    htmlOnly: false,
+    method: 'POST' as const,
+    body: '{"secret":"payload"}',
+    headers: { 'content-type': 'application/json', 'X-Secret-Token': 's3cret', 'Proxy-Authorization': 'Basic eA==', Authorization: 'Bearer t' },
+  });
+
+  it('does not follow a 307 or 308 there: the body and the configured headers stay home', async () => {
+    seen.length = 0;
+    for (const status of [307, 308]) {
+      const to = encodeURIComponent(`${other.origin}/hook`);
+      const res = await safeFetch(`${site.origin}/redirect?status=${status}&to=${to}`, options());
+      expect(res.status).toBe(status);
+    }
+    expect(seen).toEqual([]);
+  });
+
+  it('follows other redirects there as a bare GET, without any configured header', async () => {
+    seen.length = 0;
+    for (const status of [301, 302, 303]) {
+      const to = encodeURIComponent(`${other.origin}/hook`);
+      const res = await safeFetch(`${site.origin}/redirect?status=${status}&to=${to}`, options());
+      expect(res.status).toBe(200);
+    }
+    expect(seen).toHaveLength(3);
+    for (const request of seen) {
+      expect(request.method).toBe('GET');
+      expect(request.body).toBe('');
+      expect(Object.keys(request.headers).filter((name) => ['x-secret-token', 'proxy-authorization', 'authorization', 'content-type'].includes(name))).toEqual([]);
+    }
+  });
+
+  it('keeps them on a redirect within the same origin', async () => {
+    const keep = await safeFetch(`${site.origin}/redirect?status=307&to=/echo`, options());
+    expect(JSON.parse(keep.body.toString())).toEqual({ method: 'POST', body: '{"secret":"payload"}', type: 'application/json' });
   });
 });
 

@@ -1,7 +1,7 @@
-import { deriveKey, open, seal } from '../../src/plugins/triggers/server/src/domain/sealed';
+import { deriveKey, open, seal } from '../../src/kernel/secrets';
 import { keyKind } from '../../src/plugins/triggers/server/src/domain/keys';
 import { retryDelayMs } from '../../src/plugins/triggers/server/src/domain/backoff';
-import { generateSecret } from '../../src/plugins/quire/server/src/domain/secrets';
+import { generateSecret } from '../../src/kernel/secrets';
 
 describe('sealed secrets', () => {
   const key = deriveKey('app-encryption-key', 'instance-key');

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { ApiError } from '../../src/plugins/quire/server/src/domain/errors';
+import { ApiError } from '../../src/kernel/errors';
 import {
   acceptedType,
   checkDeclaredLength,

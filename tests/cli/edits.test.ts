@@ -1,0 +1,92 @@
+/**
+ * `quire edit`, `--if-match`, `revisions`, `trash` and `suggestions`, run as a subprocess against
+ * a listening server, the way an agent uses them (QUIRE_API_KEY and --json, exit statuses).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { bearer, createKey, registerUser, type TestApp } from '../helpers/strapi';
+import { startListeningApp } from '../helpers/cli-login';
+import { runCli, runJson, writeFileIn, type CliOptions } from '../helpers/cli';
+
+let app: TestApp;
+let base: string;
+let key: string;
+let dir: string;
+let id: string;
+let anchors: string[];
+
+beforeAll(async () => {
+  ({ app, base } = await startListeningApp());
+  key = await createKey(app, await registerUser(app, 'ada'), 'agent');
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-cli-edits-'));
+  const res = await app.http.post('/api/articles').set(bearer(key)).send({ title: 'T', markdown: '## One\n\nFirst teh.\n\n## Two\n\nSecond teh.\n\n## Three\n\nThird.' });
+  id = res.body.data.article.id;
+  anchors = res.body.data.outline.map((e) => e.anchor);
+}, 180_000);
+afterAll(async () => {
+  await app?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const quire = (args: string[], options: CliOptions = {}) => runCli(args, { ...options, env: { QUIRE_CONFIG_DIR: dir, QUIRE_URL: base, QUIRE_API_KEY: key } });
+const json = (args: string[], options: CliOptions = {}, code = 0) => runJson(quire, args, options, code);
+
+it('sections get --json carries the ETag; --if-match writes when current, exits 10 when not', async () => {
+  const got = await json(['sections', 'get', id, anchors[0]]);
+  expect(got.etag).toMatch(/^"[^"]+"$/);
+  const plain = await quire(['sections', 'get', id, anchors[0]]);
+  expect(plain.stderr).toContain(`ETag: ${got.etag}`);
+  const file = writeFileIn(dir, 'one.md', '## One\n\nFirst, edited.');
+  expect((await quire(['sections', 'replace', id, anchors[0], file, '--if-match', got.etag])).code).toBe(0);
+  const stale = await quire(['sections', 'replace', id, anchors[0], file, '--if-match', got.etag]);
+  expect(stale.code).toBe(10);
+  expect(stale.stderr).toContain('precondition-failed');
+  expect(stale.stderr).toContain(`quire sections get ${id} ${anchors[0]} --json`);
+});
+
+it('edit --dry-run prints the diffs and writes nothing; edit applies all or nothing', async () => {
+  const ops = JSON.stringify([{ op: 'replaceText', find: 'teh', replace: 'the', count: 1, section: anchors[1] }, { op: 'move', section: anchors[2], before: anchors[0] }]);
+  const dry = await quire(['edit', id, '--dry-run', '-'], { input: ops });
+  expect(dry.code).toBe(0);
+  expect(dry.stdout).toContain('Dry run: nothing was written.');
+  expect(dry.stdout).toContain('-Second teh.');
+  expect(dry.stdout).toContain('+Second the.');
+  expect((await json(['outline', id])).data.outline.map((e) => e.title)).toEqual(['One', 'Two', 'Three']);
+  const applied = await json(['edit', id, '-'], { input: JSON.stringify({ ops: JSON.parse(ops) }) });
+  expect(applied.data.results.map((r) => r.op)).toEqual(['replaceText', 'move']);
+  expect(applied.data.outline.map((e) => e.title)).toEqual(['Three', 'One', 'Two']);
+  const bad = await quire(['edit', id, '-'], { input: '[{"op":"nope"}]' });
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toContain('ops[0]');
+});
+
+it('revisions list, show and restore; trash list and restore', async () => {
+  const list = await quire(['revisions', 'list', id, anchors[0]]);
+  expect(list.stdout).toMatch(/REV\s+WHEN\s+BY/);
+  expect(list.stdout).toContain('agent (agent)');
+  const old = await quire(['revisions', 'show', id, anchors[0], '1']);
+  expect(old.stdout).toBe('## One\n\nFirst teh.\n');
+  const restored = await json(['revisions', 'restore', id, anchors[0], '1']);
+  expect(restored.data.section.markdown).toBe('## One\n\nFirst teh.');
+
+  expect((await quire(['sections', 'delete', id, anchors[2]])).code).toBe(0);
+  const trash = await json(['trash', 'list', id]);
+  expect(trash.data.sections.map((s) => s.title)).toEqual(['Three']);
+  const back = await json(['trash', 'restore', id, trash.data.sections[0].anchor, '--after', anchors[1]]);
+  expect(back.data.outline.map((e) => e.title)).toEqual(['One', 'Two', 'Three']);
+});
+
+it('suggestions list, show, accept and reject', async () => {
+  const make = async (markdown: string) =>
+    (await app.http.post(`/api/articles/${id}/suggestions`).set(bearer(key)).send({ note: 'Please.', ops: [{ op: 'replace', section: anchors[1], markdown }] })).body.data.suggestion;
+  const first = await make('## Two\n\nSuggested.');
+  const listed = await quire(['suggestions', 'list', id, '--status', 'pending']);
+  expect(listed.stdout).toContain(first.anchor);
+  const shown = await quire(['suggestions', 'show', id, first.anchor]);
+  expect(shown.stdout).toContain('+Suggested.');
+  expect((await json(['suggestions', 'accept', id, first.anchor])).data.suggestion.status).toBe('accepted');
+  const second = await make('## Two\n\nAnother.');
+  await json(['suggestions', 'reject', id, second.anchor, '--reason', 'No.']);
+  expect((await json(['suggestions', 'show', id, second.anchor])).data.suggestion.status).toBe('rejected');
+});

@@ -1,0 +1,262 @@
+/**
+ * The editors' canvas in Chromium (CONTRACT 18, issue 13 item 5): an article an agent wrote
+ * through the API, opened from the Quire list; a section edited in the rich-text editor and
+ * saved (the agent then reads an html section with the text); sections reordered by dragging;
+ * a note added to the Brief; a pasted link turned into a link card; a Media Library image with
+ * an absolute URL; an agent's change arriving while the canvas is open; publishing; an admin
+ * without Quire permissions kept out. Screenshots of the canvas at laptop and phone widths are
+ * kept in .tmp/e2e-artifacts/admin-canvas.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { adminBearer, adminToken } from '../helpers/admin';
+import { adminSuite } from '../helpers/admin-e2e';
+import { ARTIFACTS_DIR, PHONE } from '../helpers/browser';
+import { startServer, type TestServer } from '../helpers/servers';
+import { bearer, createKey, registerUser, type TestUser } from '../helpers/strapi';
+
+let site: TestServer;
+const siteEnv: Record<string, string> = {};
+// The page a pasted link points to: a local site the unfurl route may fetch (exempted below).
+beforeAll(async () => {
+  site = await startServer((_req, res) => {
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.end(
+      '<!doctype html><html><head><title>Looms</title><meta property="og:title" content="Jacquard looms">' +
+        '<meta property="og:description" content="Punched cards that weave patterns."></head><body>Looms</body></html>',
+    );
+  });
+  siteEnv.UNFURL_ALLOWED_PRIVATE_HOSTS = `127.0.0.1:${site.port}`;
+});
+afterAll(() => site?.close());
+
+const suite = adminSuite({ env: siteEnv });
+let ada: TestUser;
+let agentKey: string;
+let articleId: string;
+
+const SHOTS = path.join(ARTIFACTS_DIR, 'admin-canvas');
+const shoot = async (page: Page, name: string) => {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+};
+
+const api = (method: 'get' | 'patch' | 'post', url: string) => suite.app.http[method](url).set(bearer(agentKey));
+const outlineTitles = async () => (await api('get', `/api/articles/${articleId}/outline`)).body.data.outline.map((s) => s.title);
+/** Retries `read` until it returns `expected` (the canvas writes after the click that asked for it). */
+async function eventually<T>(read: () => Promise<T>, expected: T) {
+  for (let tries = 0; ; tries += 1) {
+    const value = await read();
+    if (JSON.stringify(value) === JSON.stringify(expected) || tries >= 50) return expect(value).toEqual(expected);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+const sectionAt = (page: Page, title: string) => page.locator('section[data-anchor]', { has: page.getByRole('heading', { name: title }) });
+
+beforeAll(async () => {
+  ada = await registerUser(suite.app, 'ada');
+  agentKey = await createKey(suite.app, ada, 'agent');
+  const res = await api('post', '/api/articles').send({
+    title: 'On the Analytical Engine',
+    premise: 'What the engine could do beyond numbers.',
+    markdown: '# Numbers\n\nThe engine computes Bernoulli numbers.\n\n# Music\n\nIt might compose elaborate pieces of music.\n\n# Looms\n\nIt weaves algebraic patterns.',
+  });
+  expect(res.status).toBe(201);
+  articleId = res.body.data.article.id;
+});
+
+async function openCanvas(page: Page) {
+  await page.goto(suite.url('/admin/plugins/quire'));
+  await page.locator(`tr[data-article="${articleId}"]`).getByText('On the Analytical Engine').click();
+  await page.waitForURL(suite.url(`/admin/plugins/quire/articles/${articleId}`));
+  await page.locator('section[data-anchor]').first().waitFor();
+}
+
+it('opens the article an agent wrote: the outline beside it, sections with data-anchor and data-source, the Brief', () =>
+  suite.withPage(async (page) => {
+    await openCanvas(page);
+    await page.getByRole('heading', { name: 'On the Analytical Engine', level: 1 }).waitFor();
+    const outline = await api('get', `/api/articles/${articleId}/outline`);
+    const anchors = outline.body.data.outline.map((s) => s.anchor);
+    expect(await page.locator('section[data-anchor]').evaluateAll((els) => els.map((el) => [el.getAttribute('data-anchor'), el.getAttribute('data-source')]))).toEqual(
+      anchors.map((a) => [a, 'markdown']),
+    );
+    expect(await page.getByTestId('outline').locator('[data-outline-title]').allInnerTexts()).toEqual(['Numbers', 'Music', 'Looms']);
+    await page.getByTestId('brief').getByText('What the engine could do beyond numbers.').waitFor();
+    await shoot(page, 'canvas-laptop');
+  }));
+
+it('edits a section in the editor and saves it: the agent reads an html section with the text', () =>
+  suite.withPage(async (page) => {
+    await openCanvas(page);
+    const music = sectionAt(page, 'Music');
+    await music.getByText('It might compose').click();
+    const editor = page.locator('[contenteditable="true"]');
+    await editor.waitFor();
+    await editor.locator('p').first().click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' Edited in the canvas.');
+    await shoot(page, 'editor-laptop');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await editor.waitFor({ state: 'detached' });
+    await music.and(page.locator('[data-source="html"]')).waitFor();
+    expect(await music.locator('[data-source-badge]').innerText()).toMatch(/html/i);
+
+    const anchor = await music.getAttribute('data-anchor');
+    const seen = await api('get', `/api/articles/${articleId}/sections/${anchor}`);
+    expect(seen.body.data.section).toEqual(expect.objectContaining({ source: 'html', markdown: null, title: 'Music' }));
+    expect(seen.body.data.section.html).toContain('It might compose elaborate pieces of music. Edited in the canvas.');
+  }));
+
+it('reorders sections by dragging them in the outline', () =>
+  suite.withPage(async (page) => {
+    await openCanvas(page);
+    const items = page.getByTestId('outline').locator('li');
+    await items.filter({ hasText: 'Looms' }).dragTo(items.filter({ hasText: 'Numbers' }));
+    await page.waitForFunction(() => document.querySelector('section[data-anchor]')?.textContent?.includes('weaves'));
+    await eventually(outlineTitles, ['Looms', 'Numbers', 'Music']);
+    // And back, from the keyboard's buttons.
+    await page.getByRole('button', { name: 'Move "Looms" down' }).click();
+    await eventually(outlineTitles, ['Numbers', 'Looms', 'Music']);
+  }));
+
+it('adds a note to the Brief, shown with its kind and stored as written by a human', () =>
+  suite.withPage(async (page) => {
+    await openCanvas(page);
+    const brief = page.getByTestId('brief');
+    await brief.getByRole('button', { name: 'Add note' }).click();
+    const dialog = page.getByRole('alertdialog');
+    await dialog.getByRole('combobox', { name: 'Kind' }).click();
+    await page.getByRole('option', { name: 'Decision' }).click();
+    await dialog.getByLabel('Title').fill('Quote Menabrea');
+    await dialog.getByLabel('Body').fill('Use the *translator\'s* notes.');
+    await dialog.getByRole('button', { name: 'Save note' }).click();
+    await brief.locator('li', { hasText: 'Quote Menabrea' }).locator('[data-kind="decision"]').waitFor();
+    const notes = (await api('get', `/api/articles/${articleId}/brief`)).body.data.notes;
+    expect(notes).toEqual([expect.objectContaining({ kind: 'decision', title: 'Quote Menabrea', body: 'Use the *translator\'s* notes.', createdBy: 'human' })]);
+  }));
+
+it('turns a pasted link into a link card, which the section keeps and the public page shows', () =>
+  suite.withPage(async (page) => {
+    await openCanvas(page);
+    const looms = sectionAt(page, 'Looms');
+    await looms.getByRole('button', { name: 'Edit' }).click();
+    const editor = page.locator('[contenteditable="true"]');
+    await editor.locator('p').last().click();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await editor.evaluate((element, url) => {
+      const data = new DataTransfer();
+      data.setData('text/plain', url);
+      element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    }, `${site.origin}/looms`);
+    await editor.locator('figure[data-type="link-card"]').getByText('Jacquard looms').waitFor();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await looms.locator('figure[data-type="link-card"]').waitFor();
+    await shoot(page, 'link-card');
+
+    const anchor = await looms.getAttribute('data-anchor');
+    const html = (await api('get', `/api/articles/${articleId}/sections/${anchor}`)).body.data.section.html;
+    expect(html).toContain(`<figure data-type="link-card" data-url="${site.origin}/looms" data-title="Jacquard looms" data-description="Punched cards that weave patterns."`);
+
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    const open = page.getByRole('link', { name: 'Open the public page' });
+    await open.waitFor();
+    const publicUrl = (await open.getAttribute('href'))!;
+    const publicPage = await suite.app.http.get(new URL(publicUrl).pathname);
+    expect(publicPage.text).toContain('<figure data-type="link-card"');
+    expect(publicPage.text).toContain('Jacquard looms');
+    await page.getByRole('button', { name: 'Unpublish' }).click();
+    await open.waitFor({ state: 'detached' });
+    expect((await api('get', `/api/articles/${articleId}`)).body.data.article.status).toBe('draft');
+  }));
+
+it('inserts an image from the Media Library with its absolute URL', async () => {
+  const token = await adminToken(suite.app, suite.superAdmin);
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+  const uploaded = await suite.app.http.post('/upload').set(adminBearer(token)).attach('files', png, { filename: 'engine.png', contentType: 'image/png' });
+  expect(uploaded.status).toBe(201);
+  await suite.withPage(async (page) => {
+    await openCanvas(page);
+    const numbers = sectionAt(page, 'Numbers');
+    await numbers.getByRole('button', { name: 'Edit' }).click();
+    await page.locator('[contenteditable="true"] p').first().click();
+    await page.getByRole('button', { name: 'Image from the Media Library' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('engine.png').waitFor();
+    await dialog.locator('article', { hasText: 'engine.png' }).getByRole('checkbox').check();
+    await dialog.getByRole('button', { name: 'Finish' }).click();
+    await page.locator('[contenteditable="true"] img').waitFor();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await numbers.locator('img').waitFor();
+    const anchor = await numbers.getAttribute('data-anchor');
+    const html = (await api('get', `/api/articles/${articleId}/sections/${anchor}`)).body.data.section.html;
+    expect(html).toMatch(new RegExp(`<img src="${suite.base.replace(/\./g, '\\.')}/uploads/engine_[^"]+\\.png"`));
+  });
+});
+
+it('shows an agent\'s change while the canvas is open, without a reload', () =>
+  suite.withPage(async (page) => {
+    await openCanvas(page);
+    const outline = (await api('get', `/api/articles/${articleId}/outline`)).body.data.outline;
+    const numbers = outline.find((s) => s.title === 'Numbers').anchor;
+    const changed = await api('patch', `/api/articles/${articleId}/sections/${numbers}`).send({ markdown: '# Numbers\n\nThe engine tabulates any function.' });
+    expect(changed.status).toBe(200);
+    await page.locator(`section[data-anchor="${numbers}"]`).getByText('The engine tabulates any function.').waitFor();
+  }));
+
+it('does not overwrite an agent who changed the section while it was open: the editor is told, and keeps their text on purpose', () =>
+  suite.withPage(async (page) => {
+    await openCanvas(page);
+    const music = sectionAt(page, 'Music');
+    const anchor = (await music.getAttribute('data-anchor'))!;
+    await music.getByRole('button', { name: 'Edit' }).click();
+    const editor = page.locator('[contenteditable="true"]');
+    await editor.locator('p').first().click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' The editor insists.');
+
+    const agent = await api('patch', `/api/articles/${articleId}/sections/${anchor}`).send({ markdown: '# Music\n\nThe agent rewrote this.' });
+    expect(agent.status).toBe(200);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByTestId('conflict').waitFor();
+    // Nothing was overwritten: the agent's version stands.
+    expect((await api('get', `/api/articles/${articleId}/sections/${anchor}`)).body.data.section.markdown).toContain('The agent rewrote this.');
+    await shoot(page, 'conflict');
+
+    await page.getByRole('button', { name: 'Save mine as a new revision' }).click();
+    await editor.waitFor({ state: 'detached' });
+    const saved = (await api('get', `/api/articles/${articleId}/sections/${anchor}`)).body.data.section;
+    expect(saved.source).toBe('html');
+    expect(saved.html).toContain('The editor insists.');
+  }));
+
+it('works on a phone', () =>
+  suite.withPage(
+    async (page) => {
+      await page.goto(suite.url(`/admin/plugins/quire/articles/${articleId}`));
+      await page.locator('section[data-anchor]').first().waitFor();
+      await page.getByTestId('brief').waitFor();
+      await shoot(page, 'canvas-phone');
+    },
+    { viewport: PHONE },
+  ));
+
+it('keeps an admin without Quire permissions out: no menu link, no canvas, 403 from its routes', async () => {
+  const editor = await suite.createAdmin('strapi-editor', 'editor');
+  await suite.withPage(
+    async (page) => {
+      await page.goto(suite.url('/admin'));
+      await page.getByRole('navigation').getByRole('link', { name: 'Content Manager' }).waitFor();
+      expect(await page.getByRole('navigation').getByRole('link', { name: 'Quire' }).count()).toBe(0);
+      await page.goto(suite.url(`/admin/plugins/quire/articles/${articleId}`));
+      await page.getByText(/don't have the permissions/i).waitFor();
+      expect(await page.locator('section[data-anchor]').count()).toBe(0);
+    },
+    { as: editor },
+  );
+  const token = await adminToken(suite.app, editor);
+  expect((await suite.app.http.get(`/quire/articles/${articleId}/sections`).set(adminBearer(token))).status).toBe(403);
+});
