@@ -12,7 +12,13 @@
  *   - extra scenarios exported by bench/triggers.js, when that file exists.
  * Then it times inserting one section into the middle of an article of 20 and of 2,000
  * sections (sequential requests, each insert undone by an untimed delete so the sizes stay).
+ * The PATCH of a one-paragraph section is measured just under and just over
+ * WORKER_INLINE_MAX_CHARS (parsed on the main thread, and in a worker thread). Last, the hostile
+ * inputs of bench/event-loop.js are sent one at a time while another connection polls
+ * /_health: it prints how each was answered and the event loop's longest stall meanwhile.
  * Prints requests/s, p50/p99 latency and the ratio to /_health, and writes bench/results.json.
+ * Searches: in the article of 200 sections, and across another user's 200 articles.
+ * BENCH_ONLY=<regexp> measures only the scenarios it matches, beside /_health, and stops there.
  *
  * Not part of the tests: numbers depend on the machine and on what else runs on it.
  */
@@ -24,6 +30,9 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
+const { serverEnv } = require('../tests/helpers/server-env');
+const { hostileCases, hostileTable, thresholdBodies, INLINE_MAX } = require('./event-loop');
+const { revisionCases, revisionTable } = require('./revisions');
 
 const ROOT = path.join(__dirname, '..');
 const DURATION = Number(process.env.BENCH_DURATION || 10);
@@ -31,7 +40,6 @@ const CONNECTIONS = 20;
 const INSERT_SAMPLES = Number(process.env.BENCH_INSERT_SAMPLES || 200);
 const POST_ARTICLES = 40; // inserts spread over this many articles of 200 sections
 
-const random = () => crypto.randomBytes(24).toString('base64');
 const sectionsDoc = (n, prefix = 'Section') =>
   Array.from({ length: n }, (_, i) => `## ${prefix} ${i + 1}\n\nThe body of section ${i + 1}, a few words of prose to render.`).join('\n\n');
 
@@ -61,7 +69,7 @@ function request(baseUrl, method, urlPath, { headers = {}, body } = {}) {
         res.on('data', (c) => chunks.push(c));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode, text, json: () => JSON.parse(text) });
+          resolve({ status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) });
         });
       },
     );
@@ -82,28 +90,21 @@ function extraServerEnv() {
   return fs.existsSync(triggersFile) ? (require(triggersFile).serverEnv ?? {}) : {};
 }
 
-async function startServer() {
+async function startServer(extraEnv = {}) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-'));
   const port = await freePort();
   const env = {
     ...process.env,
+    ...serverEnv(),
     NODE_ENV: 'production',
-    HOST: '127.0.0.1',
     PORT: String(port),
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATABASE_CLIENT: 'sqlite',
     DATABASE_FILENAME: path.join(tmp, 'bench.db'),
     SERVE_ADMIN_PANEL: 'false',
-    APP_KEYS: [random(), random()].join(','),
-    API_TOKEN_SALT: random(),
-    ADMIN_JWT_SECRET: random(),
-    TRANSFER_TOKEN_SALT: random(),
-    JWT_SECRET: random(),
-    ENCRYPTION_KEY: random(),
-    STRAPI_TELEMETRY_DISABLED: 'true',
-    STRAPI_DISABLE_CRON: 'true',
     AUTH_RATELIMIT_MAX: '1000000',
     ...extraServerEnv(),
+    ...extraEnv,
   };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
@@ -134,6 +135,38 @@ async function startServer() {
       fs.rmSync(tmp, { recursive: true, force: true });
     },
   };
+}
+
+/** A user and an API key on a server: the Authorization header. */
+async function keyOn(baseUrl) {
+  const name = `bench${crypto.randomBytes(3).toString('hex')}`;
+  const reg = await expectStatus(
+    request(baseUrl, 'POST', '/api/auth/local/register', { body: { username: name, email: `${name}@example.test`, password: 'a long bench passphrase' } }),
+    200,
+    'register',
+  );
+  const key = await expectStatus(request(baseUrl, 'POST', '/api/keys', { headers: { authorization: `Bearer ${reg.json().jwt}` }, body: { name: 'bench' } }), 201, 'key');
+  return { authorization: `Bearer ${key.json().data.secret}` };
+}
+
+/** Issue 12's cases (bench/revisions.js), with a second server without history for the comparison. */
+async function revisionBench(baseUrl, auth) {
+  console.log('Starting a second server with QUIRE_HISTORY=false...');
+  const off = await startServer({ QUIRE_HISTORY: 'false' });
+  try {
+    console.log(`Timing conditional requests, edits and history (${INSERT_SAMPLES} samples each)...`);
+    return await revisionCases({
+      baseUrl,
+      auth,
+      request,
+      expectStatus,
+      sectionsDoc,
+      samples: INSERT_SAMPLES,
+      historyOff: { baseUrl: off.baseUrl, auth: await keyOn(off.baseUrl) },
+    });
+  } finally {
+    await off.stop();
+  }
 }
 
 async function seed(baseUrl) {
@@ -170,7 +203,25 @@ async function seed(baseUrl) {
   for (let i = 0; i < POST_ARTICLES; i += 1) postTargets.push(await create(200, `Insert target ${i + 1}`));
   const small = await create(20, 'Small');
   const large = await create(2000, 'Large');
-  return { jwt, apiKey, auth, main, notes, postTargets, small, large };
+  const searcher = await seedSearcher(baseUrl);
+  return { jwt, apiKey, auth, main, notes, postTargets, small, large, searcher };
+}
+
+/** Another user with SEARCH_ARTICLES articles of 10 sections each, for the search across articles. */
+const SEARCH_ARTICLES = 200;
+async function seedSearcher(baseUrl) {
+  const name = `search${crypto.randomBytes(3).toString('hex')}`;
+  const reg = await expectStatus(
+    request(baseUrl, 'POST', '/api/auth/local/register', { body: { username: name, email: `${name}@example.test`, password: 'a long bench passphrase' } }),
+    200,
+    'register searcher',
+  );
+  const auth = { authorization: `Bearer ${reg.json().jwt}` };
+  for (let i = 0; i < SEARCH_ARTICLES; i += 1) {
+    await expectStatus(request(baseUrl, 'POST', '/api/articles', { headers: auth, body: { title: `Searched ${i + 1}`, markdown: sectionsDoc(10) } }), 201, 'create searched article');
+  }
+  const key = await expectStatus(request(baseUrl, 'POST', '/api/keys', { headers: auth, body: { name: 'search bench' } }), 201, 'create key');
+  return { auth: { authorization: `Bearer ${key.json().data.secret}` } };
 }
 
 async function measure(baseUrl, scenario) {
@@ -195,6 +246,7 @@ async function measure(baseUrl, scenario) {
     requests: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count])),
   };
 }
 
@@ -218,6 +270,27 @@ async function timeInserts(baseUrl, auth, articles) {
   return articles.map((a) => ({ sections: a.outline.length, medianMs: Number(median(times.get(a.id)).toFixed(2)) }));
 }
 
+/**
+ * Median time (ms) of sequential PATCHes of one section with a paragraph just under the inline
+ * threshold (parsed on the main thread) and just over it (in a worker): one client, no
+ * contention, so the difference is the worker round trip.
+ */
+async function timeThreshold(baseUrl, auth, article, bodies) {
+  const anchor = article.outline[6].anchor;
+  const times = { inline: [], worker: [] };
+  for (let i = 0; i < INSERT_SAMPLES + 20; i += 1) {
+    for (const kind of ['inline', 'worker']) {
+      const started = process.hrtime.bigint();
+      const res = await request(baseUrl, 'PATCH', `/api/articles/${article.id}/sections/${anchor}`, { headers: auth, body: { markdown: bodies[kind] } });
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (res.status !== 200) throw new Error(`patch: ${res.status} ${res.text.slice(0, 200)}`);
+      if (i >= 20) times[kind].push(ms);
+    }
+  }
+  const median = (xs) => Number([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)].toFixed(2));
+  return { inlineMs: median(times.inline), workerMs: median(times.worker) };
+}
+
 function table(rows, health) {
   const lines = [
     ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'x /_health', 'non-2xx'],
@@ -230,6 +303,19 @@ function table(rows, health) {
 async function main() {
   console.log(`Starting the server (SQLite, ${os.cpus().length} CPUs, load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')})...`);
   const server = await startServer();
+  if (process.env.BENCH_ONLY === 'revisions') {
+    // Issue 12's cases alone (quick runs): BENCH_ONLY=revisions node bench/run.js
+    try {
+      const revisions = await revisionBench(server.baseUrl, await keyOn(server.baseUrl));
+      console.log('');
+      console.log(revisionTable(revisions));
+      fs.writeFileSync(path.join(__dirname, 'results-revisions.json'), JSON.stringify({ date: new Date().toISOString(), loadAverageAtEnd: os.loadavg(), revisions }, null, 2) + '\n');
+      console.log('Written to bench/results-revisions.json');
+    } finally {
+      await server.stop();
+    }
+    return;
+  }
   try {
     const { baseUrl } = server;
     console.log('Seeding...');
@@ -237,6 +323,7 @@ async function main() {
     const jwtAuth = { authorization: `Bearer ${s.jwt}` };
     const json = { ...s.auth, 'content-type': 'application/json' };
     let next = 0;
+    const threshold = thresholdBodies();
     const insertBody = JSON.stringify({ markdown: '## Inserted\n\nA short section inserted in the middle.' });
     const scenarios = [
       { name: 'GET /_health (Strapi floor)', method: 'GET', path: '/_health', headers: {} },
@@ -264,6 +351,34 @@ async function main() {
         path: `/api/articles/${s.postTargets[0].id}/sections`,
       },
       {
+        name: `PATCH section, ${INLINE_MAX - 10} chars (main thread)`,
+        method: 'PATCH',
+        path: `/api/articles/${s.small.id}/sections/${s.small.outline[2].anchor}`,
+        headers: json,
+        body: JSON.stringify({ markdown: threshold.inline }),
+      },
+      {
+        name: `PATCH section, ${INLINE_MAX + 10} chars (worker)`,
+        method: 'PATCH',
+        path: `/api/articles/${s.small.id}/sections/${s.small.outline[4].anchor}`,
+        headers: json,
+        body: JSON.stringify({ markdown: threshold.worker }),
+      },
+      {
+        // A phrase in one section (heading and body: count 2), found among 200 by the index.
+        name: 'Search in an article (200 sections)',
+        method: 'GET',
+        path: `/api/articles/${s.main.id}/search?q=${encodeURIComponent('section 117')}`,
+        headers: s.auth,
+      },
+      {
+        // A phrase every one of the 200 articles has (in one of its 10 sections): a page of 20 articles.
+        name: `Search across ${SEARCH_ARTICLES} articles (page of 20)`,
+        method: 'GET',
+        path: `/api/search?q=${encodeURIComponent('section 7,')}`,
+        headers: s.searcher.auth,
+      },
+      {
         name: 'PATCH note',
         method: 'PATCH',
         path: `/api/articles/${s.main.id}/notes/${s.notes[10].anchor}`,
@@ -289,6 +404,10 @@ async function main() {
       }
     }
 
+    // BENCH_ONLY=<regexp>: only the scenarios whose name matches (and /_health, the floor), nothing else.
+    const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
+    if (only) scenarios.splice(0, scenarios.length, ...scenarios.filter((sc, i) => i === 0 || only.test(sc.name)));
+
     // Each scenario must work before it is measured.
     for (const sc of scenarios) {
       const res = await request(baseUrl, sc.method, sc.path, { headers: sc.fresh ? sc.fresh() : sc.headers, body: sc.body });
@@ -300,14 +419,28 @@ async function main() {
       process.stdout.write(`Measuring ${sc.name} for ${DURATION} s... `);
       const r = await measure(baseUrl, sc);
       results.push(r);
-      console.log(`${r.requestsPerSec} req/s`);
+      const odd = Object.entries(r.statusCodes).filter(([code]) => !code.startsWith('2'));
+      console.log(`${r.requestsPerSec} req/s${odd.length ? ` (${odd.map(([code, n]) => `${n} answered ${code}`).join(', ')})` : ''}`);
     }
     const health = results[0].requestsPerSec;
     for (const r of results) r.ratioToHealth = Number((r.requestsPerSec / health).toFixed(3));
+    if (only) {
+      console.log('');
+      console.log(table(results, health));
+      return;
+    }
 
     console.log(`Timing inserts into articles of 20 and 2,000 sections (${INSERT_SAMPLES} each)...`);
     const [small, large] = await timeInserts(baseUrl, s.auth, [s.small, s.large]);
     const insertScaling = { small, large, ratio: Number((large.medianMs / small.medianMs).toFixed(2)) };
+
+    console.log(`Timing one-paragraph PATCHes just under and over ${INLINE_MAX} characters (${INSERT_SAMPLES} each)...`);
+    const inlineThreshold = await timeThreshold(baseUrl, s.auth, s.small, threshold);
+
+    const revisions = await revisionBench(baseUrl, s.auth);
+
+    console.log('Sending hostile inputs (issue 11) while polling /_health...');
+    const hostile = await hostileCases({ baseUrl, apiKey: s.apiKey, request });
 
     console.log('');
     console.log(table(results, health));
@@ -315,6 +448,13 @@ async function main() {
     console.log(
       `Insert into ${small.sections} sections: ${small.medianMs} ms median; into ${large.sections}: ${large.medianMs} ms; ratio ${insertScaling.ratio}`,
     );
+    console.log(
+      `One client, PATCH of one paragraph: ${INLINE_MAX - 10} chars on the main thread ${inlineThreshold.inlineMs} ms median; ${INLINE_MAX + 10} chars in a worker ${inlineThreshold.workerMs} ms`,
+    );
+    console.log('');
+    console.log(revisionTable(revisions));
+    console.log('');
+    console.log(hostileTable(hostile));
     const out = {
       date: new Date().toISOString(),
       node: process.version,
@@ -324,6 +464,9 @@ async function main() {
       connections: CONNECTIONS,
       scenarios: results,
       insertScaling,
+      inlineThreshold,
+      revisions,
+      hostile,
     };
     fs.writeFileSync(path.join(__dirname, 'results.json'), JSON.stringify(out, null, 2) + '\n');
     console.log('Written to bench/results.json');

@@ -12,15 +12,17 @@
  *   { name, method, path, headers, body, setupRequest? }
  *
  * - `method`, `path` (relative to baseUrl) and `body` (a JSON string) are fixed.
- * - `headers` is a plain object, EXCEPT for the signed trigger, where it is a FUNCTION that
- *   returns fresh headers for each request: every signed request needs its own webhook-id
- *   (a repeated id is a duplicate, answered without running anything) and a current
- *   timestamp (5 minutes of tolerance). Call `headers()` once per request.
+ * - `headers` is a plain object, EXCEPT for the signed trigger and the new-Idempotency-Key
+ *   trigger, where it is a FUNCTION that returns fresh headers for each request: every signed
+ *   request needs its own webhook-id (a repeated id is a duplicate, answered without running
+ *   anything) and a current timestamp (5 minutes of tolerance), and every new-key request its
+ *   own key. Call `headers()` once per request. The repeated-key scenario sends one key
+ *   throughout: after the first, every answer is the first execution (duplicate: true).
  * - `setupRequest(request)` is given for the same scenario in autocannon's form (its
  *   `requests: [{ method, path, body, setupRequest }]` option): it returns the request with
  *   fresh headers. Scenarios whose headers are fixed have no setupRequest.
  *
- * Both scenarios answer 202 when accepted. Executions run in-process (no REDIS_URL).
+ * All scenarios answer 202 when accepted. Executions run in-process (no REDIS_URL).
  *
  * `serverEnv`: the server must run with these variables, or the per-instance trigger rate
  * limit (TRIGGER_RATE_LIMIT, 600 a minute by default) answers most requests with 429.
@@ -81,6 +83,15 @@ async function scenarios({ baseUrl, jwt, apiKey }) {
   const body = JSON.stringify({ payload: { bench: true, items: [1, 2, 3], text: 'hello' } });
   const signedHeaders = signer(secret, body);
 
+  // A new Idempotency-Key per request (each one a new execution, through the unique index),
+  // and one key sent again and again (each answered with the first execution, nothing run).
+  const keyPrefix = crypto.randomBytes(6).toString('hex');
+  let keyCounter = 0;
+  const keyedHeaders = () => {
+    keyCounter += 1;
+    return { 'content-type': 'application/json', 'x-api-key': instance.apiKey, 'idempotency-key': `bench-${keyPrefix}-${keyCounter}` };
+  };
+
   return [
     {
       name: 'trigger (instance key)',
@@ -96,6 +107,21 @@ async function scenarios({ baseUrl, jwt, apiKey }) {
       headers: signedHeaders,
       body,
       setupRequest: (request) => ({ ...request, headers: { ...(request.headers || {}), ...signedHeaders() } }),
+    },
+    {
+      name: 'trigger (Idempotency-Key, new)',
+      method: 'POST',
+      path,
+      headers: keyedHeaders,
+      body,
+      setupRequest: (request) => ({ ...request, headers: { ...(request.headers || {}), ...keyedHeaders() } }),
+    },
+    {
+      name: 'trigger (Idempotency-Key, repeated)',
+      method: 'POST',
+      path,
+      headers: { 'content-type': 'application/json', 'x-api-key': instance.apiKey, 'idempotency-key': `bench-${keyPrefix}-repeat` },
+      body,
     },
   ];
 }
