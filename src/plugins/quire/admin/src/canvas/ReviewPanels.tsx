@@ -35,21 +35,29 @@ export const ByLine = ({ by, at }: { by: Actor; at: string }) => {
   );
 };
 
-/** A unified diff with its added and removed lines coloured. */
-const Diff = ({ text }: { text: string }) => (
-  <Box tag="pre" padding={2} background="neutral100" hasRadius style={{ overflow: 'auto', fontSize: '1.2rem', lineHeight: 1.5, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-testid="diff">
-    {text.split('\n').map((line, i) => (
-      <Box
-        key={i}
-        tag="span"
-        display="block"
-        background={line.startsWith('+') && !line.startsWith('+++') ? 'success100' : line.startsWith('-') && !line.startsWith('---') ? 'danger100' : undefined}
-      >
-        {line || ' '}
-      </Box>
-    ))}
-  </Box>
-);
+/**
+ * A unified diff (the edits engine's, per section) with its added and removed lines coloured;
+ * its file header (`===`, `--- a/<anchor>`, `+++ b/<anchor>`) left out, hunk lines muted.
+ */
+const Diff = ({ text }: { text: string }) => {
+  const lines = text.replace(/\n$/, '').split('\n');
+  const firstHunk = lines.findIndex((line) => line.startsWith('@@'));
+  return (
+    <Box tag="pre" padding={2} background="neutral100" hasRadius style={{ overflow: 'auto', fontSize: '1.2rem', lineHeight: 1.5, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-testid="diff">
+      {lines.slice(Math.max(firstHunk, 0)).map((line, i) => (
+        <Box
+          key={i}
+          tag="span"
+          display="block"
+          color={line.startsWith('@@') ? 'neutral500' : undefined}
+          background={line.startsWith('+') ? 'success100' : line.startsWith('-') ? 'danger100' : undefined}
+        >
+          {line || ' '}
+        </Box>
+      ))}
+    </Box>
+  );
+};
 
 /** A panel beside the article (the Brief's look). */
 const Panel = ({ title, testId, children }: { title: string; testId: string; children: React.ReactNode }) => (
@@ -251,9 +259,11 @@ export const TrashPanel = ({ articleId, canEdit, version, onRestored }: { articl
   if (!trash.length) return null;
   return (
     <Panel title={m('review.trash', 'Trash ({count})', { count: trash.length })} testId="trash">
-      <Typography variant="pi" textColor="neutral600">
-        {m('review.trash.hint', 'Deleted sections are kept for 30 days.')}
-      </Typography>
+      <Box paddingTop={1}>
+        <Typography variant="pi" textColor="neutral600">
+          {m('review.trash.hint', 'Deleted sections are kept for 30 days.')}
+        </Typography>
+      </Box>
       <Flex tag="ul" direction="column" alignItems="stretch" gap={2} paddingTop={3}>
         {trash.map((entry) => {
           const title = entry.title || m('canvas.untitled', '(text before the first heading)');
