@@ -22,6 +22,8 @@ async function connect(secret?: string, headers: Record<string, string> = {}): P
     requestInit: { headers: { ...(secret ? { Authorization: `Bearer ${secret}` } : {}), ...headers } },
   });
   await client.connect(transport);
+  // Listing the tools makes the client check every result against the tool's outputSchema.
+  await client.listTools();
   return client;
 }
 
@@ -74,7 +76,16 @@ describe('POST /api/mcp', () => {
     const replace = tools.find((t) => t.name === 'replace_section')!;
     expect(Object.keys(replace.inputSchema.properties!)).toEqual(expect.arrayContaining(['id', 'sid', 'markdown', 'html']));
     expect(replace.inputSchema.required).toEqual(expect.arrayContaining(['id', 'sid']));
-    for (const tool of tools) expect(tool.description!.length).toBeGreaterThan(40);
+    for (const tool of tools) {
+      expect(tool.description!.length).toBeGreaterThan(40);
+      // The route's success data, or a tool error's {error}: what structuredContent can be.
+      expect(tool.outputSchema?.type).toBe('object');
+      expect(Array.isArray(tool.outputSchema!.anyOf)).toBe(true);
+      expect(tool.outputSchema!.anyOf).toContainEqual(expect.objectContaining({ required: ['error'] }));
+    }
+    expect((create.outputSchema!.anyOf as any[])[0]).toEqual(expect.objectContaining({ required: ['article', 'outline'] }));
+    // A suggestible write: its 200, or a suggest key's 202 {suggestion}.
+    expect((replace.outputSchema!.anyOf as any[]).map((s) => s.required)).toEqual([['updated', 'outline'], ['suggestion'], ['error']]);
     expect(tools.find((t) => t.name === 'get_outline')!.annotations?.readOnlyHint).toBe(true);
     await client.close();
   });
