@@ -27,6 +27,7 @@ import type { Core } from '@strapi/strapi';
 import { authenticate, authRequestOf, type AuthPolicy, type Caller, type CallerFor, type Credential } from './auth';
 import { adminRoute, parseAdminQuery } from './admin-routes';
 import { STATUS_BY_CODE } from './errors';
+import { refuseForeignOrigin } from './origins';
 import { parseInput } from './parse';
 import { authorize } from './permissions';
 import { ok } from './respond';
@@ -90,6 +91,12 @@ export interface RouteSpec {
   access?: 'read' | 'write';
   /** A `suggest` credential's call becomes a suggestion (the route handles it) instead of a 403. */
   suggestible?: boolean;
+  /**
+   * Refuse, before authenticating, a request whose `Origin` header is neither PUBLIC_URL's origin
+   * nor one of CORS_ORIGINS: 403 `permission-denied` (kernel/origins.ts; the MCP endpoint, against
+   * DNS rebinding). Requests without `Origin` pass.
+   */
+  checkOrigin?: boolean;
   params?: z.ZodObject;
   query?: z.ZodType;
   /** A JSON body's schema (parsed before the controller runs), or a body the controller reads. */
@@ -184,6 +191,7 @@ export function declaredRoutes(strapi: Core.Strapi): AnyRoute[] {
 
 /** The guard of a route: authenticates (kernel/auth) and authorizes (kernel/permissions), leaving ctx.state.caller. */
 export async function guard(strapi: Core.Strapi, route: AnyRoute, ctx): Promise<void> {
+  if (route.checkOrigin) refuseForeignOrigin(strapi, ctx.request.headers.origin);
   const { caller, refused } = await authenticate(strapi, authRequestOf(ctx), { ...route.auth, credentials: route.credentials });
   await authorize(strapi, caller, route);
   ctx.state.caller = caller;
@@ -375,7 +383,7 @@ export function errorCodesOf(route: AnyRoute): ErrorCode[] {
     codes.set(code, status);
   };
   if (route.credentials.length && !route.auth?.optional) add('unauthenticated');
-  if (route.action) add('permission-denied');
+  if (route.action || route.checkOrigin) add('permission-denied');
   if (route.query || route.body) add('invalid-argument');
   if (isZod(route.body)) add('payload-too-large');
   if (/:[A-Za-z]/.test(route.path)) add('not-found');

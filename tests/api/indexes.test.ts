@@ -24,8 +24,8 @@ async function indexesOf(table: string): Promise<Record<string, IndexInfo>> {
   if (app.strapi.db.dialect.client === 'postgres') {
     const { rows } = await knex.raw('SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ?', [table]);
     for (const { indexname, indexdef } of rows) {
-      // Greedy: expression indexes (the search index's trigram GIN) nest parentheses.
-      const columns = /USING \w+ \((.*)\)\s*$/.exec(indexdef)![1].split(',').map((c: string) => c.trim().replace(/"/g, ''));
+      // Greedy and across lines: the search index (trigram GIN on an expression) nests parentheses and holds newlines.
+      const columns = /USING \w+ \(([\s\S]*)\)\s*$/.exec(indexdef)![1].split(',').map((c: string) => c.trim().replace(/"/g, ''));
       found[indexname] = { unique: /^CREATE UNIQUE/i.test(indexdef), columns };
     }
   } else {

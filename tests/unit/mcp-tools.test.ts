@@ -61,3 +61,22 @@ it('calls search in one article when given its id, else across articles', () => 
   expect(routeFor(search, { id: 'abc', q: 'tide' }).route.path).toBe('/api/articles/:id/search');
   expect(routeFor(search, { q: 'tide' }).route.path).toBe('/api/search');
 });
+
+it('declares as output schema the routes\' success data, a suggestion\'s 202, or a tool error', () => {
+  const tools = buildTools(routes);
+  const ajvOf = (schema: object) => {
+    // The validator the official SDK's client uses for outputSchema.
+    const { AjvJsonSchemaValidator } = require('@modelcontextprotocol/sdk/validation/ajv');
+    return new AjvJsonSchemaValidator().getValidator(schema);
+  };
+  const replace = tools.find((t) => t.spec.name === 'replace_section')!;
+  expect(replace.outputSchema.type).toBe('object');
+  expect(replace.outputSchema.anyOf.map((s) => s.required)).toEqual([['updated', 'outline'], ['suggestion'], ['error']]);
+  const validate = ajvOf(replace.outputSchema);
+  expect(validate({ updated: [], outline: [] }).valid).toBe(true);
+  expect(validate({ error: { code: 'precondition-failed', message: 'Changed.', nextAction: 'Read it again.' } }).valid).toBe(true);
+  expect(validate({ error: { code: 'x', message: 'y', stack: 'z' } }).valid).toBe(false);
+  expect(validate({ updated: [] }).valid).toBe(false);
+  const search = tools.find((t) => t.spec.name === 'search')!;
+  expect(search.outputSchema.anyOf).toHaveLength(3);
+});

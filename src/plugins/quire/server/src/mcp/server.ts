@@ -44,7 +44,8 @@ export interface ToolError {
 export const toolError = (error: ToolError): CallToolResult => ({
   isError: true,
   content: [{ type: 'text', text: [`${error.code}: ${error.message}`, error.nextAction && `Next: ${error.nextAction}`].filter(Boolean).join('\n') }],
-  structuredContent: { error },
+  // Exactly the envelope's three fields: the tools' output schemas declare this shape (tools.ts).
+  structuredContent: { error: { code: error.code, message: error.message, ...(error.nextAction ? { nextAction: error.nextAction } : {}) } },
 });
 
 /** Calls a tool's route with its arguments; the envelope's `data` is the result, its `error` a tool error. */
@@ -105,6 +106,7 @@ export function mcpServer(tools: readonly Tool[], caller: RouteCaller): Server {
       title: t.spec.title,
       description: t.spec.description,
       inputSchema: t.inputSchema,
+      outputSchema: t.outputSchema,
       annotations: {
         title: t.spec.title,
         readOnlyHint: t.access === 'read',

@@ -202,6 +202,8 @@ export interface Tool {
   access: 'read' | 'write';
   method: string;
   inputSchema: { type: 'object'; properties: Record<string, JsonSchema>; required?: string[]; additionalProperties: false };
+  /** What its results' structuredContent is: one of its routes' success `data` schemas, or a tool error's `{error}`. */
+  outputSchema: { type: 'object'; anyOf: JsonSchema[]; $defs?: Record<string, JsonSchema> };
 }
 
 const isZod = (value: unknown): value is z.ZodType => value instanceof z.ZodType;
@@ -210,6 +212,30 @@ function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   const json = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema;
   delete json.$schema;
   return json;
+}
+
+/** A tool error's structured content (mcp/server.ts `toolError`): the envelope's error. */
+export const toolErrorContent = z.strictObject({
+  error: z.strictObject({
+    code: z.string().describe('The API\'s error code: not-found, invalid-argument, permission-denied, precondition-failed...'),
+    message: z.string(),
+    nextAction: z.string().optional().describe('What to do about it.'),
+  }),
+});
+
+/**
+ * The output schema of a tool: the `data` schemas its routes declare for their success statuses
+ * (a suggestible write's 202 `{suggestion}` beside its 200), or the `{error}` of a tool error,
+ * whose structuredContent a client validates as well. JSON Schema 2020-12, like the inputs.
+ */
+function outputSchemaOf(routes: readonly AnyRoute[]): Tool['outputSchema'] {
+  const answers = new Set<z.ZodType>();
+  for (const route of routes) {
+    for (const [status, answer] of Object.entries(route.responses)) if (Number(status) >= 200 && Number(status) < 300 && isZod(answer)) answers.add(answer);
+  }
+  const json = z.toJSONSchema(z.union([...answers, toolErrorContent] as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]]), { io: 'output', target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema;
+  delete json.$schema;
+  return { type: 'object', ...json } as Tool['outputSchema'];
 }
 
 /** The argument name of a request header: `If-Match` -> `ifMatch`. */
@@ -265,6 +291,7 @@ export function toolOf(spec: ToolSpec, routes: readonly AnyRoute[]): Tool {
     access: routes.every((r) => r.access === 'read') ? 'read' : 'write',
     method: routes[0].method,
     inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },
+    outputSchema: outputSchemaOf(routes),
   };
 }
 

@@ -12,13 +12,20 @@ export const mcpRoutes = route('mcp', 'MCP', {
     summary: 'Model Context Protocol endpoint (Streamable HTTP, stateless)',
     description:
       'One JSON-RPC message per POST (initialize, tools/list, tools/call...), answered as JSON. The tools call the routes of this API with your credential, ' +
-      'so their scopes and errors are the routes\' own. Without a valid credential: 401 with WWW-Authenticate naming the OAuth protected resource metadata. See docs/mcp.md.',
+      'so their scopes and errors are the routes\' own. Without a valid credential: 401 with WWW-Authenticate naming the OAuth protected resource metadata. ' +
+      'A request with an Origin header that is neither PUBLIC_URL\'s origin nor one of CORS_ORIGINS is 403 permission-denied, before any credential is read (DNS rebinding); ' +
+      'requests without Origin (agents, the CLI) are not affected. See docs/mcp.md.',
     credentials: ['api-key', 'oauth', 'jwt'],
     // Connecting only reads; each tool's route checks its own access (a read-only key gets tool errors on writes).
     access: 'read',
+    // The transport requires it: a browser page of another origin is refused (kernel/origins.ts).
+    checkOrigin: true,
     auth: { challenge: (strapi) => `Bearer resource_metadata="${publicUrl(strapi)}${PATHS.resourceMetadata}"` },
     body: rawBody(['application/json'], 'A JSON-RPC 2.0 message of the Model Context Protocol.'),
-    headers: { 'Mcp-Protocol-Version': 'The protocol version negotiated at initialize.' },
+    headers: {
+      'Mcp-Protocol-Version': 'The protocol version negotiated at initialize.',
+      Origin: 'Sent by browsers: it must be PUBLIC_URL\'s origin or one of CORS_ORIGINS, else 403. Agents and the CLI send none.',
+    },
     responses: {
       200: content(['application/json'], 'The JSON-RPC response.', jsonRpcAnswer),
       202: empty('A notification or response was accepted.'),

@@ -345,6 +345,8 @@ const OP_FIELDS: Record<EditOpName, string> = {
   replaceText: 'A replaceText takes "find", "replace", and optionally "section", "count" and "ifMatch".',
 };
 
+const withoutDialect = ({ $schema: _dialect, ...schema }: Record<string, unknown>) => schema;
+
 /** Each op checked by the schema of its kind, so that a problem names `ops[N] (op)` and its field. */
 const opsField = z
   .array(z.unknown())
@@ -368,7 +370,8 @@ const opsField = z
   .transform((ops) => ops.map((raw) => OP_SCHEMAS[(raw as { op: EditOpName }).op].parse(raw) as EditOp))
   .meta({
     description: `1 to ${MAX_EDIT_OPS} operations, applied in order, all or nothing.`,
-    items: { oneOf: Object.values(OP_SCHEMAS).map((schema) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' })) },
+    // Subschemas of the document they are put in: without a `$schema` of their own.
+    items: { oneOf: Object.values(OP_SCHEMAS).map((schema) => withoutDialect(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }))) },
   });
 
 export const editsInput = withHint(

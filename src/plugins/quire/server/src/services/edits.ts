@@ -196,6 +196,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           );
         }
         await work(session);
+        await session.flushHistory();
         const outcome = session.outcome(outlineRev);
         if (options.dryRun) throw new DryRun(outcome);
         onCommit(() => cache().set(articleRowId, outlineRev, session.outline));
@@ -218,6 +219,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** Per result: the ids behind `added` and `updated`, for their final entries. */
     private readonly ids: Array<{ added?: string[]; updated?: string[]; entries: Map<string, OutlineEntry> }> = [];
     private readonly now = new Date();
+    /** Versions to keep in history, written together at the end of the request. */
+    private readonly kept: Array<Record<string, unknown> & { section_uuid: string; rev: number }> = [];
 
     constructor(
       readonly trx: Knex,
@@ -300,10 +303,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return data.map((d) => ({ uuid: d.uuid, rank: d.rank, level: d.level, title: d.title, words: d.words, source: d.source as OutlineItem['source'], rev: 1 }));
     }
 
-    /** Keeps a section's current version in its history (before it changes). */
-    private async keepRevision(row) {
+    /** Keeps a section's current version in its history (before it changes); written by `flushHistory`. */
+    private keepRevision(row) {
       if (!keepHistory()) return;
-      await this.trx(tableName(strapi, TABLE.revisions)).insert({
+      this.kept.push({
         article_id: this.articleRowId,
         section_uuid: row.uuid,
         rev: Number(row.rev),
@@ -319,17 +322,28 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         created_at: this.now,
         updated_at: this.now,
       });
-      // Retention: the newest QUIRE_REVISIONS_KEEP versions stay; older ones go, checked every 10th revision.
-      const rev = Number(row.rev);
+    }
+
+    /**
+     * The versions the request's ops replaced, in one INSERT per 100 (an edits request of many
+     * ops pays one round trip, not one per op), then retention: the newest QUIRE_REVISIONS_KEEP
+     * versions of a section stay, older ones go, checked every 10th revision.
+     */
+    async flushHistory(): Promise<void> {
+      const revisions = tableName(strapi, TABLE.revisions);
+      for (let i = 0; i < this.kept.length; i += 100) await this.trx(revisions).insert(this.kept.slice(i, i + 100));
       const keep = revisionsKeep();
-      if (rev > keep && rev % 10 === 0) {
-        await this.trx(tableName(strapi, TABLE.revisions)).where({ article_id: this.articleRowId, section_uuid: row.uuid }).andWhere('rev', '<=', rev - keep).delete();
+      for (const { section_uuid, rev } of this.kept) {
+        if (rev > keep && rev % 10 === 0) {
+          await this.trx(revisions).where({ article_id: this.articleRowId, section_uuid }).andWhere('rev', '<=', rev - keep).delete();
+        }
       }
+      this.kept.length = 0;
     }
 
     /** Replaces a section by one or more: the first keeps its id (rev + 1), the others follow it. */
     private async replaceWith(item: OutlineItem, contents: SectionContent[], before: { source: string; markdown: string | null; html: string } & Record<string, unknown>): Promise<string[]> {
-      await this.keepRevision(before);
+      this.keepRevision(before);
       const [first, ...rest] = contents;
       await this.trx(sections())
         .where({ article_id: this.articleRowId, uuid: item.uuid })
