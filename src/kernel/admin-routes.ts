@@ -147,6 +147,7 @@ export const adminErrorBody = z.strictObject({
 
 const ADMIN_ERROR_TEXT: Record<number, string> = {
   400: 'A query parameter or the body is not valid (the message names it).',
+  409: 'The thing is not in a state that allows this (e.g. a suggestion already decided).',
   412: 'The thing changed since the If-Match ETag was read.',
   413: 'The body is too large.',
   429: 'Too many requests, or no free worker: retry later.',

@@ -3,9 +3,10 @@
  * through the API, opened from the Quire list; a section edited in the rich-text editor and
  * saved (the agent then reads an html section with the text); sections reordered by dragging;
  * a note added to the Brief; a pasted link turned into a link card; a Media Library image with
- * an absolute URL; an agent's change arriving while the canvas is open; publishing; an admin
- * without Quire permissions kept out. Screenshots of the canvas at laptop and phone widths are
- * kept in .tmp/e2e-artifacts/admin-canvas.
+ * an absolute URL; an agent's change arriving while the canvas is open; publishing; review (a
+ * suggest key's suggestion accepted, a section's revision restored from its history, a deleted
+ * section restored from the trash); an admin without Quire permissions kept out. Screenshots of
+ * the canvas at laptop and phone widths are kept in .tmp/e2e-artifacts/admin-canvas.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -42,7 +43,8 @@ const shoot = async (page: Page, name: string) => {
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 };
 
-const api = (method: 'get' | 'patch' | 'post', url: string) => suite.app.http[method](url).set(bearer(agentKey));
+const api = (method: 'get' | 'patch' | 'post' | 'delete', url: string) => suite.app.http[method](url).set(bearer(agentKey));
+const anchorOf = async (title: string) => (await api('get', `/api/articles/${articleId}/outline`)).body.data.outline.find((s) => s.title === title).anchor as string;
 const outlineTitles = async () => (await api('get', `/api/articles/${articleId}/outline`)).body.data.outline.map((s) => s.title);
 /** Retries `read` until it returns `expected` (the canvas writes after the click that asked for it). */
 async function eventually<T>(read: () => Promise<T>, expected: T) {
@@ -232,6 +234,118 @@ it('does not overwrite an agent who changed the section while it was open: the e
     expect(saved.source).toBe('html');
     expect(saved.html).toContain('The editor insists.');
   }));
+
+describe('review', () => {
+  let suggestKey: string;
+  beforeAll(async () => {
+    suggestKey = await createKey(suite.app, ada, 'reviewer bot', 'suggest');
+  });
+
+  it('accepts a suggestion made by a suggest key: the section changes, decided by the editor', () =>
+    suite.withPage(async (page) => {
+      const numbers = await anchorOf('Numbers');
+      const made = await suite.app.http
+        .patch(`/api/articles/${articleId}/sections/${numbers}`)
+        .set(bearer(suggestKey))
+        .send({ markdown: '# Numbers\n\nThe engine tabulates polynomials by differences.' });
+      expect(made.status).toBe(202);
+      const { anchor } = made.body.data.suggestion;
+
+      await openCanvas(page);
+      const card = page.getByTestId('suggestions').locator(`[data-suggestion="${anchor}"]`);
+      await card.getByText('reviewer bot (agent)', { exact: false }).waitFor();
+      await card.getByTestId('diff').getByText('+The engine tabulates polynomials by differences.').waitFor();
+      await card.getByRole('button', { name: 'Accept' }).click();
+      await card.waitFor({ state: 'detached' });
+      // The canvas shows the accepted text without a reload.
+      await page.locator(`section[data-anchor="${numbers}"]`).getByText('The engine tabulates polynomials by differences.').waitFor();
+
+      const section = (await api('get', `/api/articles/${articleId}/sections/${numbers}`)).body.data.section;
+      expect(section.markdown).toBe('# Numbers\n\nThe engine tabulates polynomials by differences.');
+      const suggestion = (await api('get', `/api/articles/${articleId}/suggestions/${anchor}`)).body.data.suggestion;
+      expect(suggestion).toEqual(expect.objectContaining({ status: 'accepted', decidedBy: { kind: 'editor', name: 'Chief' } }));
+    }));
+
+  it('shows a section\'s revisions side by side and restores one', () =>
+    suite.withPage(async (page) => {
+      const music = await anchorOf('Music');
+      expect((await api('patch', `/api/articles/${articleId}/sections/${music}`).send({ markdown: '# Music\n\nA version to come back to.' })).status).toBe(200);
+      expect((await api('patch', `/api/articles/${articleId}/sections/${music}`).send({ markdown: '# Music\n\nA version to leave.' })).status).toBe(200);
+      const revisions = (await api('get', `/api/articles/${articleId}/sections/${music}/revisions`)).body.data.revisions;
+      const wanted = revisions[1].rev;
+
+      await openCanvas(page);
+      await page.getByRole('button', { name: 'History of "Music"' }).click();
+      const dialog = page.getByTestId('revisions-dialog');
+      const rows = dialog.getByTestId('revisions').locator('li');
+      await rows.first().getByText('current').waitFor();
+      expect(await rows.count()).toBe(revisions.length);
+      await dialog.locator(`li[data-rev="${revisions[0].rev}"]`).getByText('agent (agent)', { exact: false }).waitFor();
+      await dialog.locator(`li[data-rev="${wanted}"]`).getByRole('button', { name: `Compare revision ${wanted} with the current one` }).click();
+      const sides = dialog.getByTestId('side-by-side');
+      await sides.locator(`[data-version="${wanted}"]`).getByText('A version to come back to.').waitFor();
+      await sides.locator('[data-version="current"]').getByText('A version to leave.').waitFor();
+      await shoot(page, 'revisions-laptop');
+      await dialog.getByRole('button', { name: `Restore revision ${wanted}` }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await page.locator(`section[data-anchor="${music}"]`).getByText('A version to come back to.').waitFor();
+
+      const after = (await api('get', `/api/articles/${articleId}/sections/${music}/revisions`)).body.data.revisions;
+      expect(after[0]).toEqual(expect.objectContaining({ rev: revisions[0].rev + 1, by: { kind: 'editor', name: 'Chief' } }));
+      expect((await api('get', `/api/articles/${articleId}/sections/${music}`)).body.data.section.markdown).toBe('# Music\n\nA version to come back to.');
+    }));
+
+  it('restores a deleted section from the trash', () =>
+    suite.withPage(async (page) => {
+      const looms = await anchorOf('Looms');
+      expect((await api('delete', `/api/articles/${articleId}/sections/${looms}`)).status).toBe(200);
+      await openCanvas(page);
+      expect(await page.locator(`section[data-anchor="${looms}"]`).count()).toBe(0);
+      const trash = page.getByTestId('trash');
+      await trash.getByText('agent (agent)', { exact: false }).waitFor();
+      await trash.getByRole('button', { name: 'Restore "Looms"' }).click();
+      await trash.waitFor({ state: 'detached' });
+      await page.locator(`section[data-anchor="${looms}"]`).waitFor();
+      expect((await outlineTitles()).at(-1)).toBe('Looms');
+      expect((await api('get', `/api/articles/${articleId}/trash`)).body.data.sections).toEqual([]);
+    }));
+
+  it('shows the review panels on a laptop and on a phone', async () => {
+    const numbers = await anchorOf('Numbers');
+    const made = await suite.app.http
+      .post(`/api/articles/${articleId}/suggestions`)
+      .set(bearer(suggestKey))
+      .send({ ops: [{ op: 'replaceText', section: numbers, find: 'polynomials', replace: 'any polynomial' }], note: 'More general.' });
+    expect(made.status).toBe(201);
+    const added = await api('post', `/api/articles/${articleId}/sections`).send({ markdown: '## Appendix\n\nTables of logarithms.' });
+    expect((await api('delete', `/api/articles/${articleId}/sections/${added.body.data.added[0].anchor}`)).status).toBe(200);
+    for (const [name, viewport] of [
+      ['review-laptop', { width: 1280, height: 800 }],
+      ['review-phone', PHONE],
+    ] as const) {
+      await suite.withPage(
+        async (page) => {
+          await page.goto(suite.url(`/admin/plugins/quire/articles/${articleId}`));
+          await page.getByTestId('suggestions').getByText('More general.').waitFor();
+          await page.getByTestId('trash').getByText('Appendix').waitFor();
+          // Nothing sticks out sideways.
+          expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+          await shoot(page, name);
+          await page.getByTestId('suggestions').scrollIntoViewIfNeeded();
+          await shoot(page, `${name}-suggestions`);
+          await page.getByTestId('trash').scrollIntoViewIfNeeded();
+          await shoot(page, `${name}-trash`);
+          await page.getByRole('button', { name: 'History of "Music"' }).click();
+          await page.getByTestId('revisions-dialog').getByTestId('revisions').locator('li').first().waitFor();
+          await page.getByTestId('revisions-dialog').getByRole('button', { name: /^Compare revision/ }).first().click();
+          await page.getByTestId('side-by-side').getByText('Current').waitFor();
+          await shoot(page, `${name}-revisions`);
+        },
+        { viewport },
+      );
+    }
+  });
+});
 
 it('works on a phone', () =>
   suite.withPage(

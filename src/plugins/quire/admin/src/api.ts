@@ -1,8 +1,18 @@
 /** What the plugin's admin routes answer: the server's own types (type-only imports, erased from the bundle). */
+import type { z } from 'zod';
+import type { actor, editResult, revisionEntry, revisionRecord, suggestionRecord, trashEntry } from '../../server/src/schemas/records';
 import type { ArticleOwner } from '../../server/src/services/admin-articles';
 
 export type { AdminArticle, AdminArticleDetail, ArticleOwner } from '../../server/src/services/admin-articles';
 export type { LinkPreview, NoteKind, NoteRecord, OutlineEntry, SectionRecord } from '../../server/src/schemas/records';
+
+/** Review (CONTRACT 12, 14): who made a change, a section's versions, the trash, suggestions. */
+export type Actor = z.infer<typeof actor>;
+export type RevisionEntry = z.infer<typeof revisionEntry>;
+export type Revision = z.infer<typeof revisionRecord>;
+export type TrashEntry = z.infer<typeof trashEntry>;
+export type Suggestion = z.infer<typeof suggestionRecord>;
+export type EditResult = z.infer<typeof editResult>;
 
 /** GET /quire/owners: a user who owns articles, with how many. */
 export type Owner = ArticleOwner & { articles: number };

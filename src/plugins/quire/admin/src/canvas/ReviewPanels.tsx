@@ -1,153 +1,212 @@
 /**
- * NOT WIRED YET: these panels call the admin routes of revisions, trash and suggestions
- * (`/quire/articles/{id}/sections/{sid}/revisions...`, `/trash...`, `/suggestions...`), which
- * need the revisions engine (CONTRACT 10-14, branch revcore) on main. Once it has landed: add
- * those admin routes (routes/admin.ts, controllers/admin-canvas.ts, calling services history and
- * suggestions with the editor as actor), then render RevisionsDialog from a section's header,
- * TrashPanel and SuggestionsPanel below the Brief (ArticlePage.tsx).
- *
- * Review beside the article: a section's revisions (who, when, words; a version side by side
- * with the current one, restore), the trash (restore), and pending suggestions (each result's
- * diff, accept or reject). The routes are the content API's (CONTRACT 12 and 14), for an editor.
+ * Review beside the article (CONTRACT 12 and 14, for an editor): a section's revisions (who,
+ * when, words; a version side by side with the current one; restore), the trash (restore),
+ * and the suggestions waiting for a decision (each result's diff on the sections it touches;
+ * accept or reject). They call the canvas's admin routes (server routes/admin.ts:
+ * `/quire/articles/{id}/sections/{sid}/revisions...`, `/trash...`, `/suggestions...`), which
+ * call the content API's history and suggestions services with the editor as actor. After a
+ * restore or an accept the page reloads the outline and the sections (`onRestored`,
+ * `onDecided`).
  */
-import { Badge, Box, Button, Flex, Modal, Typography } from '@strapi/design-system';
+import { Badge, Box, Button, Flex, Grid, Modal, Typography } from '@strapi/design-system';
 import { useAPIErrorHandler, useFetchClient, useNotification } from '@strapi/strapi/admin';
 import * as React from 'react';
 import { useIntl } from 'react-intl';
-import { articleUrl } from '../api';
+import { articleUrl, type Actor, type EditResult, type Revision, type RevisionEntry, type SectionRecord, type Suggestion, type TrashEntry } from '../api';
 import { t } from '../pluginId';
 import { Prose } from './styles';
 
-interface Actor {
-  kind: 'agent' | 'human' | 'editor';
-  name: string;
-}
-interface RevisionEntry {
-  rev: number;
-  title: string;
-  words: number;
-  source: 'markdown' | 'html';
-  createdAt: string;
-  by: Actor;
-}
-interface Revision extends RevisionEntry {
-  html: string;
-  markdown: string | null;
-}
-interface TrashEntry {
-  id: string;
-  anchor: string;
-  title: string;
-  words: number;
-  deletedAt: string;
-  by: Actor;
-}
-interface Suggestion {
-  anchor: string;
-  status: string;
-  note: string | null;
-  createdAt: string;
-  by: Actor;
-  results: Array<{ op: string; diff?: string; added?: Array<{ title: string }>; updated?: Array<{ title: string }>; removed?: string[] }>;
-}
+/** How often the suggestions panel looks for new ones (a suggest key's suggestion does not change the outline). */
+export const SUGGESTIONS_POLL_MS = 15_000;
 
 const useMessages = () => {
   const { formatMessage } = useIntl();
   return (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: t(id), defaultMessage }, values as never);
 };
 
-/** "by Ada (agent)" */
+/** "Ada's bot (agent), Nov 24, 2026, 5:30 PM" */
 export const ByLine = ({ by, at }: { by: Actor; at: string }) => {
   const m = useMessages();
   const { formatDate } = useIntl();
   return (
     <Typography variant="pi" textColor="neutral600">
-      {m('review.by', '{name} ({kind}), {at}', { name: by.name, kind: m(`review.kind.${by.kind}`, by.kind), at: formatDate(at, { dateStyle: 'medium', timeStyle: 'short' }) })}
+      {m('review.by', '{name} ({kind}), {at}', { name: by.name || m('review.nobody', 'unknown'), kind: m(`review.kind.${by.kind}`, by.kind), at: formatDate(at, { dateStyle: 'medium', timeStyle: 'short' }) })}
     </Typography>
   );
 };
 
-/** A unified diff with its added and removed lines coloured. */
-const Diff = ({ text }: { text: string }) => (
-  <Box tag="pre" padding={2} background="neutral100" hasRadius style={{ overflow: 'auto', fontSize: '1.2rem', lineHeight: 1.5 }} data-testid="diff">
-    {text.split('\n').map((line, i) => (
-      <Box
-        key={i}
-        tag="span"
-        display="block"
-        background={line.startsWith('+') && !line.startsWith('+++') ? 'success100' : line.startsWith('-') && !line.startsWith('---') ? 'danger100' : undefined}
-      >
-        {line || ' '}
-      </Box>
-    ))}
+/**
+ * A unified diff (the edits engine's, per section) with its added and removed lines coloured;
+ * its file header (`===`, `--- a/<anchor>`, `+++ b/<anchor>`) left out, hunk lines muted.
+ */
+const Diff = ({ text }: { text: string }) => {
+  const lines = text.replace(/\n$/, '').split('\n');
+  const firstHunk = lines.findIndex((line) => line.startsWith('@@'));
+  return (
+    <Box tag="pre" padding={2} background="neutral100" hasRadius style={{ overflow: 'auto', fontSize: '1.2rem', lineHeight: 1.5, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-testid="diff">
+      {lines.slice(Math.max(firstHunk, 0)).map((line, i) => (
+        <Box
+          key={i}
+          tag="span"
+          display="block"
+          color={line.startsWith('@@') ? 'neutral500' : undefined}
+          background={line.startsWith('+') ? 'success100' : line.startsWith('-') ? 'danger100' : undefined}
+        >
+          {line || ' '}
+        </Box>
+      ))}
+    </Box>
+  );
+};
+
+/** A panel beside the article (the Brief's look). */
+const Panel = ({ title, testId, children }: { title: string; testId: string; children: React.ReactNode }) => (
+  <Box background="neutral0" hasRadius shadow="tableShadow" padding={4} tag="section" aria-label={title} data-testid={testId}>
+    <Typography variant="delta" tag="h2">
+      {title}
+    </Typography>
+    {children}
   </Box>
 );
 
-/** A section's revisions: newest first; one shown beside the current version, restorable. */
-export const RevisionsDialog = ({ articleId, anchor, currentHtml, canEdit, onClose, onRestored }: { articleId: string; anchor: string; currentHtml: string; canEdit: boolean; onClose: () => void; onRestored: () => void }) => {
+interface Current {
+  section: SectionRecord;
+  etag: string | null;
+}
+
+/**
+ * A section's revisions, newest first (the current one included); one shown beside the current
+ * version and restorable. The restore sends the current version's ETag as If-Match: a section
+ * an agent changed meanwhile is not overwritten (412), and the dialog shows it again.
+ */
+export const RevisionsDialog = ({
+  articleId,
+  anchor,
+  title,
+  canEdit,
+  readCurrent,
+  onClose,
+  onRestored,
+}: {
+  articleId: string;
+  anchor: string;
+  title: string;
+  canEdit: boolean;
+  readCurrent: () => Promise<Current>;
+  onClose: () => void;
+  onRestored: () => void;
+}) => {
   const m = useMessages();
   const { get, post } = useFetchClient();
   const { toggleNotification } = useNotification();
   const { formatAPIError } = useAPIErrorHandler();
   const [revisions, setRevisions] = React.useState<RevisionEntry[] | null>(null);
+  const [current, setCurrent] = React.useState<Current | null>(null);
   const [shown, setShown] = React.useState<Revision | null>(null);
+  const [restoring, setRestoring] = React.useState(false);
+  const comparison = React.useRef<HTMLDivElement>(null);
   const fail = (error: unknown) => toggleNotification({ type: 'danger', message: formatAPIError(error as never) });
 
-  React.useEffect(() => {
-    get<{ data: { revisions: RevisionEntry[] } }>(articleUrl(articleId, `/sections/${anchor}/revisions`)).then(({ data }) => setRevisions(data.data.revisions), fail);
+  const load = React.useCallback(async () => {
+    const [{ data }, now] = await Promise.all([get<{ data: { revisions: RevisionEntry[] } }>(articleUrl(articleId, `/sections/${anchor}/revisions`)), readCurrent()]);
+    setRevisions(data.data.revisions);
+    setCurrent(now);
   }, [articleId, anchor]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  React.useEffect(() => {
+    load().catch(fail);
+  }, [load]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // A version picked is shown below the list: bring it into view (on a phone the list fills the screen).
+  React.useEffect(() => {
+    if (shown) comparison.current?.scrollIntoView({ block: 'start' });
+  }, [shown]);
 
   const show = (rev: number) =>
     get<{ data: { revision: Revision } }>(articleUrl(articleId, `/sections/${anchor}/revisions/${rev}`)).then(({ data }) => setShown(data.data.revision), fail);
 
   const restore = async () => {
     if (!shown) return;
+    setRestoring(true);
     try {
-      await post(articleUrl(articleId, `/sections/${anchor}/revisions/${shown.rev}/restore`), {});
+      await post(articleUrl(articleId, `/sections/${anchor}/revisions/${shown.rev}/restore`), {}, current?.etag ? { headers: { 'If-Match': current.etag } } : undefined);
       toggleNotification({ type: 'success', message: m('review.restored', 'Revision {rev} restored as a new revision', { rev: shown.rev }) });
       onRestored();
       onClose();
     } catch (error) {
-      fail(error);
+      if ((error as { status?: number }).status === 412) {
+        toggleNotification({ type: 'warning', message: m('review.restore.changed', 'This section changed while you were looking: nothing was restored. Here is its history as it is now.') });
+        setShown(null);
+        await load().catch(fail);
+        onRestored();
+      } else fail(error);
+    } finally {
+      setRestoring(false);
     }
   };
 
+  const latest = revisions?.[0]?.rev;
   return (
     <Modal.Root open onOpenChange={(open: boolean) => !open && onClose()}>
-      <Modal.Content style={{ maxWidth: '110rem', width: '95vw' }}>
+      <Modal.Content style={{ maxWidth: '110rem', width: 'calc(100vw - 2rem)' }} data-testid="revisions-dialog">
         <Modal.Header>
-          <Modal.Title>{m('review.revisions', 'Revisions')}</Modal.Title>
+          <Modal.Title>{m('review.revisions', 'Revisions of "{title}"', { title })}</Modal.Title>
         </Modal.Header>
         <Modal.Body>
           <Flex direction="column" alignItems="stretch" gap={4}>
-            <Flex tag="ol" direction="column" alignItems="stretch" gap={1} data-testid="revisions">
-              {(revisions ?? []).map((revision, i) => (
-                <Flex tag="li" key={revision.rev} gap={3} justifyContent="space-between" data-rev={revision.rev} wrap="wrap">
-                  <Flex gap={2} wrap="wrap">
-                    <Typography fontWeight="bold">{m('review.rev', 'Revision {rev}', { rev: revision.rev })}</Typography>
-                    {i === 0 ? <Badge>{m('review.current', 'current')}</Badge> : null}
+            <Flex tag="ol" direction="column" alignItems="stretch" gap={2} data-testid="revisions">
+              {(revisions ?? []).map((revision) => (
+                <Flex
+                  tag="li"
+                  key={revision.rev}
+                  gap={2}
+                  justifyContent="space-between"
+                  alignItems="center"
+                  data-rev={revision.rev}
+                  wrap="wrap"
+                  padding={2}
+                  hasRadius
+                  background={shown?.rev === revision.rev ? 'primary100' : undefined}
+                >
+                  <Flex direction="column" alignItems="flex-start" gap={1} style={{ minWidth: 0 }}>
+                    <Flex gap={2} wrap="wrap">
+                      <Typography fontWeight="bold">{m('review.rev', 'Revision {rev}', { rev: revision.rev })}</Typography>
+                      {revision.rev === latest ? <Badge>{m('review.current', 'current')}</Badge> : null}
+                      <Typography variant="pi" textColor="neutral600">
+                        {m('review.words', '{words, plural, one {# word} other {# words}}', { words: revision.words })} ·{' '}
+                        {revision.source === 'html' ? m('canvas.source.html', 'HTML') : m('canvas.source.markdown', 'Markdown')}
+                      </Typography>
+                    </Flex>
                     <ByLine by={revision.by} at={revision.createdAt} />
-                    <Typography variant="pi">{m('review.words', '{words, plural, one {# word} other {# words}}', { words: revision.words })}</Typography>
                   </Flex>
-                  {i > 0 ? (
-                    <Button size="S" variant="tertiary" onClick={() => show(revision.rev)}>
+                  {revision.rev !== latest ? (
+                    <Button size="S" variant="tertiary" onClick={() => show(revision.rev)} aria-label={m('review.compare.label', 'Compare revision {rev} with the current one', { rev: revision.rev })}>
                       {m('review.compare', 'Compare')}
                     </Button>
                   ) : null}
                 </Flex>
               ))}
+              {revisions?.length === 1 ? <Typography textColor="neutral600">{m('review.onlyOne', 'This section has not changed since it was written.')}</Typography> : null}
             </Flex>
-            {shown ? (
-              <Flex gap={4} alignItems="flex-start" wrap="wrap" data-testid="side-by-side">
-                <Box flex="1" style={{ minWidth: '28rem' }}>
-                  <Typography variant="sigma">{m('review.thatVersion', 'Revision {rev}', { rev: shown.rev })}</Typography>
-                  <Prose dangerouslySetInnerHTML={{ __html: shown.html }} />
-                </Box>
-                <Box flex="1" style={{ minWidth: '28rem' }}>
-                  <Typography variant="sigma">{m('review.currentVersion', 'Current')}</Typography>
-                  <Prose dangerouslySetInnerHTML={{ __html: currentHtml }} />
-                </Box>
-              </Flex>
+            {shown && current ? (
+              <Grid.Root gap={4} data-testid="side-by-side" ref={comparison}>
+                <Grid.Item xs={12} m={6} direction="column" alignItems="stretch">
+                  <Typography variant="sigma" tag="h3">
+                    {m('review.thatVersion', 'Revision {rev}', { rev: shown.rev })}
+                  </Typography>
+                  <Box padding={3} hasRadius borderColor="neutral200" borderStyle="solid" borderWidth="1px" data-version={shown.rev}>
+                    <Prose dangerouslySetInnerHTML={{ __html: shown.html }} />
+                  </Box>
+                </Grid.Item>
+                <Grid.Item xs={12} m={6} direction="column" alignItems="stretch">
+                  <Typography variant="sigma" tag="h3">
+                    {m('review.currentVersion', 'Current')}
+                  </Typography>
+                  <Box padding={3} hasRadius borderColor="neutral200" borderStyle="solid" borderWidth="1px" data-version="current">
+                    <Prose dangerouslySetInnerHTML={{ __html: current.section.html }} />
+                  </Box>
+                </Grid.Item>
+              </Grid.Root>
             ) : null}
           </Flex>
         </Modal.Body>
@@ -155,114 +214,204 @@ export const RevisionsDialog = ({ articleId, anchor, currentHtml, canEdit, onClo
           <Modal.Close>
             <Button variant="tertiary">{m('review.close', 'Close')}</Button>
           </Modal.Close>
-          {shown && canEdit ? <Button onClick={restore}>{m('review.restore', 'Restore revision {rev}', { rev: shown.rev })}</Button> : null}
+          {shown && canEdit ? (
+            <Button onClick={restore} loading={restoring}>
+              {m('review.restore', 'Restore revision {rev}', { rev: shown.rev })}
+            </Button>
+          ) : null}
         </Modal.Footer>
       </Modal.Content>
     </Modal.Root>
   );
 };
 
-/** Deleted sections (30 days), each restorable at the end of the article. */
+/** Deleted sections (kept 30 days), each restorable at the end of the article. Hidden while empty. */
 export const TrashPanel = ({ articleId, canEdit, version, onRestored }: { articleId: string; canEdit: boolean; version: string | null; onRestored: () => void }) => {
   const m = useMessages();
   const { get, post } = useFetchClient();
   const { toggleNotification } = useNotification();
   const { formatAPIError } = useAPIErrorHandler();
   const [trash, setTrash] = React.useState<TrashEntry[]>([]);
+  const [busy, setBusy] = React.useState<string | null>(null);
+  const load = React.useCallback(
+    () => get<{ data: { sections: TrashEntry[] } }>(articleUrl(articleId, '/trash')).then(({ data }) => setTrash(data.data.sections)),
+    [articleId], // eslint-disable-line react-hooks/exhaustive-deps
+  );
+  // Reloaded whenever the outline changes (a deletion, a restore).
   React.useEffect(() => {
-    get<{ data: { sections: TrashEntry[] } }>(articleUrl(articleId, '/trash')).then(({ data }) => setTrash(data.data.sections), () => undefined);
-  }, [articleId, version]); // eslint-disable-line react-hooks/exhaustive-deps
-  if (!trash.length) return null;
+    load().catch(() => undefined);
+  }, [load, version]);
+
   const restore = async (entry: TrashEntry) => {
+    setBusy(entry.id);
     try {
       await post(articleUrl(articleId, `/trash/${entry.anchor}/restore`), {});
-      toggleNotification({ type: 'success', message: m('review.trash.restored', '"{title}" is back, at the end', { title: entry.title }) });
+      toggleNotification({ type: 'success', message: m('review.trash.restored', '"{title}" is back, at the end', { title: entry.title || m('canvas.untitled', '(text before the first heading)') }) });
       onRestored();
     } catch (error) {
       toggleNotification({ type: 'danger', message: formatAPIError(error as never) });
+    } finally {
+      setBusy(null);
+      await load().catch(() => undefined);
     }
   };
+
+  if (!trash.length) return null;
   return (
-    <Box background="neutral0" hasRadius shadow="tableShadow" padding={4} data-testid="trash">
-      <Typography variant="delta" tag="h2">
-        {m('review.trash', 'Trash')}
-      </Typography>
+    <Panel title={m('review.trash', 'Trash ({count})', { count: trash.length })} testId="trash">
+      <Box paddingTop={1}>
+        <Typography variant="pi" textColor="neutral600">
+          {m('review.trash.hint', 'Deleted sections are kept for 30 days.')}
+        </Typography>
+      </Box>
       <Flex tag="ul" direction="column" alignItems="stretch" gap={2} paddingTop={3}>
-        {trash.map((entry) => (
-          <Flex tag="li" key={entry.id} justifyContent="space-between" gap={2} data-trashed={entry.anchor}>
-            <Flex direction="column" alignItems="flex-start">
-              <Typography fontWeight="bold">{entry.title || m('canvas.untitled', '(text before the first heading)')}</Typography>
-              <ByLine by={entry.by} at={entry.deletedAt} />
+        {trash.map((entry) => {
+          const title = entry.title || m('canvas.untitled', '(text before the first heading)');
+          return (
+            <Flex tag="li" key={entry.id} justifyContent="space-between" alignItems="center" gap={2} data-trashed={entry.anchor}>
+              <Flex direction="column" alignItems="flex-start" gap={1} style={{ minWidth: 0 }}>
+                <Typography fontWeight="bold" style={{ overflowWrap: 'anywhere' }}>
+                  {title}
+                </Typography>
+                <Typography variant="pi" textColor="neutral600">
+                  {m('review.words', '{words, plural, one {# word} other {# words}}', { words: entry.words })}
+                </Typography>
+                <ByLine by={entry.by} at={entry.deletedAt} />
+              </Flex>
+              {canEdit ? (
+                <Button size="S" variant="secondary" onClick={() => restore(entry)} loading={busy === entry.id} aria-label={m('review.trash.restoreLabel', 'Restore "{title}"', { title })}>
+                  {m('review.trash.restore', 'Restore')}
+                </Button>
+              ) : null}
             </Flex>
-            {canEdit ? (
-              <Button size="S" variant="secondary" onClick={() => restore(entry)}>
-                {m('review.trash.restore', 'Restore')}
-              </Button>
-            ) : null}
-          </Flex>
-        ))}
+          );
+        })}
       </Flex>
-    </Box>
+    </Panel>
   );
 };
 
-/** Pending suggestions: what each would do (the diff of its dry run), accept or reject. */
-export const SuggestionsPanel = ({ articleId, canEdit, version, onDecided }: { articleId: string; canEdit: boolean; version: string | null; onDecided: () => void }) => {
+/** What one result of a suggestion does, in words: the op and the sections it touches. */
+const ResultTitle = ({ result, titleOf }: { result: EditResult; titleOf: (anchor: string) => string }) => {
+  const m = useMessages();
+  const names = [...(result.updated ?? []).map((s) => s.title), ...(result.added ?? []).map((s) => s.title), ...(result.removed ?? []).map(titleOf)].filter(Boolean);
+  return (
+    <Typography variant="sigma" tag="h4">
+      {m(`review.op.${result.op}`, result.op)}
+      {names.length ? `: ${names.join(', ')}` : ''}
+      {result.replaced !== undefined ? ` (${m('review.replaced', '{count, plural, one {# occurrence} other {# occurrences}}', { count: result.replaced })})` : ''}
+    </Typography>
+  );
+};
+
+/**
+ * The suggestions waiting for a decision: pending ones (accept or reject) and stale ones (the
+ * article changed since: reject only), each with what it would do (its dry run's diffs).
+ * Hidden while there are none.
+ */
+export const SuggestionsPanel = ({
+  articleId,
+  canEdit,
+  version,
+  sections,
+  onDecided,
+}: {
+  articleId: string;
+  canEdit: boolean;
+  version: string | null;
+  sections: SectionRecord[];
+  onDecided: () => void;
+}) => {
   const m = useMessages();
   const { get, post } = useFetchClient();
   const { toggleNotification } = useNotification();
   const { formatAPIError } = useAPIErrorHandler();
-  const [pending, setPending] = React.useState<Suggestion[]>([]);
+  const [open, setOpen] = React.useState<Suggestion[]>([]);
+  const [busy, setBusy] = React.useState<string | null>(null);
   const load = React.useCallback(
-    () => get<{ data: { suggestions: Suggestion[] } }>(articleUrl(articleId, '/suggestions'), { params: { status: 'pending' } }).then(({ data }) => setPending(data.data.suggestions), () => undefined),
+    () =>
+      get<{ data: { suggestions: Suggestion[] } }>(articleUrl(articleId, '/suggestions')).then(({ data }) =>
+        setOpen(data.data.suggestions.filter((s) => s.status === 'pending' || s.status === 'stale')),
+      ),
     [articleId], // eslint-disable-line react-hooks/exhaustive-deps
   );
   React.useEffect(() => {
-    void load();
+    load().catch(() => undefined);
   }, [load, version]);
-  if (!pending.length) return null;
+  // New suggestions do not change the outline: look for them now and then too.
+  React.useEffect(() => {
+    const timer = window.setInterval(() => {
+      if (!document.hidden) load().catch(() => undefined);
+    }, SUGGESTIONS_POLL_MS);
+    return () => window.clearInterval(timer);
+  }, [load]);
+
+  const titleOf = (anchor: string) => sections.find((s) => s.anchor === anchor || s.id.startsWith(anchor))?.title ?? anchor;
+
   const decide = async (suggestion: Suggestion, decision: 'accept' | 'reject') => {
+    setBusy(suggestion.id);
     try {
       await post(articleUrl(articleId, `/suggestions/${suggestion.anchor}/${decision}`), {});
       toggleNotification({ type: 'success', message: decision === 'accept' ? m('review.accepted', 'Suggestion accepted') : m('review.rejected', 'Suggestion rejected') });
     } catch (error) {
       toggleNotification({ type: 'danger', message: formatAPIError(error as never) });
+    } finally {
+      setBusy(null);
     }
-    await load();
+    await load().catch(() => undefined);
     onDecided();
   };
+
+  if (!open.length) return null;
+  const pending = open.filter((s) => s.status === 'pending').length;
   return (
-    <Box background="neutral0" hasRadius shadow="tableShadow" padding={4} data-testid="suggestions">
-      <Typography variant="delta" tag="h2">
-        {m('review.suggestions', 'Suggestions ({count})', { count: pending.length })}
-      </Typography>
+    <Panel title={m('review.suggestions', 'Suggestions ({count})', { count: pending })} testId="suggestions">
       <Flex tag="ul" direction="column" alignItems="stretch" gap={3} paddingTop={3}>
-        {pending.map((suggestion) => (
-          <Box tag="li" key={suggestion.anchor} data-suggestion={suggestion.anchor} padding={3} hasRadius borderColor="neutral200" borderStyle="solid" borderWidth="1px">
-            <ByLine by={suggestion.by} at={suggestion.createdAt} />
-            {suggestion.note ? <Typography tag="p">{suggestion.note}</Typography> : null}
+        {open.map((suggestion) => (
+          <Box tag="li" key={suggestion.id} data-suggestion={suggestion.anchor} data-status={suggestion.status} padding={3} hasRadius borderColor="neutral200" borderStyle="solid" borderWidth="1px">
+            <Flex gap={2} wrap="wrap" alignItems="center">
+              {suggestion.status === 'stale' ? (
+                <Badge backgroundColor="warning100" textColor="warning700">
+                  {m('review.stale', 'stale')}
+                </Badge>
+              ) : null}
+              <ByLine by={suggestion.by} at={suggestion.createdAt} />
+            </Flex>
+            {suggestion.note ? (
+              <Box paddingTop={1}>
+                <Typography tag="p" style={{ whiteSpace: 'pre-wrap' }}>
+                  {suggestion.note}
+                </Typography>
+              </Box>
+            ) : null}
             {suggestion.results.map((result, i) => (
               <Box key={i} paddingTop={2}>
-                <Typography variant="sigma">
-                  {result.op}
-                  {[...(result.updated ?? []), ...(result.added ?? [])].map((s) => ` · ${s.title}`).join('')}
-                </Typography>
+                <ResultTitle result={result} titleOf={titleOf} />
                 {result.diff ? <Diff text={result.diff} /> : null}
               </Box>
             ))}
+            {suggestion.status === 'stale' ? (
+              <Box paddingTop={2}>
+                <Typography variant="pi" textColor="neutral600">
+                  {m('review.stale.hint', 'The article changed since this was suggested, so it can no longer be applied.')}
+                </Typography>
+              </Box>
+            ) : null}
             {canEdit ? (
-              <Flex gap={2} paddingTop={3} justifyContent="flex-end">
-                <Button size="S" variant="danger-light" onClick={() => decide(suggestion, 'reject')}>
+              <Flex gap={2} paddingTop={3} justifyContent="flex-end" wrap="wrap">
+                <Button size="S" variant="danger-light" onClick={() => decide(suggestion, 'reject')} disabled={busy !== null}>
                   {m('review.reject', 'Reject')}
                 </Button>
-                <Button size="S" variant="success" onClick={() => decide(suggestion, 'accept')}>
-                  {m('review.accept', 'Accept')}
-                </Button>
+                {suggestion.status === 'pending' ? (
+                  <Button size="S" variant="success" onClick={() => decide(suggestion, 'accept')} loading={busy === suggestion.id} disabled={busy !== null && busy !== suggestion.id}>
+                    {m('review.accept', 'Accept')}
+                  </Button>
+                ) : null}
               </Flex>
             ) : null}
           </Box>
         ))}
       </Flex>
-    </Box>
+    </Panel>
   );
 };

@@ -1,11 +1,13 @@
 /**
  * /admin/plugins/quire/articles/:id: the editors' canvas (CONTRACT 18). The outline beside the
  * article; every section rendered with data-anchor and data-source; one section at a time in
- * the rich-text editor, saved as HTML; the Brief; publish and unpublish. While it is open the
- * canvas polls the outline's ETag (If-None-Match) and refreshes the sections not being edited.
+ * the rich-text editor, saved as HTML; the Brief; review (a section's revisions from its header,
+ * the suggestions and the trash below the Brief: canvas/ReviewPanels.tsx); publish and
+ * unpublish. While it is open the canvas polls the outline's ETag (If-None-Match) and
+ * refreshes the sections not being edited.
  */
 import { Badge, Box, Button, Dialog, EmptyStateLayout, Flex, Grid, LinkButton, Typography } from '@strapi/design-system';
-import { ExternalLink, Pencil } from '@strapi/icons';
+import { Clock, ExternalLink, Pencil } from '@strapi/icons';
 import { BackButton, Layouts, Page, useAPIErrorHandler, useFetchClient, useNotification, useRBAC } from '@strapi/strapi/admin';
 import * as React from 'react';
 import { useIntl } from 'react-intl';
@@ -15,6 +17,7 @@ import { useAdminGet } from '../../../../../kernel/admin-ui/use-admin-get';
 import { articleUrl, type AdminArticleDetail, type SectionRecord } from '../api';
 import { BriefPanel } from '../canvas/BriefPanel';
 import { Outline, untitled, type Placement } from '../canvas/Outline';
+import { RevisionsDialog, SuggestionsPanel, TrashPanel } from '../canvas/ReviewPanels';
 import { SectionEditor } from '../canvas/SectionEditor';
 import { Prose } from '../canvas/styles';
 import { StatusBadge } from '../components/StatusBadge';
@@ -67,6 +70,8 @@ export const ArticlePage = () => {
   const [conflict, setConflict] = React.useState<Conflict | null>(null);
   const [saving, setSaving] = React.useState(false);
   const [publishing, setPublishing] = React.useState(false);
+  /** The section whose revisions are shown. */
+  const [history, setHistory] = React.useState<string | null>(null);
   const etagRef = React.useRef<string | null>(null);
 
   const fail = (problem: unknown) => toggleNotification({ type: 'danger', message: formatAPIError(problem as never) });
@@ -137,6 +142,12 @@ export const ArticlePage = () => {
       await loadSections().catch(() => undefined);
       reloadArticle();
     }
+  };
+
+  /** After a restore or an accepted suggestion: the outline, sections and totals as the server has them now. */
+  const refresh = () => {
+    loadSections().catch(fail);
+    reloadArticle();
   };
 
   /** Saves the editor's HTML over the version it opened (If-Match); a newer version is a conflict, not an overwrite. */
@@ -320,7 +331,7 @@ export const ArticlePage = () => {
                     padding={4}
                     aria-label={untitled(section, noTitle)}
                   >
-                    <Flex justifyContent="space-between" alignItems="center" paddingBottom={2} gap={2}>
+                    <Flex justifyContent="space-between" alignItems="center" paddingBottom={2} gap={2} wrap="wrap">
                       <Badge
                         backgroundColor={section.source === 'html' ? 'alternative100' : 'neutral150'}
                         textColor={section.source === 'html' ? 'alternative700' : 'neutral700'}
@@ -328,11 +339,22 @@ export const ArticlePage = () => {
                       >
                         {section.source === 'html' ? m('canvas.source.html', 'HTML') : m('canvas.source.markdown', 'Markdown')}
                       </Badge>
-                      {canEdit && editing?.anchor !== section.anchor ? (
-                        <Button size="S" variant="ghost" startIcon={<Pencil />} onClick={() => openEditor(section.anchor)}>
-                          {m('canvas.edit', 'Edit')}
+                      <Flex gap={1}>
+                        <Button
+                          size="S"
+                          variant="ghost"
+                          startIcon={<Clock />}
+                          onClick={() => setHistory(section.anchor)}
+                          aria-label={m('review.history.label', 'History of "{title}"', { title: untitled(section, noTitle) })}
+                        >
+                          {m('review.history', 'History')}
                         </Button>
-                      ) : null}
+                        {canEdit && editing?.anchor !== section.anchor ? (
+                          <Button size="S" variant="ghost" startIcon={<Pencil />} onClick={() => openEditor(section.anchor)}>
+                            {m('canvas.edit', 'Edit')}
+                          </Button>
+                        ) : null}
+                      </Flex>
                     </Flex>
                     {editing?.anchor === section.anchor ? (
                       <Prose>
@@ -360,11 +382,26 @@ export const ArticlePage = () => {
               </Flex>
             </Grid.Item>
             <Grid.Item xs={12} col={3} direction="column" alignItems="stretch">
-              <BriefPanel articleId={id} canEdit={canEdit} />
+              <Flex direction="column" alignItems="stretch" gap={4}>
+                <BriefPanel articleId={id} canEdit={canEdit} />
+                <SuggestionsPanel articleId={id} canEdit={canEdit} version={loaded.etag} sections={loaded.sections} onDecided={refresh} />
+                <TrashPanel articleId={id} canEdit={canEdit} version={loaded.etag} onRestored={refresh} />
+              </Flex>
             </Grid.Item>
           </Grid.Root>
         )}
       </Layouts.Content>
+      {history && loaded ? (
+        <RevisionsDialog
+          articleId={id}
+          anchor={history}
+          title={untitled(loaded.sections.find((s) => s.anchor === history) ?? { title: '', level: 0 }, noTitle)}
+          canEdit={canEdit}
+          readCurrent={() => readSection(history)}
+          onClose={() => setHistory(null)}
+          onRestored={refresh}
+        />
+      ) : null}
       <Dialog.Root open={conflict !== null} onOpenChange={(open: boolean) => !open && setConflict(null)}>
         <Dialog.Content>
           <Dialog.Header>{m('canvas.conflict.title', 'This section changed while you were editing it')}</Dialog.Header>

@@ -3,7 +3,10 @@
  * article. Each call resolves the article's owner (admin-articles `actorFor`), whom the content
  * services are called for (ownership stays theirs), with the editor as the actor the revisions
  * record (`by.kind` editor, the admin's name); notes an editor writes are `human`. Conditional
- * writes (If-Match, 412) and ETags are the edits engine's, as on the content API.
+ * writes (If-Match, 412) and ETags are the edits engine's, as on the content API. Review
+ * (revisions, trash, suggestions) calls the history and suggestions services the same way: a
+ * restore is a new revision by the editor; accepting applies a suggestion as its author's
+ * change, decided by the editor (`decidedBy`), with the content API's 412 (stale) and 409.
  */
 import type { Core } from '@strapi/strapi';
 import { notModified } from '../../../../../kernel/conditional';
@@ -14,6 +17,8 @@ import { ifMatchOf, preconditionOf } from './conditional';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const service = (name: string) => strapi.plugin('quire').service(name);
+  const history = () => service('history');
+  const suggestions = () => service('suggestions');
   const located = (ctx, articleId: string) => service('adminArticles').actorFor(Number(ctx.state.user.id), articleId);
   const ownerOf = async (ctx, articleId: string) => (await located(ctx, articleId)).actor.ownerId;
   /** The admin as the revisions name them. */
@@ -68,6 +73,24 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     publish: async ({ params }, ctx) => ({ data: await service('publications').publish(await ownerOf(ctx, params.id), params.id) }),
     unpublish: async ({ params }, ctx) => ({ data: await service('publications').unpublish(await ownerOf(ctx, params.id), params.id) }),
     removeArticle: async ({ params }, ctx) => ({ data: await service('articles').deleteArticle(await ownerOf(ctx, params.id), params.id) }),
+    revisions: async ({ params }, ctx) => ({ data: await history().list(await ownerOf(ctx, params.id), params.id, params.sid) }),
+    revision: async ({ params }, ctx) => ({ data: await history().get(await ownerOf(ctx, params.id), params.id, params.sid, params.rev) }),
+    restoreRevision: async ({ params }, ctx) => {
+      const { data, etag } = await history().restore(await ownerOf(ctx, params.id), params.id, params.sid, params.rev, sectionWrite(ctx));
+      return reply(200, data, { ETag: etag });
+    },
+    trash: async ({ params }, ctx) => ({ data: await history().listTrash(await ownerOf(ctx, params.id), params.id) }),
+    restoreFromTrash: async ({ params, body }, ctx) => {
+      const { data, etag } = await history().restoreFromTrash(await ownerOf(ctx, params.id), params.id, params.anchor, body, { actor: editor(ctx), ifMatch: preconditionOf(ctx) });
+      return reply(200, data, { ETag: etag });
+    },
+    suggestions: async ({ params, query }, ctx) => ({ data: await suggestions().list(await ownerOf(ctx, params.id), params.id, query.status) }),
+    suggestion: async ({ params }, ctx) => ({ data: await suggestions().get(await ownerOf(ctx, params.id), params.id, params.anchor) }),
+    acceptSuggestion: async ({ params }, ctx) => {
+      const { data, etag } = await suggestions().accept(await ownerOf(ctx, params.id), params.id, params.anchor, editor(ctx));
+      return reply(200, data, { ETag: etag });
+    },
+    rejectSuggestion: async ({ params, body }, ctx) => ({ data: await suggestions().reject(await ownerOf(ctx, params.id), params.id, params.anchor, body.reason, editor(ctx)) }),
     // Rate limited per admin, apart from the users' own budgets.
     unfurl: async ({ query }, ctx) => ({ data: await service('unfurl').preview(`admin:${ctx.state.user.id}`, query.url) }),
   });

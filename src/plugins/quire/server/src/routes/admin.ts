@@ -8,7 +8,18 @@ import { adminData, adminErrorAnswers, adminPage } from '../../../../../kernel/a
 import { empty } from '../../../../../kernel/routes';
 import { QUIRE_ACTIONS } from '../permissions';
 import { adminArticle, adminArticleDetail, adminArticlesQuery, adminOwnersQuery, adminSections, articleOwner } from '../schemas/admin';
-import { addSectionsInput, createNoteInput, moveSectionInput, patchBriefInput, patchNoteInput, replaceSectionInput, unfurlQuery } from '../schemas/inputs';
+import {
+  addSectionsInput,
+  createNoteInput,
+  listSuggestionsQuery,
+  moveSectionInput,
+  patchBriefInput,
+  patchNoteInput,
+  rejectSuggestionInput,
+  replaceSectionInput,
+  restoreFromTrashInput,
+  unfurlQuery,
+} from '../schemas/inputs';
 import {
   articleDeleted,
   articleOnly,
@@ -19,16 +30,28 @@ import {
   premiseOnly,
   preview,
   published,
+  revisionList,
+  revisionOnly,
+  revisionRestored,
   sectionOnly,
   sectionReplaced,
   sectionsAdded,
+  suggestionAccepted,
+  suggestionList,
+  suggestionOnly,
+  trashList,
 } from '../schemas/responses';
+import { revisionParams, trashParams } from './history';
 import { noteParams, route, sectionParams } from './route';
+import { suggestionParams } from './suggestions';
 
 const { read, edit, publish, delete: remove } = QUIRE_ACTIONS;
 const articleParams = z.object({ id: z.string().describe('The article\'s full id.') });
 const sectionAt = sectionParams.extend({ id: articleParams.shape.id });
 const noteAt = noteParams.extend({ id: articleParams.shape.id });
+const revisionAt = revisionParams.extend({ id: articleParams.shape.id });
+const trashedAt = trashParams.extend({ id: articleParams.shape.id });
+const suggestionAt = suggestionParams.extend({ id: articleParams.shape.id });
 
 export const adminArticleRoutes = route('adminArticles', 'Admin panel', {
   list: {
@@ -196,6 +219,90 @@ export const adminCanvasRoutes = route('adminCanvas', 'Admin panel', {
     admin: { actions: [remove] },
     params: articleParams,
     responses: { 200: adminData(articleDeleted, 'The deleted article\'s id.'), ...adminErrorAnswers(404) },
+  },
+  // Review (CONTRACT 12 and 14): the history and suggestions services, the editor deciding.
+  revisions: {
+    method: 'GET',
+    path: '/quire/articles/:id/sections/:sid/revisions',
+    summary: 'A section\'s versions, newest first, the current one included',
+    admin: { actions: [read] },
+    params: sectionAt,
+    responses: { 200: adminData(revisionList, 'The versions, each with who made it.'), ...adminErrorAnswers(400, 404) },
+  },
+  revision: {
+    method: 'GET',
+    path: '/quire/articles/:id/sections/:sid/revisions/:rev',
+    summary: 'One version of a section, with its Markdown and HTML',
+    admin: { actions: [read] },
+    params: revisionAt,
+    responses: { 200: adminData(revisionOnly, 'The version.'), ...adminErrorAnswers(400, 404) },
+  },
+  restoreRevision: {
+    method: 'POST',
+    path: '/quire/articles/:id/sections/:sid/revisions/:rev/restore',
+    summary: 'Make a version of a section current again, as a new revision by the editor',
+    admin: { actions: [edit] },
+    params: revisionAt,
+    headers: { 'If-Match': 'The section\'s ETag as the editor saw it (optional): a section changed since is 412, nothing written.' },
+    responseHeaders: { ETag: 'The section\'s new revision.' },
+    responses: { 200: adminData(revisionRestored, 'The section restored, and the outline.'), ...adminErrorAnswers(400, 404, 412, 429) },
+  },
+  trash: {
+    method: 'GET',
+    path: '/quire/articles/:id/trash',
+    summary: 'The article\'s deleted sections (kept 30 days), most recently deleted first',
+    admin: { actions: [read] },
+    params: articleParams,
+    responses: { 200: adminData(trashList, 'The deleted sections.'), ...adminErrorAnswers(404) },
+  },
+  restoreFromTrash: {
+    method: 'POST',
+    path: '/quire/articles/:id/trash/:anchor/restore',
+    summary: 'Put a deleted section back, with its id, content and history',
+    description: 'After or before a section, or at the end when neither is given.',
+    admin: { actions: [edit] },
+    params: trashedAt,
+    body: restoreFromTrashInput,
+    headers: { 'If-Match': 'The outline\'s ETag (optional): an outline changed since is 412, nothing written.' },
+    responseHeaders: { ETag: 'The outline\'s new ETag.' },
+    responses: { 200: adminData(outlineOnly, 'The outline with the section back.'), ...adminErrorAnswers(400, 404, 412) },
+  },
+  suggestions: {
+    method: 'GET',
+    path: '/quire/articles/:id/suggestions',
+    summary: 'The article\'s suggestions, newest first',
+    admin: { actions: [read] },
+    params: articleParams,
+    query: listSuggestionsQuery,
+    responses: { 200: adminData(suggestionList, 'The suggestions.'), ...adminErrorAnswers(400, 404) },
+  },
+  suggestion: {
+    method: 'GET',
+    path: '/quire/articles/:id/suggestions/:anchor',
+    summary: 'One suggestion',
+    admin: { actions: [read] },
+    params: suggestionAt,
+    responses: { 200: adminData(suggestionOnly, 'The suggestion.'), ...adminErrorAnswers(400, 404) },
+  },
+  acceptSuggestion: {
+    method: 'POST',
+    path: '/quire/articles/:id/suggestions/:anchor/accept',
+    summary: 'Accept a suggestion: apply its ops atomically, decided by the editor',
+    description:
+      'On the revisions it was made against: if a section it touches has changed since, 412 and the suggestion becomes stale. A suggestion no longer pending is 409.',
+    admin: { actions: [edit] },
+    params: suggestionAt,
+    responseHeaders: { ETag: 'The outline\'s ETag after the edits.' },
+    responses: { 200: adminData(suggestionAccepted, 'The suggestion (accepted) and the outline.'), ...adminErrorAnswers(400, 404, 409, 412, 429) },
+  },
+  rejectSuggestion: {
+    method: 'POST',
+    path: '/quire/articles/:id/suggestions/:anchor/reject',
+    summary: 'Reject a suggestion, decided by the editor',
+    admin: { actions: [edit] },
+    params: suggestionAt,
+    body: rejectSuggestionInput,
+    responses: { 200: adminData(suggestionOnly, 'The suggestion (rejected).'), ...adminErrorAnswers(400, 404, 409) },
   },
   unfurl: {
     method: 'GET',

@@ -3,7 +3,7 @@ import { listSuggestionsQuery, rejectSuggestionInput, suggestInput } from '../sc
 import { suggestionAccepted, suggestionList, suggestionOnly } from '../schemas/responses';
 import { articleId, articleParams, route, WORKER_ERRORS } from './route';
 
-const suggestionParams = z.object({ id: articleId, anchor: z.string().describe('A suggestion\'s anchor: a unique prefix of its id.') });
+export const suggestionParams = z.object({ id: articleId, anchor: z.string().describe('A suggestion\'s anchor: a unique prefix of its id.') });
 
 export const suggestionRoutes = route('suggestions', 'Suggestions', {
   create: {
