@@ -334,6 +334,7 @@ describe('review', () => {
       const looms = await anchorOf('Looms');
       expect((await api('delete', `/api/articles/${articleId}/sections/${looms}`)).status).toBe(200);
       expect(await outlineTitles()).toEqual(['Numbers', 'Music']);
+      const scratch = (await api('post', `/api/articles/${articleId}/sections`).send({ markdown: '## Scratch\n\nTo be deleted.' })).body.data.added[0].anchor;
       await openCanvas(page);
       expect(await page.locator(`section[data-anchor="${looms}"]`).count()).toBe(0);
       const trash = page.getByTestId('trash');
@@ -342,19 +343,29 @@ describe('review', () => {
       const dialog = page.getByTestId('restore-dialog');
       const place = dialog.getByRole('combobox', { name: 'Put it back' });
       await place.getByText('At the end').waitFor();
+      // The section picked goes while the dialog is open: nothing is restored, the dialog stays, back on the end.
+      await place.click();
+      await page.getByRole('option', { name: 'After "Scratch"' }).click();
+      await place.getByText('After "Scratch"').waitFor();
+      expect((await api('delete', `/api/articles/${articleId}/sections/${scratch}`)).status).toBe(200);
+      await dialog.getByRole('button', { name: 'Restore' }).click();
+      await place.getByText('At the end').waitFor();
+      expect(await dialog.isVisible()).toBe(true);
+      expect(await outlineTitles()).toEqual(['Numbers', 'Music']);
+
       await place.click();
       await page.getByRole('option', { name: 'After "Numbers"' }).click();
       await place.getByText('After "Numbers"').waitFor();
       await dialog.getByRole('button', { name: 'Restore' }).click();
       await dialog.waitFor({ state: 'detached' });
-      await trash.waitFor({ state: 'detached' });
+      await trash.locator(`[data-trashed="${looms}"]`).waitFor({ state: 'detached' });
       // The canvas shows it in its new place without a reload.
       await page.locator(`section[data-anchor="${looms}"]`).waitFor();
       const shown = await page.locator('section[data-anchor]').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-anchor')));
       expect(shown.indexOf(looms)).toBe(1);
 
       expect(await outlineTitles()).toEqual(['Numbers', 'Looms', 'Music']);
-      expect((await api('get', `/api/articles/${articleId}/trash`)).body.data.sections).toEqual([]);
+      expect((await api('get', `/api/articles/${articleId}/trash`)).body.data.sections.map((s) => s.title)).toEqual(['Scratch']);
     }));
 
   it('shows the review panels on a laptop and on a phone', async () => {

@@ -248,6 +248,10 @@ const RestoreDialog = ({
 }) => {
   const m = useMessages();
   const [place, setPlace] = React.useState<string>(AT_END);
+  // The section picked may go meanwhile (an agent deleted it; the restore failed and the canvas reloaded): back to the end.
+  React.useEffect(() => {
+    if (place !== AT_END && !sections.some((s) => s.anchor === place)) setPlace(AT_END);
+  }, [sections, place]);
   const untitled = m('canvas.untitled', '(text before the first heading)');
   const title = entry.title || untitled;
   return (
