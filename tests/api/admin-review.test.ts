@@ -158,7 +158,7 @@ describe('suggestions', () => {
 
     const rejected = await app.http.post(`${base()}/suggestions/${stale}/reject`).set(admin()).send({ reason: 'Out of date.' });
     expect(rejected.status).toBe(200);
-    expect(rejected.body.data.suggestion).toEqual(expect.objectContaining({ status: 'rejected', decidedBy: EDITOR, reason: 'Out of date.' }));
+    expect(rejected.body.data.suggestion).toEqual(expect.objectContaining({ status: 'rejected', decidedBy: EDITOR }));
     expect((await app.http.post(`${base()}/suggestions/${stale}/reject`).set(admin()).send({})).status).toBe(409);
     expect((await app.http.get(`${base()}/suggestions/ffffffff`).set(admin())).status).toBe(404);
   });

@@ -20,7 +20,7 @@ export type SuggestionStatus = 'pending' | 'accepted' | 'rejected' | 'stale';
 
 const suggestionScope = (articleId: string): AnchorScope => ({ item: 'suggestion', listRoute: `GET /api/articles/${articleId}/suggestions` });
 
-const COLUMNS = ['uuid', 'status', 'note', 'ops', 'resolved_ops', 'base', 'results', 'by_kind', 'by_name', 'decided_at', 'decided_by_kind', 'decided_by_name', 'reason', 'created_at'];
+const COLUMNS = ['uuid', 'status', 'note', 'ops', 'resolved_ops', 'base', 'results', 'by_kind', 'by_name', 'decided_at', 'decided_by_kind', 'decided_by_name', 'created_at'];
 
 const json = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
 
@@ -38,7 +38,6 @@ function toRecord(row, anchor: string) {
     by: { kind: row.by_kind as Actor['kind'], name: row.by_name },
     decidedAt: iso(row.decided_at),
     decidedBy: row.decided_by_kind ? { kind: row.decided_by_kind as Actor['kind'], name: row.decided_by_name ?? '' } : null,
-    reason: (row.reason as string | null) ?? null,
     results: json(row.results) as OpResult[],
   };
 }
