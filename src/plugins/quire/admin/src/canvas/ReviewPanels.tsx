@@ -396,7 +396,7 @@ const ResultTitle = ({ result, titleOf }: { result: EditResult; titleOf: (anchor
 /** The reject route's limit on a reason (server schemas/inputs.ts `rejectSuggestionInput`). */
 const REASON_MAX = 2_000;
 
-/** Rejecting a suggestion: an optional reason, kept with it (`reason`) for whoever suggested it. */
+/** Rejecting a suggestion: an optional reason, stored with it (the route keeps it; the suggestion shape does not show it). */
 const RejectDialog = ({ busy, onCancel, onReject }: { busy: boolean; onCancel: () => void; onReject: (reason: string | null) => void }) => {
   const m = useMessages();
   const [reason, setReason] = React.useState('');
