@@ -4,8 +4,9 @@
  * saved (the agent then reads an html section with the text); sections reordered by dragging;
  * a note added to the Brief; a pasted link turned into a link card; a Media Library image with
  * an absolute URL; an agent's change arriving while the canvas is open; publishing; review (a
- * suggest key's suggestion accepted, a section's revision restored from its history, a deleted
- * section restored from the trash); an admin without Quire permissions kept out. Screenshots of
+ * suggest key's suggestion accepted and another rejected with a reason, a section's revision
+ * restored from its history, a deleted section restored from the trash after a section picked,
+ * the restore and reject dialogs); an admin without Quire permissions kept out. Screenshots of
  * the canvas at laptop and phone widths are kept in .tmp/e2e-artifacts/admin-canvas.
  */
 import fs from 'node:fs';
@@ -38,9 +39,10 @@ let agentKey: string;
 let articleId: string;
 
 const SHOTS = path.join(ARTIFACTS_DIR, 'admin-canvas');
-const shoot = async (page: Page, name: string) => {
+/** A screenshot with animations finished (dialogs fade in); `fullPage: false` keeps an open select open (a resize closes it). */
+const shoot = async (page: Page, name: string, { fullPage = true } = {}) => {
   fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage, animations: 'disabled' });
 };
 
 const api = (method: 'get' | 'patch' | 'post' | 'delete', url: string) => suite.app.http[method](url).set(bearer(agentKey));
@@ -295,19 +297,78 @@ describe('review', () => {
       expect((await api('get', `/api/articles/${articleId}/sections/${music}`)).body.data.section.markdown).toBe('# Music\n\nA version to come back to.');
     }));
 
-  it('restores a deleted section from the trash', () =>
+  it('rejects a suggestion with a reason, kept with it', () =>
+    suite.withPage(async (page) => {
+      const music = await anchorOf('Music');
+      const made = await suite.app.http
+        .patch(`/api/articles/${articleId}/sections/${music}`)
+        .set(bearer(suggestKey))
+        .send({ markdown: '# Music\n\nIt plays only waltzes.' });
+      expect(made.status).toBe(202);
+      const { anchor } = made.body.data.suggestion;
+
+      await openCanvas(page);
+      const card = page.getByTestId('suggestions').locator(`[data-suggestion="${anchor}"]`);
+      await card.getByTestId('diff').getByText('+It plays only waltzes.').waitFor();
+      await card.getByRole('button', { name: 'Reject' }).click();
+      const dialog = page.getByTestId('reject-dialog');
+      await dialog.getByRole('heading', { name: 'Reject this suggestion?' }).waitFor();
+      // Cancelling decides nothing.
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      expect((await api('get', `/api/articles/${articleId}/suggestions/${anchor}`)).body.data.suggestion.status).toBe('pending');
+
+      await card.getByRole('button', { name: 'Reject' }).click();
+      await dialog.getByLabel('Reason').fill('The engine is not limited to waltzes.');
+      await dialog.getByRole('button', { name: 'Reject' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await card.waitFor({ state: 'detached' });
+
+      const suggestion = (await api('get', `/api/articles/${articleId}/suggestions/${anchor}`)).body.data.suggestion;
+      expect(suggestion).toEqual(expect.objectContaining({ status: 'rejected', decidedBy: { kind: 'editor', name: 'Chief' } }));
+      // The reason is kept in the row (CONTRACT 14's suggestion shape has no field for it).
+      const row = await suite.app.strapi.db.connection('quire_suggestions').where({ uuid: suggestion.id }).first('reason');
+      expect(row.reason).toBe('The engine is not limited to waltzes.');
+      expect((await api('get', `/api/articles/${articleId}/sections/${music}`)).body.data.section.markdown).not.toContain('waltzes');
+    }));
+
+  it('restores a deleted section from the trash where the editor picks', () =>
     suite.withPage(async (page) => {
       const looms = await anchorOf('Looms');
       expect((await api('delete', `/api/articles/${articleId}/sections/${looms}`)).status).toBe(200);
+      expect(await outlineTitles()).toEqual(['Numbers', 'Music']);
+      const scratch = (await api('post', `/api/articles/${articleId}/sections`).send({ markdown: '## Scratch\n\nTo be deleted.' })).body.data.added[0].anchor;
       await openCanvas(page);
       expect(await page.locator(`section[data-anchor="${looms}"]`).count()).toBe(0);
       const trash = page.getByTestId('trash');
       await trash.getByText('agent (agent)', { exact: false }).waitFor();
       await trash.getByRole('button', { name: 'Restore "Looms"' }).click();
-      await trash.waitFor({ state: 'detached' });
+      const dialog = page.getByTestId('restore-dialog');
+      const place = dialog.getByRole('combobox', { name: 'Put it back' });
+      await place.getByText('At the end').waitFor();
+      // The section picked goes while the dialog is open: nothing is restored, the dialog stays, back on the end.
+      await place.click();
+      await page.getByRole('option', { name: 'After "Scratch"' }).click();
+      await place.getByText('After "Scratch"').waitFor();
+      expect((await api('delete', `/api/articles/${articleId}/sections/${scratch}`)).status).toBe(200);
+      await dialog.getByRole('button', { name: 'Restore' }).click();
+      await place.getByText('At the end').waitFor();
+      expect(await dialog.isVisible()).toBe(true);
+      expect(await outlineTitles()).toEqual(['Numbers', 'Music']);
+
+      await place.click();
+      await page.getByRole('option', { name: 'After "Numbers"' }).click();
+      await place.getByText('After "Numbers"').waitFor();
+      await dialog.getByRole('button', { name: 'Restore' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await trash.locator(`[data-trashed="${looms}"]`).waitFor({ state: 'detached' });
+      // The canvas shows it in its new place without a reload.
       await page.locator(`section[data-anchor="${looms}"]`).waitFor();
-      expect((await outlineTitles()).at(-1)).toBe('Looms');
-      expect((await api('get', `/api/articles/${articleId}/trash`)).body.data.sections).toEqual([]);
+      const shown = await page.locator('section[data-anchor]').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-anchor')));
+      expect(shown.indexOf(looms)).toBe(1);
+
+      expect(await outlineTitles()).toEqual(['Numbers', 'Looms', 'Music']);
+      expect((await api('get', `/api/articles/${articleId}/trash`)).body.data.sections.map((s) => s.title)).toEqual(['Scratch']);
     }));
 
   it('shows the review panels on a laptop and on a phone', async () => {
@@ -335,6 +396,20 @@ describe('review', () => {
           await shoot(page, `${name}-suggestions`);
           await page.getByTestId('trash').scrollIntoViewIfNeeded();
           await shoot(page, `${name}-trash`);
+          await page.getByTestId('trash').getByRole('button', { name: 'Restore "Appendix"' }).click();
+          await page.getByTestId('restore-dialog').getByRole('combobox', { name: 'Put it back' }).click();
+          await page.getByRole('option', { name: 'After "Numbers"' }).waitFor();
+          await shoot(page, `${name}-trash-restore`, { fullPage: false });
+          await page.getByRole('option', { name: 'At the end' }).click();
+          await page.getByRole('option', { name: 'After "Numbers"' }).waitFor({ state: 'detached' });
+          await shoot(page, `${name}-trash-restore-dialog`);
+          await page.getByTestId('restore-dialog').getByRole('button', { name: 'Cancel' }).click();
+          await page.getByTestId('restore-dialog').waitFor({ state: 'detached' });
+          await page.getByTestId('suggestions').getByRole('button', { name: 'Reject' }).first().click();
+          await page.getByTestId('reject-dialog').getByLabel('Reason').fill('Too general for this article.');
+          await shoot(page, `${name}-reject`);
+          await page.getByTestId('reject-dialog').getByRole('button', { name: 'Cancel' }).click();
+          await page.getByTestId('reject-dialog').waitFor({ state: 'detached' });
           await page.getByRole('button', { name: 'History of "Music"' }).click();
           await page.getByTestId('revisions-dialog').getByTestId('revisions').locator('li').first().waitFor();
           await page.getByTestId('revisions-dialog').getByRole('button', { name: /^Compare revision/ }).first().click();

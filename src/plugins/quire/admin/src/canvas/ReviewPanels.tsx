@@ -6,9 +6,10 @@
  * `/quire/articles/{id}/sections/{sid}/revisions...`, `/trash...`, `/suggestions...`), which
  * call the content API's history and suggestions services with the editor as actor. After a
  * restore or an accept the page reloads the outline and the sections (`onRestored`,
- * `onDecided`).
+ * `onDecided`). Restoring from the trash asks where (the end, or after a section of the
+ * outline: `after`); rejecting asks for an optional reason (`reason`).
  */
-import { Badge, Box, Button, Flex, Grid, Modal, Typography } from '@strapi/design-system';
+import { Badge, Box, Button, Field, Flex, Grid, Modal, SingleSelect, SingleSelectOption, Textarea, Typography } from '@strapi/design-system';
 import { useAPIErrorHandler, useFetchClient, useNotification } from '@strapi/strapi/admin';
 import * as React from 'react';
 import { useIntl } from 'react-intl';
@@ -225,14 +226,91 @@ export const RevisionsDialog = ({
   );
 };
 
-/** Deleted sections (kept 30 days), each restorable at the end of the article. Hidden while empty. */
-export const TrashPanel = ({ articleId, canEdit, version, onRestored }: { articleId: string; canEdit: boolean; version: string | null; onRestored: () => void }) => {
+/** The place picker's value for "at the end" (section anchors are hex, so it cannot clash). */
+const AT_END = 'end';
+
+/**
+ * Where a section from the trash goes back: at the end (the default) or after a section of the
+ * outline as it is now (`after`: that section's anchor).
+ */
+const RestoreDialog = ({
+  entry,
+  sections,
+  busy,
+  onCancel,
+  onRestore,
+}: {
+  entry: TrashEntry;
+  sections: SectionRecord[];
+  busy: boolean;
+  onCancel: () => void;
+  onRestore: (after: string | null) => void;
+}) => {
+  const m = useMessages();
+  const [place, setPlace] = React.useState<string>(AT_END);
+  // The section picked may go meanwhile (an agent deleted it; the restore failed and the canvas reloaded): back to the end.
+  React.useEffect(() => {
+    if (place !== AT_END && !sections.some((s) => s.anchor === place)) setPlace(AT_END);
+  }, [sections, place]);
+  const untitled = m('canvas.untitled', '(text before the first heading)');
+  const title = entry.title || untitled;
+  return (
+    <Modal.Root open onOpenChange={(open: boolean) => !open && onCancel()}>
+      <Modal.Content style={{ maxWidth: '56rem', width: 'calc(100vw - 2rem)' }} data-testid="restore-dialog">
+        <Modal.Header>
+          <Modal.Title>{m('review.trash.dialog', 'Restore "{title}"', { title })}</Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          <Field.Root name="place" hint={m('review.trash.placeHint', 'It comes back with its content and its history.')}>
+            <Field.Label>{m('review.trash.place', 'Put it back')}</Field.Label>
+            <SingleSelect value={place} onChange={(value: string | number) => setPlace(String(value))} data-testid="restore-place">
+              <SingleSelectOption value={AT_END}>{m('review.trash.atEnd', 'At the end')}</SingleSelectOption>
+              {sections.map((section) => (
+                <SingleSelectOption key={section.id} value={section.anchor}>
+                  {m('review.trash.after', 'After "{title}"', { title: section.title || untitled })}
+                </SingleSelectOption>
+              ))}
+            </SingleSelect>
+            <Field.Hint />
+          </Field.Root>
+        </Modal.Body>
+        <Modal.Footer>
+          <Button variant="tertiary" onClick={onCancel}>
+            {m('review.cancel', 'Cancel')}
+          </Button>
+          <Button onClick={() => onRestore(place === AT_END ? null : place)} loading={busy}>
+            {m('review.trash.restore', 'Restore')}
+          </Button>
+        </Modal.Footer>
+      </Modal.Content>
+    </Modal.Root>
+  );
+};
+
+/**
+ * Deleted sections (kept 30 days), each restorable where the editor picks (the end by
+ * default, or after a section of the current outline). Hidden while empty.
+ */
+export const TrashPanel = ({
+  articleId,
+  canEdit,
+  version,
+  sections,
+  onRestored,
+}: {
+  articleId: string;
+  canEdit: boolean;
+  version: string | null;
+  sections: SectionRecord[];
+  onRestored: () => void;
+}) => {
   const m = useMessages();
   const { get, post } = useFetchClient();
   const { toggleNotification } = useNotification();
   const { formatAPIError } = useAPIErrorHandler();
   const [trash, setTrash] = React.useState<TrashEntry[]>([]);
-  const [busy, setBusy] = React.useState<string | null>(null);
+  const [picking, setPicking] = React.useState<TrashEntry | null>(null);
+  const [busy, setBusy] = React.useState(false);
   const load = React.useCallback(
     () => get<{ data: { sections: TrashEntry[] } }>(articleUrl(articleId, '/trash')).then(({ data }) => setTrash(data.data.sections)),
     [articleId], // eslint-disable-line react-hooks/exhaustive-deps
@@ -242,16 +320,26 @@ export const TrashPanel = ({ articleId, canEdit, version, onRestored }: { articl
     load().catch(() => undefined);
   }, [load, version]);
 
-  const restore = async (entry: TrashEntry) => {
-    setBusy(entry.id);
+  const untitled = m('canvas.untitled', '(text before the first heading)');
+  const restore = async (entry: TrashEntry, after: string | null) => {
+    setBusy(true);
     try {
-      await post(articleUrl(articleId, `/trash/${entry.anchor}/restore`), {});
-      toggleNotification({ type: 'success', message: m('review.trash.restored', '"{title}" is back, at the end', { title: entry.title || m('canvas.untitled', '(text before the first heading)') }) });
+      await post(articleUrl(articleId, `/trash/${entry.anchor}/restore`), after ? { after } : {});
+      const anchorTitle = after ? sections.find((s) => s.anchor === after)?.title || untitled : null;
+      toggleNotification({
+        type: 'success',
+        message: anchorTitle
+          ? m('review.trash.restoredAfter', '"{title}" is back, after "{after}"', { title: entry.title || untitled, after: anchorTitle })
+          : m('review.trash.restored', '"{title}" is back, at the end', { title: entry.title || untitled }),
+      });
+      setPicking(null);
       onRestored();
     } catch (error) {
+      // The dialog stays open (the section picked may have gone meanwhile): pick again.
       toggleNotification({ type: 'danger', message: formatAPIError(error as never) });
+      onRestored();
     } finally {
-      setBusy(null);
+      setBusy(false);
       await load().catch(() => undefined);
     }
   };
@@ -266,7 +354,7 @@ export const TrashPanel = ({ articleId, canEdit, version, onRestored }: { articl
       </Box>
       <Flex tag="ul" direction="column" alignItems="stretch" gap={2} paddingTop={3}>
         {trash.map((entry) => {
-          const title = entry.title || m('canvas.untitled', '(text before the first heading)');
+          const title = entry.title || untitled;
           return (
             <Flex tag="li" key={entry.id} justifyContent="space-between" alignItems="center" gap={2} data-trashed={entry.anchor}>
               <Flex direction="column" alignItems="flex-start" gap={1} style={{ minWidth: 0 }}>
@@ -279,7 +367,7 @@ export const TrashPanel = ({ articleId, canEdit, version, onRestored }: { articl
                 <ByLine by={entry.by} at={entry.deletedAt} />
               </Flex>
               {canEdit ? (
-                <Button size="S" variant="secondary" onClick={() => restore(entry)} loading={busy === entry.id} aria-label={m('review.trash.restoreLabel', 'Restore "{title}"', { title })}>
+                <Button size="S" variant="secondary" onClick={() => setPicking(entry)} aria-label={m('review.trash.restoreLabel', 'Restore "{title}"', { title })}>
                   {m('review.trash.restore', 'Restore')}
                 </Button>
               ) : null}
@@ -287,6 +375,7 @@ export const TrashPanel = ({ articleId, canEdit, version, onRestored }: { articl
           );
         })}
       </Flex>
+      {picking ? <RestoreDialog entry={picking} sections={sections} busy={busy} onCancel={() => setPicking(null)} onRestore={(after) => restore(picking, after)} /> : null}
     </Panel>
   );
 };
@@ -301,6 +390,39 @@ const ResultTitle = ({ result, titleOf }: { result: EditResult; titleOf: (anchor
       {names.length ? `: ${names.join(', ')}` : ''}
       {result.replaced !== undefined ? ` (${m('review.replaced', '{count, plural, one {# occurrence} other {# occurrences}}', { count: result.replaced })})` : ''}
     </Typography>
+  );
+};
+
+/** The reject route's limit on a reason (server schemas/inputs.ts `rejectSuggestionInput`). */
+const REASON_MAX = 2_000;
+
+/** Rejecting a suggestion: an optional reason, stored with it (the route keeps it; the suggestion shape does not show it). */
+const RejectDialog = ({ busy, onCancel, onReject }: { busy: boolean; onCancel: () => void; onReject: (reason: string | null) => void }) => {
+  const m = useMessages();
+  const [reason, setReason] = React.useState('');
+  return (
+    <Modal.Root open onOpenChange={(open: boolean) => !open && onCancel()}>
+      <Modal.Content style={{ maxWidth: '56rem', width: 'calc(100vw - 2rem)' }} data-testid="reject-dialog">
+        <Modal.Header>
+          <Modal.Title>{m('review.reject.title', 'Reject this suggestion?')}</Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          <Field.Root name="reason" hint={m('review.reject.hint', 'Optional. Kept with the suggestion, for whoever made it.')}>
+            <Field.Label>{m('review.reject.reason', 'Reason')}</Field.Label>
+            <Textarea value={reason} maxLength={REASON_MAX} onChange={(e: React.ChangeEvent<HTMLTextAreaElement>) => setReason(e.target.value)} />
+            <Field.Hint />
+          </Field.Root>
+        </Modal.Body>
+        <Modal.Footer>
+          <Button variant="tertiary" onClick={onCancel}>
+            {m('review.cancel', 'Cancel')}
+          </Button>
+          <Button variant="danger" onClick={() => onReject(reason.trim() || null)} loading={busy}>
+            {m('review.reject', 'Reject')}
+          </Button>
+        </Modal.Footer>
+      </Modal.Content>
+    </Modal.Root>
   );
 };
 
@@ -328,6 +450,7 @@ export const SuggestionsPanel = ({
   const { formatAPIError } = useAPIErrorHandler();
   const [open, setOpen] = React.useState<Suggestion[]>([]);
   const [busy, setBusy] = React.useState<string | null>(null);
+  const [rejecting, setRejecting] = React.useState<Suggestion | null>(null);
   const load = React.useCallback(
     () =>
       get<{ data: { suggestions: Suggestion[] } }>(articleUrl(articleId, '/suggestions')).then(({ data }) =>
@@ -348,15 +471,16 @@ export const SuggestionsPanel = ({
 
   const titleOf = (anchor: string) => sections.find((s) => s.anchor === anchor || s.id.startsWith(anchor))?.title ?? anchor;
 
-  const decide = async (suggestion: Suggestion, decision: 'accept' | 'reject') => {
+  const decide = async (suggestion: Suggestion, decision: 'accept' | 'reject', reason: string | null = null) => {
     setBusy(suggestion.id);
     try {
-      await post(articleUrl(articleId, `/suggestions/${suggestion.anchor}/${decision}`), {});
+      await post(articleUrl(articleId, `/suggestions/${suggestion.anchor}/${decision}`), reason ? { reason } : {});
       toggleNotification({ type: 'success', message: decision === 'accept' ? m('review.accepted', 'Suggestion accepted') : m('review.rejected', 'Suggestion rejected') });
     } catch (error) {
       toggleNotification({ type: 'danger', message: formatAPIError(error as never) });
     } finally {
       setBusy(null);
+      setRejecting(null);
     }
     await load().catch(() => undefined);
     onDecided();
@@ -399,7 +523,7 @@ export const SuggestionsPanel = ({
             ) : null}
             {canEdit ? (
               <Flex gap={2} paddingTop={3} justifyContent="flex-end" wrap="wrap">
-                <Button size="S" variant="danger-light" onClick={() => decide(suggestion, 'reject')} disabled={busy !== null}>
+                <Button size="S" variant="danger-light" onClick={() => setRejecting(suggestion)} disabled={busy !== null}>
                   {m('review.reject', 'Reject')}
                 </Button>
                 {suggestion.status === 'pending' ? (
@@ -412,6 +536,7 @@ export const SuggestionsPanel = ({
           </Box>
         ))}
       </Flex>
+      {rejecting ? <RejectDialog busy={busy === rejecting.id} onCancel={() => setRejecting(null)} onReject={(reason) => decide(rejecting, 'reject', reason)} /> : null}
     </Panel>
   );
 };

@@ -385,7 +385,7 @@ export const ArticlePage = () => {
               <Flex direction="column" alignItems="stretch" gap={4}>
                 <BriefPanel articleId={id} canEdit={canEdit} />
                 <SuggestionsPanel articleId={id} canEdit={canEdit} version={loaded.etag} sections={loaded.sections} onDecided={refresh} />
-                <TrashPanel articleId={id} canEdit={canEdit} version={loaded.etag} onRestored={refresh} />
+                <TrashPanel articleId={id} canEdit={canEdit} version={loaded.etag} sections={loaded.sections} onRestored={refresh} />
               </Flex>
             </Grid.Item>
           </Grid.Root>
