@@ -51,6 +51,18 @@ const minutes = (seconds: number) => Math.max(1, Math.ceil(seconds / 60));
  * credentials, or the quire_session cookie), checks the code and the device's name, and
  * approves or denies.
  */
+/** A page of a sign-in flow: never cached, never framed (its CSP is set with its nonce). */
+export function sendPage(ctx, status: number, html: string) {
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.set('Cache-Control', 'no-store');
+  // same-origin, not no-referrer: with no-referrer browsers send "Origin: null" on form posts.
+  ctx.set('Referrer-Policy', 'same-origin');
+  ctx.set('X-Frame-Options', 'DENY');
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.body = html;
+}
+
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const logins = () => strapi.plugin('quire').service('cliLogin');
   const rateLimit = () => strapi.plugin('quire').service('rateLimit');
@@ -58,17 +70,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const publicOrigin = () => new URL(publicUrl(strapi));
   const secure = () => publicOrigin().protocol === 'https:';
   const secret = () => (strapi.config.get('server.app.keys') as string[])[0];
-
-  function render(ctx, status: number, html: string) {
-    ctx.status = status;
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.set('Cache-Control', 'no-store');
-    // same-origin, not no-referrer: with no-referrer browsers send "Origin: null" on form posts.
-    ctx.set('Referrer-Policy', 'same-origin');
-    ctx.set('X-Frame-Options', 'DENY');
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.body = html;
-  }
 
   /** A fresh nonce for each response, and the CSP that allows only it. */
   function nonce(ctx): string {
@@ -153,13 +154,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         await rateLimit().consume('cli-code-link', `user:${user.id}`, CODE_LINK_LIMIT);
       } catch (error) {
         if (!(error instanceof ApiError) || error.code !== 'rate-limited') throw error;
-        render(ctx, 200, enterCodePage({ nonce: n, csrf, user, code }));
+        sendPage(ctx, 200, enterCodePage({ nonce: n, csrf, user, code }));
         return null;
       }
     }
     const locked = counted ? await codeLockout(ctx, user.id) : 0;
     if (locked) {
-      render(ctx, 429, enterCodePage({ nonce: n, csrf, user, code, error: lockedMessage(locked) }));
+      sendPage(ctx, 429, enterCodePage({ nonce: n, csrf, user, code, error: lockedMessage(locked) }));
       return null;
     }
     const login = await logins().findPending(code);
@@ -171,14 +172,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         settled === 'used'
           ? 'This code was already used: each code works once. To connect a device, run "quire login" on it again for a new code.'
           : 'This code has expired. Run "quire login" on the device again for a new code.';
-      render(ctx, 410, enterCodePage({ nonce: n, csrf, user, error }));
+      sendPage(ctx, 410, enterCodePage({ nonce: n, csrf, user, error }));
       return null;
     }
     const lockout = counted ? await countWrongCode(ctx, user.id) : 0;
     const error = lockout
       ? lockedMessage(lockout)
       : 'That code is not valid, or it has expired or been used. Check the code in your terminal, or run "quire login" again.';
-    render(ctx, lockout ? 429 : 400, enterCodePage({ nonce: n, csrf, user, code, error }));
+    sendPage(ctx, lockout ? 429 : 400, enterCodePage({ nonce: n, csrf, user, code, error }));
     return null;
   }
 
@@ -190,12 +191,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await handler(ctx);
     } catch (error) {
       strapi.log.error(`${ctx.method} ${ctx.path} failed: ${(error as Error)?.stack ?? error}`);
-      render(ctx, 500, problemPage({ nonce: nonce(ctx), title: 'Something went wrong', message: 'Something went wrong on our side. Try again in a moment.' }));
+      sendPage(ctx, 500, problemPage({ nonce: nonce(ctx), title: 'Something went wrong', message: 'Something went wrong on our side. Try again in a moment.' }));
     }
   };
 
   const expiredForm = (ctx, code: string) =>
-    render(
+    sendPage(
       ctx,
       403,
       problemPage({ nonce: nonce(ctx), title: 'This form has expired', message: 'The form was stale or did not come from this page. Open the page again and retry.', retryHref: codeHref(code) }),
@@ -206,10 +207,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const csrf = csrfToken(ctx);
     const code = str(ctx.query.code, 40).trim();
     const user = await sessionUser(ctx);
-    if (!user) return render(ctx, 200, signInPage({ nonce: n, csrf, code }));
-    if (!code) return render(ctx, 200, enterCodePage({ nonce: n, csrf, user }));
+    if (!user) return sendPage(ctx, 200, signInPage({ nonce: n, csrf, code }));
+    if (!code) return sendPage(ctx, 200, enterCodePage({ nonce: n, csrf, user }));
     const login = await pendingLoginOrRender(ctx, user, code, csrf, n, false);
-    if (login) render(ctx, 200, confirmPage({ nonce: n, csrf, user, login }));
+    if (login) sendPage(ctx, 200, confirmPage({ nonce: n, csrf, user, login }));
   }
 
   /** A submitted code (the code form): counted, and refused while code entry is locked. */
@@ -219,10 +220,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const n = nonce(ctx);
     const csrf = csrfToken(ctx);
     const user = await sessionUser(ctx);
-    if (!user) return render(ctx, 401, signInPage({ nonce: n, csrf, code, error: 'Sign in first.' }));
-    if (!code) return render(ctx, 400, enterCodePage({ nonce: n, csrf, user, error: 'Enter the code shown in your terminal.' }));
+    if (!user) return sendPage(ctx, 401, signInPage({ nonce: n, csrf, code, error: 'Sign in first.' }));
+    if (!code) return sendPage(ctx, 400, enterCodePage({ nonce: n, csrf, user, error: 'Enter the code shown in your terminal.' }));
     const login = await pendingLoginOrRender(ctx, user, code, csrf, n);
-    if (login) render(ctx, 200, confirmPage({ nonce: n, csrf, user, login }));
+    if (login) sendPage(ctx, 200, confirmPage({ nonce: n, csrf, user, login }));
   }
 
   async function signIn(ctx) {
@@ -233,7 +234,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const csrf = csrfToken(ctx);
     const identifier = str(body.identifier, 200).trim();
     const password = str(body.password, 500);
-    const again = (status: number, error: string) => render(ctx, status, signInPage({ nonce: n, csrf, code, identifier, error }));
+    const again = (status: number, error: string) => sendPage(ctx, status, signInPage({ nonce: n, csrf, code, identifier, error }));
     if (!identifier || !password) return again(400, 'Enter your username or email and your password.');
 
     const ipKey = `ip:${ctx.request.ip}`;
@@ -270,18 +271,18 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const n = nonce(ctx);
     const csrf = csrfToken(ctx);
     const user = await sessionUser(ctx);
-    if (!user) return render(ctx, 401, signInPage({ nonce: n, csrf, code, error: 'Sign in first.' }));
+    if (!user) return sendPage(ctx, 401, signInPage({ nonce: n, csrf, code, error: 'Sign in first.' }));
     const decision = body.decision;
     if (decision !== 'approve' && decision !== 'deny') {
-      return render(ctx, 400, problemPage({ nonce: n, title: 'No decision', message: 'Choose Approve or Deny.', retryHref: codeHref(code) }));
+      return sendPage(ctx, 400, problemPage({ nonce: n, title: 'No decision', message: 'Choose Approve or Deny.', retryHref: codeHref(code) }));
     }
     const login = await pendingLoginOrRender(ctx, user, code, csrf, n);
     if (!login) return;
     const done = await logins().decide(login.id, user.id, decision === 'approve');
     if (!done) {
-      return render(ctx, 409, problemPage({ nonce: n, title: 'Login no longer waiting', message: 'This login was decided already or has expired. Run "quire login" again.' }));
+      return sendPage(ctx, 409, problemPage({ nonce: n, title: 'Login no longer waiting', message: 'This login was decided already or has expired. Run "quire login" again.' }));
     }
-    render(ctx, 200, decidedPage({ nonce: n, approved: decision === 'approve', name: login.name }));
+    sendPage(ctx, 200, decidedPage({ nonce: n, approved: decision === 'approve', name: login.name }));
   }
 
   async function signOut(ctx) {

@@ -12,7 +12,7 @@ import { oauthGrantRoutes } from '../routes/oauth';
 import { oauthResources } from '../services/auth';
 import type { OAuthClient } from '../services/oauth';
 import { mayManageKeys } from './keys';
-import { SIGN_IN_IP_LIMIT, SIGN_IN_LIMIT, setCookie, verifyPassword } from './cli-login-page';
+import { SIGN_IN_IP_LIMIT, SIGN_IN_LIMIT, sendPage, setCookie, verifyPassword } from './cli-login-page';
 
 const CSRF_COOKIE = 'quire_oauth_csrf';
 const str = (value: unknown, max = 4000) => (typeof value === 'string' ? value.slice(0, max) : '');
@@ -62,14 +62,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   function render(ctx, status: number, html: string, formTargets: string[] = []) {
-    ctx.status = status;
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.set('Cache-Control', 'no-store');
-    ctx.set('Referrer-Policy', 'same-origin');
-    ctx.set('X-Frame-Options', 'DENY');
-    ctx.set('X-Content-Type-Options', 'nosniff');
+    sendPage(ctx, status, html);
     ctx.set('Content-Security-Policy', contentSecurityPolicy(ctx.state.nonce, formTargets));
-    ctx.body = html;
   }
   const nonce = (ctx): string => (ctx.state.nonce = randomBytes(16).toString('base64'));
 

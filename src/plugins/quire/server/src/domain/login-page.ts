@@ -106,19 +106,26 @@ ${code ? `<input type="hidden" name="code" value="${escapeHtml(code)}">` : ''}
 </footer>`;
 }
 
-export function signInPage(opts: { nonce: string; csrf: string; code?: string; identifier?: string; error?: string }): string {
-  const body = `<h1>Sign in to connect a device</h1>
-<p class="muted">A command-line client asked to sign in to your account. Sign in, then check the code it shows.</p>
-${alert(opts.error)}
-<form method="post" action="${PAGE_PATH}/session">
-<input type="hidden" name="csrf" value="${escapeHtml(opts.csrf)}">
-<input type="hidden" name="code" value="${escapeHtml(opts.code ?? '')}">
+/** The username-or-email and password form, posting `hidden` fields along (escaped). */
+export function signInForm(action: string, hidden: Record<string, string>, identifier = ''): string {
+  const fields = Object.entries(hidden)
+    .map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`)
+    .join('\n');
+  return `<form method="post" action="${action}">
+${fields}
 <label for="identifier">Username or email</label>
-<input type="text" id="identifier" name="identifier" autocomplete="username" required autofocus value="${escapeHtml(opts.identifier ?? '')}">
+<input type="text" id="identifier" name="identifier" autocomplete="username" required autofocus value="${escapeHtml(identifier)}">
 <label for="password">Password</label>
 <input type="password" id="password" name="password" autocomplete="current-password" required>
 <div class="buttons"><button type="submit" class="primary">Sign in</button></div>
 </form>`;
+}
+
+export function signInPage(opts: { nonce: string; csrf: string; code?: string; identifier?: string; error?: string }): string {
+  const body = `<h1>Sign in to connect a device</h1>
+<p class="muted">A command-line client asked to sign in to your account. Sign in, then check the code it shows.</p>
+${alert(opts.error)}
+${signInForm(`${PAGE_PATH}/session`, { csrf: opts.csrf, code: opts.code ?? '' }, opts.identifier)}`;
   return layout(opts.nonce, 'Sign in', body);
 }
 

@@ -2,7 +2,7 @@
  * The OAuth authorize page (sign in, then consent), in the CLI login page's layout and style:
  * plain HTML, no script, every value escaped, readable on a phone.
  */
-import { alert, layout, type PageUser } from './login-page';
+import { alert, layout, signInForm, type PageUser } from './login-page';
 import { escapeHtml } from './html-escape';
 import type { OAuthScope } from './oauth';
 
@@ -20,15 +20,7 @@ export function oauthSignInPage(opts: { nonce: string; csrf: string; request: st
   const body = `<h1>Sign in to connect ${escapeHtml(opts.clientName)}</h1>
 <p class="muted">An app asked to connect to your Quire account. Sign in, then decide what it may do.</p>
 ${alert(opts.error)}
-<form method="post" action="${AUTHORIZE_PATH}/session">
-${hidden('csrf', opts.csrf)}
-${hidden('request', opts.request)}
-<label for="identifier">Username or email</label>
-<input type="text" id="identifier" name="identifier" autocomplete="username" required autofocus value="${escapeHtml(opts.identifier ?? '')}">
-<label for="password">Password</label>
-<input type="password" id="password" name="password" autocomplete="current-password" required>
-<div class="buttons"><button type="submit" class="primary">Sign in</button></div>
-</form>`;
+${signInForm(`${AUTHORIZE_PATH}/session`, { csrf: opts.csrf, request: opts.request }, opts.identifier)}`;
   return layout(opts.nonce, 'Sign in', body);
 }
 

@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import type { Knex } from 'knex';
 import { newId } from '../domain/anchors';
 import { outlineTag } from '../domain/etags';
 import { invalidArgument } from '../../../../../kernel/errors';
@@ -84,7 +85,7 @@ export function encodeCursor(row: { updatedAt: unknown; id: number }): string {
   return Buffer.from(JSON.stringify([row.updatedAt, row.id])).toString('base64url');
 }
 
-export function decodeCursor(cursor: string): { updatedAt: Date; id: number } {
+function decodeCursor(cursor: string): { updatedAt: Date; id: number } {
   try {
     const [updatedAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     const date = new Date(updatedAt);
@@ -93,6 +94,24 @@ export function decodeCursor(cursor: string): { updatedAt: Date; id: number } {
     // fall through
   }
   throw invalidArgument('cursor is not valid.', 'Pass the nextCursor of the previous page unchanged, or leave cursor out for the first page.');
+}
+
+/**
+ * Narrows a query on articles `a` to a page of `limit` (and one more, to tell whether a next
+ * page exists), most recently updated first, after `cursor` (the nextCursor of the last page).
+ */
+export function newestFirst(query: Knex.QueryBuilder, limit: number, cursor?: string): Knex.QueryBuilder {
+  query
+    .orderBy([
+      { column: 'a.updated_at', order: 'desc' },
+      { column: 'a.id', order: 'desc' },
+    ])
+    .limit(limit + 1);
+  if (cursor) {
+    const { updatedAt, id } = decodeCursor(cursor);
+    query.andWhere((q) => q.where('a.updated_at', '<', updatedAt).orWhere((q2) => q2.where('a.updated_at', '=', updatedAt).andWhere('a.id', '<', id)));
+  }
+  return query;
 }
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
@@ -160,19 +179,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         .select(
           k(sections).count('*').whereRaw('?? = ??', ['s.article_id', 'a.id']).as('section_count'),
           k(sections).sum('s.words').whereRaw('?? = ??', ['s.article_id', 'a.id']).as('word_count'),
-        )
-        .orderBy([
-          { column: 'a.updated_at', order: 'desc' },
-          { column: 'a.id', order: 'desc' },
-        ])
-        .limit(limit + 1);
-      if (options.cursor) {
-        const { updatedAt, id } = decodeCursor(options.cursor);
-        query.andWhere((q) =>
-          q.where('a.updated_at', '<', updatedAt).orWhere((q2) => q2.where('a.updated_at', '=', updatedAt).andWhere('a.id', '<', id)),
         );
-      }
-      const raws = await query;
+      const raws = await newestFirst(query, limit, options.cursor);
       const page = raws.slice(0, limit);
       const rows = page.map(toRow);
       return {

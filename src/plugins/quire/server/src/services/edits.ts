@@ -22,7 +22,7 @@ import { createTwoFilesPatch } from 'diff';
 import { ApiError, invalidArgument, notFound } from '../../../../../kernel/errors';
 import { parseIfMatch, preconditionFailed, preconditionHolds, type Precondition } from '../../../../../kernel/conditional';
 import { iso, knexOf, tableName } from '../../../../../kernel/db';
-import { newId, type AnchorScope } from '../domain/anchors';
+import type { AnchorScope } from '../domain/anchors';
 import { outlineTag, sectionTag } from '../domain/etags';
 import { emptySection, type SectionContent } from '../domain/markdown';
 import { ranksBetween, slotBounds } from '../domain/ordering';
@@ -280,27 +280,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return this.trx(sections()).where({ article_id: this.articleRowId, uuid }).first(SECTION_ROW);
     }
 
-    private async insertRows(contents: SectionContent[], ranks: string[]): Promise<OutlineItem[]> {
-      const data = contents.map((c, i) => ({
-        uuid: newId(),
-        articleId: this.articleRowId,
-        rank: ranks[i],
-        level: c.level,
-        title: c.title,
-        words: c.words,
-        source: c.source,
-        markdown: c.markdown,
-        html: c.html,
-        // Search matches this for html sections (services/search.ts); null for Markdown ones.
-        htmlText: c.source === 'html' ? c.htmlText : null,
-        rev: 1,
-        byKind: this.options.actor.kind,
-        byName: this.options.actor.name,
-        createdAt: this.now,
-        updatedAt: this.now,
-      }));
-      if (data.length) await strapi.db.query(UID.section).createMany({ data });
-      return data.map((d) => ({ uuid: d.uuid, rank: d.rank, level: d.level, title: d.title, words: d.words, source: d.source as OutlineItem['source'], rev: 1 }));
+    private insertRows(contents: SectionContent[], ranks: string[]): Promise<OutlineItem[]> {
+      return strapi.plugin('quire').service('sections').insertRows(this.articleRowId, contents, ranks, this.options.actor, this.now);
     }
 
     /** Keeps a section's current version in its history (before it changes); written by `flushHistory`. */
@@ -366,6 +347,22 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return [replaced.uuid, ...added.map((a) => a.uuid)];
     }
 
+    /**
+     * The ranks new sections go between (after / before a section, else the end). New content
+     * takes the place of the empty section of an article that has nothing else: it is deleted.
+     */
+    private async slotBetween(afterItem?: OutlineItem, beforeItem?: OutlineItem): Promise<{ lower: string | null; upper: string | null }> {
+      const bounds = slotBounds(this.outline.items as OutlineItem[], {
+        afterIndex: afterItem && this.outline.indexOf(afterItem.uuid),
+        beforeIndex: beforeItem && this.outline.indexOf(beforeItem.uuid),
+      });
+      const only = this.outline.size === 1 ? this.outline.items[0] : undefined;
+      if (!only || !looksEmpty(only) || (await this.row(only.uuid))?.markdown !== '') return bounds;
+      await this.trx(sections()).where({ article_id: this.articleRowId, uuid: only.uuid }).delete();
+      this.outline = this.outline.with({ remove: [only.uuid] });
+      return { lower: null, upper: null };
+    }
+
     private placement(op: { after?: string; before?: string }, i: number) {
       const afterItem = op.after !== undefined ? this.resolve(op.after, i) : undefined;
       const beforeItem = op.before !== undefined ? this.resolve(op.before, i) : undefined;
@@ -390,24 +387,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           const { afterItem, beforeItem } = this.placement(op, i);
           if (afterItem) this.touch(afterItem);
           if (beforeItem) this.touch(beforeItem);
-          let base = this.outline;
-          let { lower, upper } = slotBounds(base.items as OutlineItem[], {
-            afterIndex: afterItem && base.indexOf(afterItem.uuid),
-            beforeIndex: beforeItem && base.indexOf(beforeItem.uuid),
-          });
-          // Content takes the place of the empty section of an article that had none.
-          const only = base.size === 1 ? base.items[0] : undefined;
-          if (only && looksEmpty(only)) {
-            const stored = await this.row(only.uuid);
-            if (stored?.markdown === '') {
-              await this.trx(sections()).where({ article_id: this.articleRowId, uuid: only.uuid }).delete();
-              base = base.with({ remove: [only.uuid] });
-              lower = null;
-              upper = null;
-            }
-          }
+          const { lower, upper } = await this.slotBetween(afterItem, beforeItem);
           const added = await this.insertRows(contents!, ranksBetween(lower, upper, contents!.length));
-          this.outline = base.with({ upsert: added });
+          this.outline = this.outline.with({ upsert: added });
           const ids = added.map((a) => a.uuid);
           this.produced.push(ids);
           this.resolvedOps.push({ ...op, after: full(afterItem), before: full(beforeItem) });
@@ -559,18 +541,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** Puts a section of the trash back, with its id, content, revision and history. */
     async restoreTrashed(row, placement: { after?: string; before?: string }): Promise<void> {
       const { afterItem, beforeItem } = this.placement(placement, 0);
-      let { lower, upper } = slotBounds(this.outline.items as OutlineItem[], {
-        afterIndex: afterItem && this.outline.indexOf(afterItem.uuid),
-        beforeIndex: beforeItem && this.outline.indexOf(beforeItem.uuid),
-      });
-      // It takes the place of the empty section of an article that has nothing else.
-      const only = this.outline.size === 1 ? this.outline.items[0] : undefined;
-      if (only && looksEmpty(only) && (await this.row(only.uuid))?.markdown === '') {
-        await this.trx(sections()).where({ article_id: this.articleRowId, uuid: only.uuid }).delete();
-        this.outline = this.outline.with({ remove: [only.uuid] });
-        lower = null;
-        upper = null;
-      }
+      const { lower, upper } = await this.slotBetween(afterItem, beforeItem);
       const rank = ranksBetween(lower, upper, 1)[0];
       await strapi.db.query(UID.section).create({
         data: {

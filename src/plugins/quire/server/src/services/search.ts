@@ -21,7 +21,7 @@ import { iso, knexOf, tableName } from '../../../../../kernel/db';
 import { codePoints, ftsQuery, likeContains, literalPattern, matchText, MIN_INDEXED_QUERY } from '../domain/search';
 import type { Outline } from '../domain/outline';
 import type { SearchMatch } from '../schemas/records';
-import { decodeCursor, encodeCursor } from './articles';
+import { encodeCursor, newestFirst } from './articles';
 import { articleNotFound, articleUuid, TABLE } from './store';
 
 /** The search text of a section row (`s` the table's alias, or `new` in a trigger). */
@@ -119,18 +119,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         // Nothing to look up: each of the caller's articles is checked through its own sections.
         page.whereExists(whereMayContain(k(sections('s')).select(k.raw('1')).whereRaw('?? = ??', ['s.article_id', 'a.id']), q));
       }
-      page
-        .select(['a.id', 'a.uuid', 'a.title', 'a.updated_at', 'a.outline_rev'])
-        .orderBy([
-          { column: 'a.updated_at', order: 'desc' },
-          { column: 'a.id', order: 'desc' },
-        ])
-        .limit(limit + 1);
-      if (options.cursor) {
-        const { updatedAt, id } = decodeCursor(options.cursor);
-        page.andWhere((w) => w.where('a.updated_at', '<', updatedAt).orWhere((w2) => w2.where('a.updated_at', '=', updatedAt).andWhere('a.id', '<', id)));
-      }
-      const found = await page;
+      const found = await newestFirst(page.select(['a.id', 'a.uuid', 'a.title', 'a.updated_at', 'a.outline_rev']), limit, options.cursor);
       const shown = found.slice(0, limit);
       const rows: CandidateRow[] = shown.length
         ? await whereMayContain(k(sections('s')).whereIn('s.article_id', shown.map((a) => a.id)).select(CANDIDATE_COLUMNS), q)

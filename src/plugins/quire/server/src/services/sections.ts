@@ -46,8 +46,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   }
 
   /** Inserts sections with the given ranks (one INSERT per batch); returns their outline items. */
-  async function insert(articleRowId: number, contents: SectionContent[], ranks: string[], actor?: Actor): Promise<OutlineItem[]> {
-    const now = new Date();
+  async function insert(articleRowId: number, contents: SectionContent[], ranks: string[], actor?: Actor, now = new Date()): Promise<OutlineItem[]> {
     const data = contents.map((c, i) => ({
       uuid: newId(),
       articleId: articleRowId,
@@ -120,6 +119,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const byId = new Map(rows.map((row) => [row.uuid, row]));
       return outline.items.map((item) => toRecord(byId.get(item.uuid), outline.anchorOf(item.uuid)));
     },
+
+    /** Inserts sections with the given ranks, written by `actor` (the edits engine, inside its transaction). */
+    insertRows: insert,
 
     /** Inserts the first sections of a new article (inside its creating transaction). */
     async insertInitial(articleRowId: number, contents: SectionContent[], actor?: Actor): Promise<Outline> {
