@@ -12,6 +12,8 @@ const appDir = path.resolve(__dirname, '..', '..');
 
 async function main() {
   const app = await createStrapi({ appDir, distDir: path.join(appDir, 'dist'), autoReload: false, serveAdminPanel: false }).load();
+  // Registered in the same tick as load() ends, as an app's bootstrap would be: the runner starts
+  // taking queued runs only after that (a restarted process must not fail runs of test.slow).
   app.plugin('triggers').service('actions').register('test.count', async (input, ctx) => {
     await ctx.strapi.db.connection('test_runs').insert({ execution_id: ctx.executionId, pid: process.pid });
     return input;

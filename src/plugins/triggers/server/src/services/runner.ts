@@ -39,6 +39,7 @@ function describeFailure(error: unknown): Failure {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const LOADED_POLL_MS = 50;
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const setting = <K extends keyof TriggersConfig>(key: K): TriggersConfig[K] => triggersConfig(strapi)[key];
@@ -58,6 +59,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const waitingCallbacks: string[] = [];
   let activeCallbacks = 0;
   let sweepTimer: NodeJS.Timeout | null = null;
+  let loadedTimer: NodeJS.Timeout | null = null;
   const timers = new Set<NodeJS.Timeout>();
   const waiting: string[] = [];
   const inFlight = new Set<Promise<void>>();
@@ -271,7 +273,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
             backoff: { type: 'exponential', delay: 1000 },
           },
         });
-        worker = new Worker(name, async (job) => execute(job.data.executionId), { connection, concurrency: setting('concurrency') });
+        worker = new Worker(name, async (job) => execute(job.data.executionId), { connection, concurrency: setting('concurrency'), autorun: false });
         worker.on('error', (error) => strapi.log.warn(`triggers: queue worker: ${error.message}`));
         queue.on('error', (error) => strapi.log.warn(`triggers: queue: ${error.message}`));
         callbackQueue = new Queue(`${name}-callbacks`, {
@@ -281,6 +283,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         callbackWorker = new Worker(`${name}-callbacks`, async (job) => announce(job.data.executionId), {
           connection,
           concurrency: setting('callbackConcurrency'),
+          autorun: false,
         });
         callbackWorker.on('error', (error) => strapi.log.warn(`triggers: callback worker: ${error.message}`));
         callbackQueue.on('error', (error) => strapi.log.warn(`triggers: callback queue: ${error.message}`));
@@ -288,13 +291,28 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       } else {
         mode = 'inline';
       }
-      const interval = setting('sweepIntervalMs');
-      if (interval > 0) {
-        sweepTimer = setInterval(() => {
-          sweep().catch((error) => strapi.log.warn(`triggers: sweep failed: ${error?.message ?? error}`));
-        }, interval);
-        sweepTimer.unref();
-      }
+      // Plugins and the app register their actions in their register or bootstrap, some after
+      // this one: a process that took jobs before Strapi finished loading would fail runs of
+      // actions it does not know yet. So work starts once loading is over.
+      const startWork = () => {
+        loadedTimer = null;
+        if (mode === 'stopped') return;
+        if (!strapi.isLoaded) {
+          loadedTimer = setTimeout(startWork, LOADED_POLL_MS);
+          return;
+        }
+        for (const w of [worker, callbackWorker]) {
+          w?.run().catch((error) => strapi.log.warn(`triggers: queue worker stopped: ${error?.message ?? error}`));
+        }
+        const interval = setting('sweepIntervalMs');
+        if (interval > 0) {
+          sweepTimer = setInterval(() => {
+            sweep().catch((error) => strapi.log.warn(`triggers: sweep failed: ${error?.message ?? error}`));
+          }, interval);
+          sweepTimer.unref();
+        }
+      };
+      startWork();
     },
 
     async stop() {
@@ -302,6 +320,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       mode = 'stopped';
       if (sweepTimer) clearInterval(sweepTimer);
       sweepTimer = null;
+      if (loadedTimer) clearTimeout(loadedTimer);
+      loadedTimer = null;
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       waiting.length = 0;
