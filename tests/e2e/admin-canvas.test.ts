@@ -369,6 +369,18 @@ describe('review', () => {
 
       expect(await outlineTitles()).toEqual(['Numbers', 'Looms', 'Music']);
       expect((await api('get', `/api/articles/${articleId}/trash`)).body.data.sections.map((s) => s.title)).toEqual(['Scratch']);
+
+      // At the start: before the first section of the outline.
+      await trash.getByRole('button', { name: 'Restore "Scratch"' }).click();
+      await place.click();
+      await page.getByRole('option', { name: 'At the start' }).click();
+      await place.getByText('At the start').waitFor();
+      await dialog.getByRole('button', { name: 'Restore' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await page.getByText('"Scratch" is back, at the start').waitFor();
+      expect(await outlineTitles()).toEqual(['Scratch', 'Numbers', 'Looms', 'Music']);
+      // Back in the trash for the tests that follow.
+      expect((await api('delete', `/api/articles/${articleId}/sections/${scratch}`)).status).toBe(200);
     }));
 
   it('shows the review panels on a laptop and on a phone', async () => {

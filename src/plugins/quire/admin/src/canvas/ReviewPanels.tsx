@@ -226,12 +226,16 @@ export const RevisionsDialog = ({
   );
 };
 
-/** The place picker's value for "at the end" (section anchors are hex, so it cannot clash). */
+/** The place picker's values for "at the start" and "at the end" (section anchors are hex, so they cannot clash). */
+const AT_START = 'start';
 const AT_END = 'end';
 
+/** Where a restored section goes: `before` or `after` a section's anchor, or neither (the end). */
+type Place = { before: string } | { after: string } | Record<string, never>;
+
 /**
- * Where a section from the trash goes back: at the end (the default) or after a section of the
- * outline as it is now (`after`: that section's anchor).
+ * Where a section from the trash goes back: at the end (the default), at the start, or after a
+ * section of the outline as it is now.
  */
 const RestoreDialog = ({
   entry,
@@ -244,13 +248,13 @@ const RestoreDialog = ({
   sections: SectionRecord[];
   busy: boolean;
   onCancel: () => void;
-  onRestore: (after: string | null) => void;
+  onRestore: (place: Place) => void;
 }) => {
   const m = useMessages();
   const [place, setPlace] = React.useState<string>(AT_END);
   // The section picked may go meanwhile (an agent deleted it; the restore failed and the canvas reloaded): back to the end.
   React.useEffect(() => {
-    if (place !== AT_END && !sections.some((s) => s.anchor === place)) setPlace(AT_END);
+    if (place !== AT_END && place !== AT_START && !sections.some((s) => s.anchor === place)) setPlace(AT_END);
   }, [sections, place]);
   const untitled = m('canvas.untitled', '(text before the first heading)');
   const title = entry.title || untitled;
@@ -265,6 +269,7 @@ const RestoreDialog = ({
             <Field.Label>{m('review.trash.place', 'Put it back')}</Field.Label>
             <SingleSelect value={place} onChange={(value: string | number) => setPlace(String(value))} data-testid="restore-place">
               <SingleSelectOption value={AT_END}>{m('review.trash.atEnd', 'At the end')}</SingleSelectOption>
+              {sections.length ? <SingleSelectOption value={AT_START}>{m('review.trash.atStart', 'At the start')}</SingleSelectOption> : null}
               {sections.map((section) => (
                 <SingleSelectOption key={section.id} value={section.anchor}>
                   {m('review.trash.after', 'After "{title}"', { title: section.title || untitled })}
@@ -278,7 +283,10 @@ const RestoreDialog = ({
           <Button variant="tertiary" onClick={onCancel}>
             {m('review.cancel', 'Cancel')}
           </Button>
-          <Button onClick={() => onRestore(place === AT_END ? null : place)} loading={busy}>
+          <Button
+            onClick={() => onRestore(place === AT_END || !sections.length ? {} : place === AT_START ? { before: sections[0].anchor } : { after: place })}
+            loading={busy}
+          >
             {m('review.trash.restore', 'Restore')}
           </Button>
         </Modal.Footer>
@@ -321,16 +329,20 @@ export const TrashPanel = ({
   }, [load, version]);
 
   const untitled = m('canvas.untitled', '(text before the first heading)');
-  const restore = async (entry: TrashEntry, after: string | null) => {
+  const restore = async (entry: TrashEntry, place: Place) => {
     setBusy(true);
     try {
-      await post(articleUrl(articleId, `/trash/${entry.anchor}/restore`), after ? { after } : {});
-      const anchorTitle = after ? sections.find((s) => s.anchor === after)?.title || untitled : null;
+      await post(articleUrl(articleId, `/trash/${entry.anchor}/restore`), place);
+      const title = entry.title || untitled;
+      const after = 'after' in place ? sections.find((s) => s.anchor === place.after)?.title || untitled : null;
       toggleNotification({
         type: 'success',
-        message: anchorTitle
-          ? m('review.trash.restoredAfter', '"{title}" is back, after "{after}"', { title: entry.title || untitled, after: anchorTitle })
-          : m('review.trash.restored', '"{title}" is back, at the end', { title: entry.title || untitled }),
+        message:
+          after !== null
+            ? m('review.trash.restoredAfter', '"{title}" is back, after "{after}"', { title, after })
+            : 'before' in place
+              ? m('review.trash.restoredStart', '"{title}" is back, at the start', { title })
+              : m('review.trash.restored', '"{title}" is back, at the end', { title }),
       });
       setPicking(null);
       onRestored();
@@ -375,7 +387,7 @@ export const TrashPanel = ({
           );
         })}
       </Flex>
-      {picking ? <RestoreDialog entry={picking} sections={sections} busy={busy} onCancel={() => setPicking(null)} onRestore={(after) => restore(picking, after)} /> : null}
+      {picking ? <RestoreDialog entry={picking} sections={sections} busy={busy} onCancel={() => setPicking(null)} onRestore={(place) => restore(picking, place)} /> : null}
     </Panel>
   );
 };
