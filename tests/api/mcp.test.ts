@@ -350,7 +350,36 @@ describe('POST /api/mcp', () => {
     expect(res.status).toBe(200);
     expect(res.headers['mcp-session-id']).toBeUndefined();
     expect(res.body.result.protocolVersion).toBe('2025-11-25');
-    const get = await app.http.get('/api/mcp').set('Authorization', `Bearer ${key}`);
-    expect(get.status).toBe(404);
+    for (const method of ['get', 'delete'] as const) {
+      const res = await app.http[method]('/api/mcp').set('Authorization', `Bearer ${key}`).set('Accept', 'text/event-stream');
+      expect(res.status).toBe(405);
+      expect(res.headers.allow).toBe('POST');
+      expect(res.body).toEqual({ success: false, error: { code: 'method-not-allowed', message: expect.stringContaining('stateless'), nextAction: expect.stringContaining('POST /api/mcp') } });
+    }
+  });
+
+  it('answers the SDK client\'s GET for an SSE stream with 405, which the client takes as "no stream" (no error)', async () => {
+    const errors: Error[] = [];
+    const gets: Array<Promise<Response>> = [];
+    const client = new Client({ name: 'quire-test-agent', version: '1.0.0' });
+    client.onerror = (error) => errors.push(error);
+    const transport = new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${key}` } },
+      fetch: (url, init) => {
+        const response = fetch(url, init);
+        if (init?.method === 'GET') gets.push(response);
+        return response;
+      },
+    });
+    await client.connect(transport);
+    // The client opens the stream after its initialized notification, without awaiting it: let its
+    // pending steps run, then wait for the answer and the client's handling of it.
+    await new Promise(setImmediate);
+    expect(gets).toHaveLength(1);
+    expect((await gets[0]).status).toBe(405);
+    await new Promise(setImmediate);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(10);
+    expect(errors).toEqual([]);
+    await client.close();
   });
 });
