@@ -31,7 +31,9 @@ async function connect(secret?: string, headers: Record<string, string> = {}): P
 async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
   const result: any = await client.callTool({ name, arguments: args });
   if (result.isError) throw new Error(`${name} failed: ${result.content[0].text}`);
-  expect(JSON.parse(result.content[0].text.split('\nETag: ')[0])).toEqual(result.structuredContent);
+  // The first text block is the data as JSON, nothing more; an ETag comes as a second block.
+  expect(JSON.parse(result.content[0].text)).toEqual(result.structuredContent);
+  expect(result.content.slice(1)).toEqual(result._meta?.etag ? [{ type: 'text', text: `ETag: ${result._meta.etag}` }] : []);
   return result.structuredContent;
 }
 
@@ -184,7 +186,8 @@ describe('POST /api/mcp', () => {
     expect(tool.inputSchema.properties!.ifMatch).toEqual(expect.objectContaining({ type: 'string' }));
     const read: any = await client.callTool({ name: 'get_section', arguments: { id, sid: gulf } });
     const etag = read._meta.etag as string;
-    expect(read.content[0].text.endsWith(`\nETag: ${etag}`)).toBe(true);
+    expect(read.content).toEqual([{ type: 'text', text: expect.any(String) }, { type: 'text', text: `ETag: ${etag}` }]);
+    expect(JSON.parse(read.content[0].text)).toEqual(read.structuredContent);
     expect((await app.http.get(`/api/articles/${id}/sections/${gulf}`).set('Authorization', `Bearer ${key}`)).headers.etag).toBe(etag);
 
     const written: any = await client.callTool({ name: 'replace_section', arguments: { id, sid: gulf, markdown: '## Gulf Stream\n\nWarm water to Europe.', ifMatch: etag } });
