@@ -6,6 +6,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startListeningApp } from '../helpers/cli-login';
 import { createKey, registerUser, type TestApp } from '../helpers/strapi';
+import type { TestServer } from '../helpers/servers';
+import { startUnfurlSite } from '../helpers/unfurl-site';
 
 jest.setTimeout(120_000);
 
@@ -13,6 +15,8 @@ let app: TestApp;
 let base: string;
 let key: string;
 let otherKey: string;
+/** The link-preview fixture site, a private address the app is told to allow (UNFURL_ALLOWED_PRIVATE_HOSTS). */
+let site: TestServer;
 /** A web app allowed by CORS_ORIGINS (the server's own origin is PUBLIC_URL's, `base`). */
 const TRUSTED_ORIGIN = 'https://app.example.com';
 
@@ -45,7 +49,9 @@ async function callError(client: Client, name: string, args: Record<string, unkn
 }
 
 beforeAll(async () => {
-  ({ app, base } = await startListeningApp({ CORS_ORIGINS: `${TRUSTED_ORIGIN},https://other.example.org` }));
+  // Port 1 as the trap: only the fixture's /hostile page points at it, and this file does not open it.
+  site = await startUnfurlSite(1);
+  ({ app, base } = await startListeningApp({ CORS_ORIGINS: `${TRUSTED_ORIGIN},https://other.example.org`, UNFURL_ALLOWED_PRIVATE_HOSTS: `127.0.0.1:${site.port}` }));
   const ada = await registerUser(app, 'ada');
   key = await createKey(app, ada, 'agent');
   otherKey = await createKey(app, await registerUser(app, 'bob'), 'bob agent');
@@ -53,6 +59,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.close();
+  await site?.close();
 });
 
 describe('POST /api/mcp', () => {
@@ -89,6 +96,15 @@ describe('POST /api/mcp', () => {
     // A suggestible write: its 200, or a suggest key's 202 {suggestion}.
     expect((replace.outputSchema!.anyOf as any[]).map((s) => s.required)).toEqual([['updated', 'outline'], ['suggestion'], ['error']]);
     expect(tools.find((t) => t.name === 'get_outline')!.annotations?.readOnlyHint).toBe(true);
+    await client.close();
+  });
+
+  it('previews a link with unfurl, as GET /api/unfurl does', async () => {
+    const client = await connect(key);
+    const preview = await call(client, 'unfurl', { url: `${site.origin}/og` });
+    expect(preview).toEqual((await app.http.get('/api/unfurl').set('Authorization', `Bearer ${key}`).query({ url: `${site.origin}/og` })).body.data);
+    expect(preview).toMatchObject({ url: `${site.origin}/og`, host: '127.0.0.1', title: 'The OpenGraph Title' });
+    expect(site.requests.map((r) => r.url)).toEqual(['/og', '/og']);
     await client.close();
   });
 
