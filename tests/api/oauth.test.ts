@@ -128,7 +128,8 @@ describe('the whole flow with the SDK client', () => {
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.refresh_token).not.toBe(first.refresh_token);
     const works = await app.http.get('/api/auth/me').set('Authorization', `Bearer ${refreshed.body.access_token}`);
-    expect(works.body.data).toMatchObject({ user: { id: ada.id }, via: 'oauth' });
+    // CONTRACT 2: via is key or session; an OAuth access token is an agent's credential, like a key.
+    expect(works.body.data).toEqual({ user: { id: ada.id, username: ada.username, email: ada.email }, via: 'key' });
     const reused = await form({ grant_type: 'refresh_token', refresh_token: first.refresh_token!, client_id: provider.client!.client_id });
     expect(reused.status).toBe(400);
     expect(reused.body.error).toBe('invalid_grant');
