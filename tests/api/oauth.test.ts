@@ -278,4 +278,20 @@ describe('refusals', () => {
     const res = await app.http.get('/oauth/authorize').query({ response_type: 'code', client_id: registered.body.client_id, redirect_uri: REDIRECT_URI, code_challenge: 'plain-challenge', code_challenge_method: 'plain' });
     expect(new URL(res.headers.location).searchParams.get('error')).toBe('invalid_request');
   });
+
+  it('a body that cannot be read (malformed or too deep JSON) in the OAuth format, not Strapi\'s', async () => {
+    const deep = `${'['.repeat(200)}${']'.repeat(200)}`;
+    const cases: Array<[string, string, string, RegExp]> = [
+      ['/oauth/register', '{"client_name": "X",', 'invalid_client_metadata', /not valid JSON/],
+      ['/oauth/register', `{"redirect_uris": ${deep}}`, 'invalid_client_metadata', /nested more than 128 levels/],
+      ['/oauth/token', '{"grant_type": ', 'invalid_request', /not valid JSON/],
+      ['/oauth/token', `{"grant_type": ${deep}}`, 'invalid_request', /nested more than 128 levels/],
+      ['/oauth/revoke', '{"token"', 'invalid_request', /not valid JSON/],
+    ];
+    for (const [path, body, error, description] of cases) {
+      const res = await app.http.post(path).set('Content-Type', 'application/json').send(body);
+      expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 400, body: { error, error_description: expect.stringMatching(description) } });
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
+  });
 });
