@@ -139,6 +139,29 @@ describe('the whole flow with the SDK client', () => {
     expect(afterReuse.body.error).toBe('invalid_grant');
   });
 
+  it('records a grant\'s lastUsedAt once a minute at most, however many requests its token makes at once', async () => {
+    const { clientId, verifier, code } = await authorizeManually();
+    const tokens = (await form({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier, client_id: clientId })).body;
+    const grantOf = async () => (await app.http.get('/api/oauth/grants').set('Authorization', `Bearer ${ada.jwt}`)).body.data.grants.find((g: any) => g.client.id === clientId);
+    expect((await grantOf()).lastUsedAt).toBeNull();
+    // Every write of lastUsedAt to a grant row, whichever query makes it.
+    const writes: unknown[] = [];
+    const unsubscribe = app.strapi.db.lifecycles.subscribe({
+      models: ['plugin::quire.oauth-grant'],
+      beforeUpdate: (event: any) => void (event.params.data?.lastUsedAt && writes.push(event.params.data.lastUsedAt)),
+      beforeUpdateMany: (event: any) => void (event.params.data?.lastUsedAt && writes.push(event.params.data.lastUsedAt)),
+    } as any);
+    try {
+      const answers = await Promise.all(Array.from({ length: 8 }, () => app.http.get('/api/auth/me').set('Authorization', `Bearer ${tokens.access_token}`)));
+      expect(answers.map((r) => r.status)).toEqual(Array(8).fill(200));
+      expect((await app.http.get('/api/articles').set('Authorization', `Bearer ${tokens.access_token}`)).status).toBe(200);
+    } finally {
+      unsubscribe();
+    }
+    expect(writes).toHaveLength(1);
+    expect((await grantOf()).lastUsedAt).toBe((writes[0] as Date).toISOString());
+  });
+
   it('revokes a token (RFC 7009) and a grant (DELETE /api/oauth/grants/{id})', async () => {
     const { clientId, verifier, code } = await authorizeManually();
     const tokens = (await form({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier, client_id: clientId })).body;
