@@ -225,10 +225,15 @@ it('does not overwrite an agent who changed the section while it was open: the e
     const agent = await api('patch', `/api/articles/${articleId}/sections/${anchor}`).send({ markdown: '# Music\n\nThe agent rewrote this.' });
     expect(agent.status).toBe(200);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByTestId('conflict').waitFor();
+    // The editor is told who changed it: the agent's key, as the section's newest revision names it.
+    await page.getByTestId('conflict').getByText('agent (agent) saved this section on', { exact: false }).waitFor();
     // Nothing was overwritten: the agent's version stands.
     expect((await api('get', `/api/articles/${articleId}/sections/${anchor}`)).body.data.section.markdown).toContain('The agent rewrote this.');
     await shoot(page, 'conflict');
+    const laptop = page.viewportSize()!;
+    await page.setViewportSize(PHONE);
+    await shoot(page, 'conflict-phone', { fullPage: false });
+    await page.setViewportSize(laptop);
 
     await page.getByRole('button', { name: 'Save mine as a new revision' }).click();
     await editor.waitFor({ state: 'detached' });
