@@ -119,6 +119,36 @@ it('edits the Brief: premise and notes, written by a human', async () => {
   expect((await app.http.delete(`${base()}/notes/${anchor}`).set(admin())).body.data).toEqual({ notes: [] });
 });
 
+it('reads a note with its ETag; a note an agent changed since is 412 to edit or delete, and nothing is written', async () => {
+  const created = await app.http.post(`/api/articles/${articleId}/notes`).set(bearer(agentKey)).send({ kind: 'source', title: 'Menabrea', body: 'The memoir.' });
+  expect(created.status).toBe(201);
+  const anchor = created.body.data.note.anchor;
+  const opened = await app.http.get(`${base()}/notes/${anchor}`).set(admin());
+  expect(opened.status).toBe(200);
+  expect(opened.body.data).toEqual({ note: expect.objectContaining({ anchor, title: 'Menabrea', body: 'The memoir.', createdBy: 'agent' }) });
+  const etag = opened.headers.etag;
+  // The same ETag as the content API's for that note.
+  expect((await app.http.get(`/api/articles/${articleId}/notes/${anchor}`).set(bearer(agentKey))).headers.etag).toBe(etag);
+
+  expect((await app.http.patch(`/api/articles/${articleId}/notes/${anchor}`).set(bearer(agentKey)).send({ body: 'The memoir, translated.' })).status).toBe(200);
+  const refused = await app.http.put(`${base()}/notes/${anchor}`).set(admin()).set('If-Match', etag).send({ body: 'The editor\'s body.' });
+  expect(refused.status).toBe(412);
+  expect(refused.body.error).toEqual(expect.objectContaining({ status: 412, name: 'PreconditionFailedError', details: expect.objectContaining({ code: 'precondition-failed' }) }));
+  const refusedDelete = await app.http.delete(`${base()}/notes/${anchor}`).set(admin()).set('If-Match', etag);
+  expect(refusedDelete.status).toBe(412);
+  expect((await app.http.get(`/api/articles/${articleId}/notes/${anchor}`).set(bearer(agentKey))).body.data.note.body).toBe('The memoir, translated.');
+
+  const current = await app.http.get(`${base()}/notes/${anchor}`).set(admin());
+  expect(current.headers.etag).not.toBe(etag);
+  const saved = await app.http.put(`${base()}/notes/${anchor}`).set(admin()).set('If-Match', current.headers.etag).send({ body: 'The editor\'s body.' });
+  expect(saved.status).toBe(200);
+  expect(saved.headers.etag).not.toBe(current.headers.etag);
+  expect((await app.http.delete(`${base()}/notes/${anchor}`).set(admin()).set('If-Match', saved.headers.etag)).status).toBe(200);
+  const gone = await app.http.get(`${base()}/notes/${anchor}`).set(admin());
+  expect(gone.status).toBe(404);
+  expect(gone.body.error).toEqual(expect.objectContaining({ status: 404 }));
+});
+
 it('publishes and unpublishes, showing the public URL while published', async () => {
   const published = await app.http.post(`${base()}/publish`).set(admin());
   expect(published.status).toBe(200);
@@ -139,6 +169,7 @@ it('needs the actions: an Editor without Quire permissions gets 403 from every c
     app.http.get(`${base()}/sections`),
     app.http.put(`${base()}/sections/${anchors[1]}`).send({ html: '<p>x</p>' }),
     app.http.post(`${base()}/notes`).send({ kind: 'idea', title: 'x' }),
+    app.http.get(`${base()}/notes/n1`),
     app.http.post(`${base()}/publish`),
     app.http.delete(base()),
     app.http.get('/quire/unfurl?url=https://example.com'),

@@ -242,6 +242,60 @@ it('does not overwrite an agent who changed the section while it was open: the e
     expect(saved.html).toContain('The editor insists.');
   }));
 
+it('does not overwrite an agent who changed a note while the editor had it open: the editor sees theirs, keeps their text, and chooses', () =>
+  suite.withPage(async (page) => {
+    const made = await api('post', `/api/articles/${articleId}/notes`).send({ kind: 'source', title: 'Menabrea', body: 'The memoir of 1842.' });
+    expect(made.status).toBe(201);
+    const note = made.body.data.note.anchor;
+    const stored = async () => (await api('get', `/api/articles/${articleId}/notes/${note}`)).body.data.note;
+
+    await openCanvas(page);
+    const brief = page.getByTestId('brief');
+    await brief.getByRole('button', { name: 'Edit note "Menabrea"' }).click();
+    const dialog = page.getByRole('alertdialog');
+    await dialog.getByLabel('Body').fill('The memoir, with Ada\'s notes.');
+    expect((await api('patch', `/api/articles/${articleId}/notes/${note}`).send({ body: 'The memoir, translated by Ada.' })).status).toBe(200);
+    await dialog.getByRole('button', { name: 'Save note' }).click();
+    await dialog.getByTestId('note-conflict').getByText('The memoir, translated by Ada.').waitFor();
+    // Nothing was overwritten, and the editor's text is still in the form.
+    expect((await stored()).body).toBe('The memoir, translated by Ada.');
+    expect(await dialog.getByLabel('Body').inputValue()).toBe('The memoir, with Ada\'s notes.');
+    await shoot(page, 'note-conflict');
+    const laptop = page.viewportSize()!;
+    await page.setViewportSize(PHONE);
+    await shoot(page, 'note-conflict-phone', { fullPage: false });
+    await page.setViewportSize(laptop);
+
+    // Reloading takes theirs into the form; saving then writes on top of it.
+    await dialog.getByRole('button', { name: 'Reload theirs' }).click();
+    await dialog.getByTestId('note-conflict').waitFor({ state: 'detached' });
+    expect(await dialog.getByLabel('Body').inputValue()).toBe('The memoir, translated by Ada.');
+    await dialog.getByLabel('Body').fill('The memoir, translated and annotated by Ada.');
+    expect((await api('patch', `/api/articles/${articleId}/notes/${note}`).send({ url: 'https://example.com/sketch' })).status).toBe(200);
+    await dialog.getByRole('button', { name: 'Save note' }).click();
+    await dialog.getByTestId('note-conflict').getByText('https://example.com/sketch').waitFor();
+    // Or save theirs over it, on purpose.
+    await dialog.getByRole('button', { name: 'Save mine over it' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await brief.locator(`[data-note="${note}"]`).getByText('The memoir, translated and annotated by Ada.').waitFor();
+    expect(await stored()).toEqual(expect.objectContaining({ body: 'The memoir, translated and annotated by Ada.', url: null }));
+
+    // A note changed after the editor asked to delete it is kept.
+    await brief.getByRole('button', { name: 'Delete note "Menabrea"' }).click();
+    const confirm = page.getByRole('alertdialog');
+    await confirm.getByText('Delete the note "Menabrea"?').waitFor();
+    expect((await api('patch', `/api/articles/${articleId}/notes/${note}`).send({ title: 'Menabrea, Sketch' })).status).toBe(200);
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('changed after you asked to delete it', { exact: false }).waitFor();
+    await brief.locator(`[data-note="${note}"]`).getByText('Menabrea, Sketch', { exact: true }).waitFor();
+    expect((await stored()).title).toBe('Menabrea, Sketch');
+    // Asked again, it goes.
+    await brief.getByRole('button', { name: 'Delete note "Menabrea, Sketch"' }).click();
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    await brief.locator(`[data-note="${note}"]`).waitFor({ state: 'detached' });
+    expect((await api('get', `/api/articles/${articleId}/notes/${note}`)).status).toBe(404);
+  }));
+
 describe('review', () => {
   let suggestKey: string;
   beforeAll(async () => {
