@@ -105,6 +105,37 @@ it('adds, moves and deletes sections', async () => {
   expect(invalid.body.error).toEqual(expect.objectContaining({ status: 400, name: 'ValidationError', details: expect.objectContaining({ code: 'invalid-argument' }) }));
 });
 
+it('adds, moves and deletes sections only on the version the editor saw (If-Match): 412 otherwise, nothing written', async () => {
+  const outlineEtag = (await app.http.get(`${base()}/outline`).set(admin())).headers.etag;
+  const sectionEtag = (await app.http.get(`${base()}/sections/${anchors[2]}`).set(admin())).headers.etag;
+  expect((await app.http.patch(`/api/articles/${articleId}/sections/${anchors[2]}`).set(bearer(agentKey)).send({ markdown: '# Three\n\nThe agent again.' })).status).toBe(200);
+  const titles = async () => (await app.http.get(`${base()}/outline`).set(admin())).body.data.outline.map((s) => s.title);
+  const before = await titles();
+
+  const refusals = [
+    app.http.post(`${base()}/sections`).set(admin()).set('If-Match', outlineEtag).send({ markdown: '## Five\n\nLate.' }),
+    app.http.post(`${base()}/sections/${anchors[2]}/move`).set(admin()).set('If-Match', sectionEtag).send({ before: anchors[0] }),
+    app.http.delete(`${base()}/sections/${anchors[2]}`).set(admin()).set('If-Match', sectionEtag),
+  ];
+  for (const refusal of refusals) {
+    const res = await refusal;
+    expect(res.status).toBe(412);
+    expect(res.body.error.details).toEqual(expect.objectContaining({ code: 'precondition-failed' }));
+  }
+  expect(await titles()).toEqual(before);
+
+  const current = await app.http.get(`${base()}/outline`).set(admin());
+  const added = await app.http.post(`${base()}/sections`).set(admin()).set('If-Match', current.headers.etag).send({ markdown: '## Five\n\nOn time.' });
+  expect(added.status).toBe(201);
+  expect(added.headers.etag).not.toBe(current.headers.etag);
+  const five = added.body.data.added[0].anchor;
+  const fiveEtag = (await app.http.get(`${base()}/sections/${five}`).set(admin())).headers.etag;
+  const removed = await app.http.delete(`${base()}/sections/${five}`).set(admin()).set('If-Match', fiveEtag);
+  expect(removed.status).toBe(200);
+  expect(removed.headers.etag).toMatch(/^"o\./);
+  expect(await titles()).toEqual(before);
+});
+
 it('edits the Brief: premise and notes, written by a human', async () => {
   expect((await app.http.put(`${base()}/brief`).set(admin()).send({ premise: 'Why engines matter' })).body.data).toEqual({ premise: 'Why engines matter' });
   const note = await app.http.post(`${base()}/notes`).set(admin()).send({ kind: 'decision', title: 'Keep it short', body: 'Under *800* words.' });

@@ -135,7 +135,9 @@ export const adminCanvasRoutes = route('adminCanvas', 'Admin panel', {
     admin: { actions: [edit] },
     params: articleParams,
     body: addSectionsInput,
-    responses: { 201: adminData(sectionsAdded, 'The new sections.'), ...adminErrorAnswers(400, 404, 413, 429) },
+    headers: { 'If-Match': 'The outline\'s ETag (optional): an outline changed since is 412, nothing written.' },
+    responseHeaders: { ETag: 'The outline\'s new ETag.' },
+    responses: { 201: adminData(sectionsAdded, 'The new sections.'), ...adminErrorAnswers(400, 404, 412, 413, 429) },
   },
   move: {
     method: 'POST',
@@ -144,7 +146,9 @@ export const adminCanvasRoutes = route('adminCanvas', 'Admin panel', {
     admin: { actions: [edit] },
     params: sectionAt,
     body: moveSectionInput,
-    responses: { 200: adminData(outlineOnly, 'The outline after the move.'), ...adminErrorAnswers(400, 404) },
+    headers: { 'If-Match': 'The moved section\'s ETag (optional): a section changed since is 412, nothing moved.' },
+    responseHeaders: { ETag: 'The outline\'s new ETag.' },
+    responses: { 200: adminData(outlineOnly, 'The outline after the move.'), ...adminErrorAnswers(400, 404, 412) },
   },
   removeSection: {
     method: 'DELETE',
@@ -152,7 +156,9 @@ export const adminCanvasRoutes = route('adminCanvas', 'Admin panel', {
     summary: 'Delete a section',
     admin: { actions: [edit] },
     params: sectionAt,
-    responses: { 200: adminData(outlineOnly, 'The outline after the deletion.'), ...adminErrorAnswers(400, 404) },
+    headers: { 'If-Match': 'The section\'s ETag as the editor saw it (optional): a section changed since is 412, nothing deleted.' },
+    responseHeaders: { ETag: 'The outline\'s new ETag.' },
+    responses: { 200: adminData(outlineOnly, 'The outline after the deletion.'), ...adminErrorAnswers(400, 404, 412) },
   },
   brief: {
     method: 'GET',
