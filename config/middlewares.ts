@@ -68,8 +68,15 @@ export default ({ env }: { env: EnvSource }) => {
     'plugin::triggers.rawBody',
     // Multipart is parsed by global::multipart alone: on the paths that take it, files removed after.
     { name: 'strapi::body', config: { jsonLimit: '5mb', textLimit: '5mb', formLimit: '1mb', multipart: false } },
-    // The admin Media Library's upload (and replace, ?id=) is the one route that takes multipart.
-    { name: 'global::multipart', config: { paths: ['/upload'], maxFileSize: 200 * 1024 * 1024 } },
+    // The admin Media Library's routes are the only ones that take multipart: the legacy dialog's
+    // upload (and replace, ?id=), and the Media Library page's upload, replace and edit.
+    {
+      name: 'global::multipart',
+      config: {
+        routes: ['POST /upload', 'POST /upload/files', 'POST /upload/files/:id/replace', 'PUT /upload/files/:id'],
+        maxFileSize: 200 * 1024 * 1024,
+      },
+    },
     // A JSON body nested too deep answers 400 here, before anything walks it recursively.
     'global::json-depth',
     'strapi::session',

@@ -44,15 +44,19 @@ export function setupTokenGuard({ token, adminPath, adminExists }: GuardOptions)
   let exists = false;
   const hasAdmin = async () => exists || (exists = await adminExists());
 
+  const base = adminPath.toLowerCase();
   return async (ctx, next) => {
-    if (ctx.path !== adminPath && !ctx.path.startsWith(`${adminPath}/`)) return next();
+    // Compared the way Strapi's router matches: case aside and trailing slashes aside, so that
+    // `/admin/Register-Admin/` cannot slip past the guard to the same handler.
+    const route = ctx.path.toLowerCase().replace(/\/+$/, '');
+    if (route !== base && !route.startsWith(`${base}/`)) return next();
     if (exists) return next();
 
     const fromCookie = ctx.cookies.get(SETUP_COOKIE, { signed: false });
     const holdsToken = () =>
       isSetupToken(ctx.get(SETUP_HEADER), token) || isSetupToken(fromCookie, token) || isSetupToken(ctx.query?.[SETUP_QUERY], token);
 
-    if (ctx.method === 'POST' && ctx.path === `${adminPath}/register-admin`) {
+    if (ctx.method === 'POST' && route === `${base}/register-admin`) {
       if (!(await hasAdmin()) && !holdsToken()) {
         ctx.status = 403;
         ctx.body = { data: null, error: { status: 403, name: 'ForbiddenError', message: FORBIDDEN_MESSAGE, details: {} } };
@@ -66,7 +70,7 @@ export function setupTokenGuard({ token, adminPath, adminExists }: GuardOptions)
       return;
     }
 
-    if (ctx.method === 'GET' && ctx.path === `${adminPath}/init`) {
+    if (ctx.method === 'GET' && route === `${base}/init`) {
       await next();
       const data = ctx.body?.data;
       if (data && data.hasAdmin === false && !isSetupToken(fromCookie, token)) data.hasAdmin = true;

@@ -10,8 +10,8 @@
  * file formidable begins is recorded (per request, through koa-body's `onFileBegin`) and
  * removed in `finally`, including the parts of a request that failed half way.
  *
- * Config: `paths`, the exact paths that take multipart POSTs (the admin Media Library's
- * `/upload`), and `maxFileSize` in bytes.
+ * Config: `routes`, the routes that take multipart, as `METHOD /path` with `:param` for one
+ * segment (the admin Media Library's upload, replace and edit routes), and `maxFileSize` in bytes.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -24,8 +24,16 @@ const { koaBody } = require('koa-body') as { koaBody: (options: object) => (ctx,
 const mime = require('mime-types') as { lookup(name: string): string | false };
 
 interface MultipartConfig {
-  paths?: string[];
+  routes?: string[];
   maxFileSize?: number;
+}
+
+/** `POST /upload/files/:id/replace` as a matcher of the method and the path (one trailing slash allowed, as the router does). */
+function routeMatcher(route: string): (method: string, path: string) => boolean {
+  const [method, pattern] = route.split(' ');
+  const segments = pattern.split('/').map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  const regexp = new RegExp(`^${segments.join('/')}/?$`, 'i');
+  return (m, path) => m === method && regexp.test(path);
 }
 
 interface ParsedFile {
@@ -42,11 +50,11 @@ function ensureType(file: ParsedFile) {
 }
 
 export default (config: MultipartConfig, _ctx: { strapi: Core.Strapi }) => {
-  const paths = new Set(config.paths ?? []);
+  const routes = (config.routes ?? []).map(routeMatcher);
   const maxFileSize = config.maxFileSize ?? 200 * 1024 * 1024;
 
   return async (ctx, next) => {
-    if (!ctx.is('multipart') || ctx.method !== 'POST' || !paths.has(ctx.path)) return next();
+    if (!ctx.is('multipart') || !routes.some((matches) => matches(ctx.method, ctx.path))) return next();
     const written: string[] = [];
     const removeWritten = () => Promise.all(written.map((file) => fs.rm(file, { force: true })));
     try {

@@ -37,6 +37,11 @@ describe('a fresh server without ADMIN_EMAIL', () => {
     const res = await app.http.get('/admin/init');
     expect(res.status).toBe(200);
     expect(res.body.data.hasAdmin).toBe(true);
+    // Other spellings either reach the same handler, rewritten the same way, or another page.
+    for (const url of ['/admin/init/', '/admin/INIT', '/Admin/Init/']) {
+      const other = await app.http.get(url);
+      expect([url, other.body?.data?.hasAdmin]).not.toEqual([url, false]);
+    }
   });
 
   it('refuses register-admin without the token, or with a wrong one', async () => {
@@ -45,6 +50,10 @@ describe('a fresh server without ADMIN_EMAIL', () => {
       await app.http.post('/admin/register-admin').set('X-Setup-Token', `${token.slice(0, -1)}x`).send(firstAdmin),
       await app.http.post(`/admin/register-admin?setupToken=nope`).send(firstAdmin),
       await app.http.post('/admin/register-admin').set('Cookie', 'quire_admin_setup=guess').send(firstAdmin),
+      // Spellings Strapi's router routes to the same handler (it ignores case and a trailing slash).
+      await app.http.post('/admin/register-admin/').send(firstAdmin),
+      await app.http.post('/admin/Register-Admin').send(firstAdmin),
+      await app.http.post('/ADMIN/register-admin//').send(firstAdmin),
     ];
     for (const res of refusals) {
       expect(res.status).toBe(403);

@@ -171,7 +171,9 @@ describe('multipart bodies', () => {
   it('leave nothing in the temp directory, whatever the path and the answer', async () => {
     await twoParts(app.http.post('/x'));
     await twoParts(app.http.post('/api/articles').set(bearer(alice.jwt)));
-    await twoParts(app.http.post('/upload')); // the Media Library's route, without a credential
+    await twoParts(app.http.post('/upload')); // the Media Library's routes, without a credential
+    await twoParts(app.http.post('/upload/files'));
+    await twoParts(app.http.put('/upload/files/1'));
     await twoParts(app.http.post('/webhook/a/b'));
     expect(leftInTemp()).toEqual([]);
   });
@@ -188,6 +190,39 @@ describe('multipart bodies', () => {
     expect(res.status).toBe(201);
     expect(res.body[0]).toMatchObject({ name: 'hardening.png', mime: 'image/png' });
     expect(written.length).toBeGreaterThan(0);
+    expect(leftInTemp()).toEqual([]);
+  });
+
+  it("reach the Media Library page's own routes too: upload, edit and replace, leaving nothing behind", async () => {
+    const token = await adminToken(app, await createAdmin(app));
+    const png = await sampleImage('image/png');
+    const before = written.length;
+    const uploaded = await app.http
+      .post('/upload/files')
+      .set(adminBearer(token))
+      .field('fileInfo', JSON.stringify({ name: 'page.png', caption: 'c', alternativeText: 'a' }))
+      .attach('files', png, { filename: 'page.png', contentType: 'image/png' });
+    expect(uploaded.status).toBe(201);
+    const file = Array.isArray(uploaded.body) ? uploaded.body[0] : uploaded.body;
+    expect(file).toMatchObject({ name: 'page.png', mime: 'image/png' });
+
+    // The page edits a file's details with a multipart PUT (no file in it).
+    const edited = await app.http
+      .put(`/upload/files/${file.id}`)
+      .set(adminBearer(token))
+      .field('fileInfo', JSON.stringify({ name: 'renamed.png', caption: 'new caption', alternativeText: 'new alt' }));
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ name: 'renamed.png', caption: 'new caption' });
+
+    const jpeg = await sampleImage('image/jpeg');
+    const replaced = await app.http
+      .post(`/upload/files/${file.id}/replace`)
+      .set(adminBearer(token))
+      .field('fileInfo', JSON.stringify({ name: 'replaced.jpg' }))
+      .attach('files', jpeg, { filename: 'replaced.jpg', contentType: 'image/jpeg' });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body).toMatchObject({ id: file.id, mime: 'image/jpeg' });
+    expect(written.length).toBeGreaterThan(before);
     expect(leftInTemp()).toEqual([]);
   });
 });
