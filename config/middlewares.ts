@@ -64,6 +64,8 @@ export default ({ env }: { env: EnvSource }) => {
     // The kernel's error envelope (src/kernel/envelope.ts), before the body parser, so malformed
     // JSON under the prefixes our plugins declare answers in our envelope.
     'global::envelope',
+    // users-permissions' sign-in and account routes, per address, with RateLimit headers (AUTH_RATELIMIT_*).
+    'plugin::quire.authRateLimit',
     // Before the body parser: keeps the raw bytes of trigger requests (signatures cover them), 1 MiB cap.
     'plugin::triggers.rawBody',
     // Multipart is parsed by global::multipart alone: on the paths that take it, files removed after.
