@@ -74,4 +74,14 @@ describe('the other routes users-permissions limited', () => {
     for (let i = 0; i < 3; i += 1) expect((await forgot()).headers['ratelimit-policy']).toBe(POLICY);
     expectFailure(await forgot(), 429, 'rate-limited');
   });
+
+  it('a provider sign-in counts its start and its callback apart, as the plugin did', async () => {
+    const from = '198.51.100.41';
+    const connect = (path: string) => app.http.get(`/api/connect/${path}`).set('X-Forwarded-For', from).redirects(0);
+    for (const path of ['github', 'github/callback']) {
+      const res = await connect(path);
+      expect(res.headers['ratelimit-policy']).toBe(POLICY);
+      expect(res.headers.ratelimit).toMatch(/^"auth";r=2;t=\d+$/);
+    }
+  });
 });

@@ -31,8 +31,9 @@ export function limitedRoute(method: string, path: string, prefix = '/api'): str
   // The router matches with or without trailing slashes; the plugin counted both in one bucket.
   const route = path.slice(prefix.length).replace(/\/+$/, '');
   const hit = LIMITED.find(([m, pattern]) => m === method && pattern.test(route));
-  if (!hit) return null;
-  return route.startsWith('/connect/') ? '/connect' : route;
+  // Each path its own bucket, as the plugin counted: a provider sign-in's start and its callback
+  // (/connect/github, /connect/github/callback) are two.
+  return hit ? route : null;
 }
 
 export default (_config: unknown, { strapi }: { strapi: Core.Strapi }) => {
