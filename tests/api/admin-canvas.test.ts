@@ -105,6 +105,37 @@ it('adds, moves and deletes sections', async () => {
   expect(invalid.body.error).toEqual(expect.objectContaining({ status: 400, name: 'ValidationError', details: expect.objectContaining({ code: 'invalid-argument' }) }));
 });
 
+it('adds, moves and deletes sections only on the version the editor saw (If-Match): 412 otherwise, nothing written', async () => {
+  const outlineEtag = (await app.http.get(`${base()}/outline`).set(admin())).headers.etag;
+  const sectionEtag = (await app.http.get(`${base()}/sections/${anchors[2]}`).set(admin())).headers.etag;
+  expect((await app.http.patch(`/api/articles/${articleId}/sections/${anchors[2]}`).set(bearer(agentKey)).send({ markdown: '# Three\n\nThe agent again.' })).status).toBe(200);
+  const titles = async () => (await app.http.get(`${base()}/outline`).set(admin())).body.data.outline.map((s) => s.title);
+  const before = await titles();
+
+  const refusals = [
+    app.http.post(`${base()}/sections`).set(admin()).set('If-Match', outlineEtag).send({ markdown: '## Five\n\nLate.' }),
+    app.http.post(`${base()}/sections/${anchors[2]}/move`).set(admin()).set('If-Match', sectionEtag).send({ before: anchors[0] }),
+    app.http.delete(`${base()}/sections/${anchors[2]}`).set(admin()).set('If-Match', sectionEtag),
+  ];
+  for (const refusal of refusals) {
+    const res = await refusal;
+    expect(res.status).toBe(412);
+    expect(res.body.error.details).toEqual(expect.objectContaining({ code: 'precondition-failed' }));
+  }
+  expect(await titles()).toEqual(before);
+
+  const current = await app.http.get(`${base()}/outline`).set(admin());
+  const added = await app.http.post(`${base()}/sections`).set(admin()).set('If-Match', current.headers.etag).send({ markdown: '## Five\n\nOn time.' });
+  expect(added.status).toBe(201);
+  expect(added.headers.etag).not.toBe(current.headers.etag);
+  const five = added.body.data.added[0].anchor;
+  const fiveEtag = (await app.http.get(`${base()}/sections/${five}`).set(admin())).headers.etag;
+  const removed = await app.http.delete(`${base()}/sections/${five}`).set(admin()).set('If-Match', fiveEtag);
+  expect(removed.status).toBe(200);
+  expect(removed.headers.etag).toMatch(/^"o\./);
+  expect(await titles()).toEqual(before);
+});
+
 it('edits the Brief: premise and notes, written by a human', async () => {
   expect((await app.http.put(`${base()}/brief`).set(admin()).send({ premise: 'Why engines matter' })).body.data).toEqual({ premise: 'Why engines matter' });
   const note = await app.http.post(`${base()}/notes`).set(admin()).send({ kind: 'decision', title: 'Keep it short', body: 'Under *800* words.' });
@@ -117,6 +148,36 @@ it('edits the Brief: premise and notes, written by a human', async () => {
   expect(brief.body.data.premise).toBe('Why engines matter');
   expect(brief.body.data.notes).toEqual([expect.objectContaining({ title: 'Keep it short', createdBy: 'human' })]);
   expect((await app.http.delete(`${base()}/notes/${anchor}`).set(admin())).body.data).toEqual({ notes: [] });
+});
+
+it('reads a note with its ETag; a note an agent changed since is 412 to edit or delete, and nothing is written', async () => {
+  const created = await app.http.post(`/api/articles/${articleId}/notes`).set(bearer(agentKey)).send({ kind: 'source', title: 'Menabrea', body: 'The memoir.' });
+  expect(created.status).toBe(201);
+  const anchor = created.body.data.note.anchor;
+  const opened = await app.http.get(`${base()}/notes/${anchor}`).set(admin());
+  expect(opened.status).toBe(200);
+  expect(opened.body.data).toEqual({ note: expect.objectContaining({ anchor, title: 'Menabrea', body: 'The memoir.', createdBy: 'agent' }) });
+  const etag = opened.headers.etag;
+  // The same ETag as the content API's for that note.
+  expect((await app.http.get(`/api/articles/${articleId}/notes/${anchor}`).set(bearer(agentKey))).headers.etag).toBe(etag);
+
+  expect((await app.http.patch(`/api/articles/${articleId}/notes/${anchor}`).set(bearer(agentKey)).send({ body: 'The memoir, translated.' })).status).toBe(200);
+  const refused = await app.http.put(`${base()}/notes/${anchor}`).set(admin()).set('If-Match', etag).send({ body: 'The editor\'s body.' });
+  expect(refused.status).toBe(412);
+  expect(refused.body.error).toEqual(expect.objectContaining({ status: 412, name: 'PreconditionFailedError', details: expect.objectContaining({ code: 'precondition-failed' }) }));
+  const refusedDelete = await app.http.delete(`${base()}/notes/${anchor}`).set(admin()).set('If-Match', etag);
+  expect(refusedDelete.status).toBe(412);
+  expect((await app.http.get(`/api/articles/${articleId}/notes/${anchor}`).set(bearer(agentKey))).body.data.note.body).toBe('The memoir, translated.');
+
+  const current = await app.http.get(`${base()}/notes/${anchor}`).set(admin());
+  expect(current.headers.etag).not.toBe(etag);
+  const saved = await app.http.put(`${base()}/notes/${anchor}`).set(admin()).set('If-Match', current.headers.etag).send({ body: 'The editor\'s body.' });
+  expect(saved.status).toBe(200);
+  expect(saved.headers.etag).not.toBe(current.headers.etag);
+  expect((await app.http.delete(`${base()}/notes/${anchor}`).set(admin()).set('If-Match', saved.headers.etag)).status).toBe(200);
+  const gone = await app.http.get(`${base()}/notes/${anchor}`).set(admin());
+  expect(gone.status).toBe(404);
+  expect(gone.body.error).toEqual(expect.objectContaining({ status: 404 }));
 });
 
 it('publishes and unpublishes, showing the public URL while published', async () => {
@@ -139,6 +200,7 @@ it('needs the actions: an Editor without Quire permissions gets 403 from every c
     app.http.get(`${base()}/sections`),
     app.http.put(`${base()}/sections/${anchors[1]}`).send({ html: '<p>x</p>' }),
     app.http.post(`${base()}/notes`).send({ kind: 'idea', title: 'x' }),
+    app.http.get(`${base()}/notes/n1`),
     app.http.post(`${base()}/publish`),
     app.http.delete(base()),
     app.http.get('/quire/unfurl?url=https://example.com'),

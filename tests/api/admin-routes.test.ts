@@ -200,3 +200,17 @@ it('leaves the content API as it was: a user lists only their own articles', asy
   const res = await app.http.get('/api/articles').set(bearer(key));
   expect(res.body.data.articles.map((a) => a.id)).toEqual([ids.bug]);
 });
+
+it("keeps our tables out of the Content Manager: the Super Admin sees no Quire or Triggers type there (issue 13)", async () => {
+  const res = await asAdmin('/content-manager/content-types');
+  expect(res.status).toBe(200);
+  const ours = res.body.data.filter((type) => /^plugin::(quire|triggers)\./.test(type.uid));
+  // The check has something to check: every one of our content types is known to the Content Manager...
+  const registered = Object.keys(app.strapi.contentTypes).filter((uid) => /^plugin::(quire|triggers)\./.test(uid));
+  expect(registered).toEqual(expect.arrayContaining(['plugin::quire.article', 'plugin::quire.section', 'plugin::triggers.workflow', 'plugin::triggers.execution']));
+  expect(ours.map((type) => type.uid).sort()).toEqual([...registered].sort());
+  // ...and none is displayed in its menu.
+  expect(ours.filter((type) => type.isDisplayed).map((type) => type.uid)).toEqual([]);
+  // Its own user type stays there, so the filter above is not hiding everything.
+  expect(res.body.data.find((type) => type.uid === 'plugin::users-permissions.user')?.isDisplayed).toBe(true);
+});

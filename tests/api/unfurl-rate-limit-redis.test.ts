@@ -9,7 +9,7 @@ import { bearer, createKey, expectFailure, registerUser, startApp, type TestApp 
 import { startUnfurlSite } from '../helpers/unfurl-site';
 import { startServer, type TestServer } from '../helpers/servers';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `quire-test-${randomBytes(6).toString('hex')}:`;
 let app: TestApp;
 let site: TestServer;

@@ -6,8 +6,11 @@
  * an absolute URL; an agent's change arriving while the canvas is open; publishing; review (a
  * suggest key's suggestion accepted and another rejected with a reason, a section's revision
  * restored from its history, a deleted section restored from the trash after a section picked,
- * the restore and reject dialogs); an admin without Quire permissions kept out. Screenshots of
- * the canvas at laptop and phone widths are kept in .tmp/e2e-artifacts/admin-canvas.
+ * the restore and reject dialogs); an admin without Quire permissions kept out; conflicts (a
+ * section or a note an agent changed while the editor had it open: the editor is told who, keeps
+ * their text, and reloads theirs or saves on purpose); the outline's add and delete, the premise,
+ * a note edited and deleted. Screenshots of the canvas at laptop and phone widths (the conflict
+ * dialogs too) are kept in .tmp/e2e-artifacts/admin-canvas.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -225,16 +228,75 @@ it('does not overwrite an agent who changed the section while it was open: the e
     const agent = await api('patch', `/api/articles/${articleId}/sections/${anchor}`).send({ markdown: '# Music\n\nThe agent rewrote this.' });
     expect(agent.status).toBe(200);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByTestId('conflict').waitFor();
+    // The editor is told who changed it: the agent's key, as the section's newest revision names it.
+    await page.getByTestId('conflict').getByText('agent (agent) saved this section on', { exact: false }).waitFor();
     // Nothing was overwritten: the agent's version stands.
     expect((await api('get', `/api/articles/${articleId}/sections/${anchor}`)).body.data.section.markdown).toContain('The agent rewrote this.');
     await shoot(page, 'conflict');
+    const laptop = page.viewportSize()!;
+    await page.setViewportSize(PHONE);
+    await shoot(page, 'conflict-phone', { fullPage: false });
+    await page.setViewportSize(laptop);
 
     await page.getByRole('button', { name: 'Save mine as a new revision' }).click();
     await editor.waitFor({ state: 'detached' });
     const saved = (await api('get', `/api/articles/${articleId}/sections/${anchor}`)).body.data.section;
     expect(saved.source).toBe('html');
     expect(saved.html).toContain('The editor insists.');
+  }));
+
+it('does not overwrite an agent who changed a note while the editor had it open: the editor sees theirs, keeps their text, and chooses', () =>
+  suite.withPage(async (page) => {
+    const made = await api('post', `/api/articles/${articleId}/notes`).send({ kind: 'source', title: 'Menabrea', body: 'The memoir of 1842.' });
+    expect(made.status).toBe(201);
+    const note = made.body.data.note.anchor;
+    const stored = async () => (await api('get', `/api/articles/${articleId}/notes/${note}`)).body.data.note;
+
+    await openCanvas(page);
+    const brief = page.getByTestId('brief');
+    await brief.getByRole('button', { name: 'Edit note "Menabrea"' }).click();
+    const dialog = page.getByRole('alertdialog');
+    await dialog.getByLabel('Body').fill('The memoir, with Ada\'s notes.');
+    expect((await api('patch', `/api/articles/${articleId}/notes/${note}`).send({ body: 'The memoir, translated by Ada.' })).status).toBe(200);
+    await dialog.getByRole('button', { name: 'Save note' }).click();
+    await dialog.getByTestId('note-conflict').getByText('The memoir, translated by Ada.').waitFor();
+    // Nothing was overwritten, and the editor's text is still in the form.
+    expect((await stored()).body).toBe('The memoir, translated by Ada.');
+    expect(await dialog.getByLabel('Body').inputValue()).toBe('The memoir, with Ada\'s notes.');
+    await shoot(page, 'note-conflict');
+    const laptop = page.viewportSize()!;
+    await page.setViewportSize(PHONE);
+    await shoot(page, 'note-conflict-phone', { fullPage: false });
+    await page.setViewportSize(laptop);
+
+    // Reloading takes theirs into the form; saving then writes on top of it.
+    await dialog.getByRole('button', { name: 'Reload theirs' }).click();
+    await dialog.getByTestId('note-conflict').waitFor({ state: 'detached' });
+    expect(await dialog.getByLabel('Body').inputValue()).toBe('The memoir, translated by Ada.');
+    await dialog.getByLabel('Body').fill('The memoir, translated and annotated by Ada.');
+    expect((await api('patch', `/api/articles/${articleId}/notes/${note}`).send({ url: 'https://example.com/sketch' })).status).toBe(200);
+    await dialog.getByRole('button', { name: 'Save note' }).click();
+    await dialog.getByTestId('note-conflict').getByText('https://example.com/sketch').waitFor();
+    // Or save theirs over it, on purpose.
+    await dialog.getByRole('button', { name: 'Save mine over it' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await brief.locator(`[data-note="${note}"]`).getByText('The memoir, translated and annotated by Ada.').waitFor();
+    expect(await stored()).toEqual(expect.objectContaining({ body: 'The memoir, translated and annotated by Ada.', url: null }));
+
+    // A note changed after the editor asked to delete it is kept.
+    await brief.getByRole('button', { name: 'Delete note "Menabrea"' }).click();
+    const confirm = page.getByRole('alertdialog');
+    await confirm.getByText('Delete the note "Menabrea"?').waitFor();
+    expect((await api('patch', `/api/articles/${articleId}/notes/${note}`).send({ title: 'Menabrea, Sketch' })).status).toBe(200);
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('changed after you asked to delete it', { exact: false }).waitFor();
+    await brief.locator(`[data-note="${note}"]`).getByText('Menabrea, Sketch', { exact: true }).waitFor();
+    expect((await stored()).title).toBe('Menabrea, Sketch');
+    // Asked again, it goes.
+    await brief.getByRole('button', { name: 'Delete note "Menabrea, Sketch"' }).click();
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    await brief.locator(`[data-note="${note}"]`).waitFor({ state: 'detached' });
+    expect((await api('get', `/api/articles/${articleId}/notes/${note}`)).status).toBe(404);
   }));
 
 describe('review', () => {
@@ -461,3 +523,82 @@ it('keeps an admin without Quire permissions out: no menu link, no canvas, 403 f
   const token = await adminToken(suite.app, editor);
   expect((await suite.app.http.get(`/quire/articles/${articleId}/sections`).set(adminBearer(token))).status).toBe(403);
 });
+
+it('adds and deletes a section from the outline, edits the premise, edits and deletes a note, and reloads theirs after a conflict', () =>
+  suite.withPage(async (page) => {
+    // An article of its own, so that nothing here depends on the tests above.
+    const made = await api('post', '/api/articles').send({ title: 'Notes on the Engine', premise: 'A first premise.', markdown: '# Mill\n\nThe mill computes.\n\n# Store\n\nThe store remembers.' });
+    expect(made.status).toBe(201);
+    const id = made.body.data.article.id;
+    const at = (rest: string) => `/api/articles/${id}${rest}`;
+    const titles = async () => (await api('get', at('/outline'))).body.data.outline.map((s) => s.title);
+    const note = (await api('post', at('/notes')).send({ kind: 'idea', title: 'Punched cards', body: 'From the looms.' })).body.data.note.anchor;
+
+    await page.goto(suite.url(`/admin/plugins/quire/articles/${id}`));
+    await page.locator('section[data-anchor]').first().waitFor();
+    const outline = page.getByTestId('outline');
+
+    // Add a section: it comes at the end, and opens in the editor.
+    await outline.getByRole('button', { name: 'Add section' }).click();
+    const adding = page.getByRole('alertdialog');
+    await adding.getByText('Add a section at the end').waitFor();
+    await adding.getByLabel('Heading').fill('Printer');
+    await adding.getByRole('button', { name: 'Add', exact: true }).click();
+    await adding.waitFor({ state: 'detached' });
+    await sectionAt(page, 'Printer').waitFor();
+    await eventually(titles, ['Mill', 'Store', 'Printer']);
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await page.locator('[contenteditable="true"]').waitFor({ state: 'detached' });
+
+    // Delete it, behind a confirmation.
+    await outline.getByRole('button', { name: 'Delete "Printer"' }).click();
+    const confirm = page.getByRole('alertdialog');
+    await confirm.getByText('Delete the section "Printer" and its text?').waitFor();
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    await sectionAt(page, 'Printer').waitFor({ state: 'detached' });
+    await eventually(titles, ['Mill', 'Store']);
+
+    // The premise.
+    const brief = page.getByTestId('brief');
+    await brief.getByLabel('Premise').fill('What the engine is made of.');
+    await brief.getByRole('button', { name: 'Save premise' }).click();
+    await brief.getByRole('button', { name: 'Save premise' }).waitFor({ state: 'detached' });
+    expect((await api('get', at('/brief'))).body.data.premise).toBe('What the engine is made of.');
+
+    // A note: edited, then deleted.
+    await brief.getByRole('button', { name: 'Edit note "Punched cards"' }).click();
+    const editingNote = page.getByRole('alertdialog');
+    await editingNote.getByLabel('Title').fill('Punched cards, from Jacquard');
+    await editingNote.getByRole('button', { name: 'Save note' }).click();
+    await editingNote.waitFor({ state: 'detached' });
+    await brief.locator(`[data-note="${note}"]`).getByText('Punched cards, from Jacquard', { exact: true }).waitFor();
+    expect((await api('get', at(`/notes/${note}`))).body.data.note).toEqual(expect.objectContaining({ title: 'Punched cards, from Jacquard', body: 'From the looms.', kind: 'idea' }));
+    await brief.getByRole('button', { name: 'Delete note "Punched cards, from Jacquard"' }).click();
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    await brief.locator(`[data-note="${note}"]`).waitFor({ state: 'detached' });
+    expect((await api('get', at('/brief'))).body.data.notes).toEqual([]);
+
+    // A conflict on a section, resolved by taking theirs: the editor continues from the agent's text.
+    const store = sectionAt(page, 'Store');
+    const anchor = (await store.getAttribute('data-anchor'))!;
+    await store.getByRole('button', { name: 'Edit' }).click();
+    const editor = page.locator('[contenteditable="true"]');
+    await editor.locator('p').first().click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' The editor was here.');
+    expect((await api('patch', at(`/sections/${anchor}`)).send({ markdown: '# Store\n\nThe store holds a thousand numbers.' })).status).toBe(200);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByTestId('conflict').getByText('agent (agent) saved this section on', { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'Reload theirs' }).click();
+    await page.getByTestId('conflict').waitFor({ state: 'detached' });
+    await editor.getByText('The store holds a thousand numbers.').waitFor();
+    expect(await editor.innerText()).not.toContain('The editor was here.');
+    // Nothing of the editor's was written; saving now writes on top of the agent's version.
+    expect((await api('get', at(`/sections/${anchor}`))).body.data.section).toEqual(expect.objectContaining({ source: 'markdown', markdown: '# Store\n\nThe store holds a thousand numbers.' }));
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await editor.waitFor({ state: 'detached' });
+    const saved = (await api('get', at(`/sections/${anchor}`))).body.data.section;
+    expect(saved.source).toBe('html');
+    expect(saved.html).toContain('The store holds a thousand numbers.');
+    expect(saved.html).not.toContain('The editor was here.');
+  }));

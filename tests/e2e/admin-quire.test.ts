@@ -127,3 +127,41 @@ it('on a phone, the articles are cards', () =>
     },
     { viewport: PHONE },
   ));
+
+// Last: it adds articles that the tests above do not expect.
+it('pages the list: page 2 holds the rest, none repeated, and the page lives in the URL', async () => {
+  const babbage = await registerUser(suite.app, 'babbage');
+  const key = await createKey(suite.app, babbage, 'agent');
+  const made: string[] = [];
+  for (let i = 1; i <= 12; i += 1) {
+    const res = await suite.app.http.post('/api/articles').set(bearer(key)).send({ title: `Difference engine ${i}` });
+    if (res.status !== 201) throw new Error(`article: ${res.status} ${JSON.stringify(res.body)}`);
+    made.push(res.body.data.article.id);
+  }
+  await suite.withPage(async (page) => {
+    await page.goto(suite.url(`/admin/plugins/quire?owner=${babbage.id}`));
+    await page.locator('tbody tr').nth(9).waitFor();
+    const rowIds = () => page.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-article')));
+    const first = await rowIds();
+    expect(first).toHaveLength(10);
+
+    await page.getByRole('link', { name: 'Go to page 2' }).click();
+    await page.waitForURL(/[?&]page=2/);
+    await page.locator(`tbody tr[data-article="${first[0]}"]`).waitFor({ state: 'detached' });
+    const second = await rowIds();
+    expect(second).toHaveLength(2);
+    expect([...first, ...second].sort()).toEqual([...made].sort());
+
+    // Back to page 1 through the address: the same ten.
+    await page.goBack();
+    await page.locator(`tbody tr[data-article="${first[0]}"]`).waitFor();
+    expect(await rowIds()).toEqual(first);
+
+    // A larger page holds all twelve.
+    await page.getByRole('combobox', { name: 'Entries per page' }).click();
+    await page.getByRole('option', { name: '20' }).click();
+    await page.waitForURL(/pageSize=20/);
+    await page.locator('tbody tr').nth(11).waitFor();
+    expect((await rowIds()).sort()).toEqual([...made].sort());
+  });
+});

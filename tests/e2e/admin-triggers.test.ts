@@ -5,15 +5,39 @@
  * without our permissions sees (no menu link) and gets (403).
  */
 import fs from 'node:fs';
+import type http from 'node:http';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { adminBearer, adminToken } from '../helpers/admin';
 import { adminSuite } from '../helpers/admin-e2e';
 import { ARTIFACTS_DIR, PHONE } from '../helpers/browser';
+import { startServer, type TestServer } from '../helpers/servers';
 import { registerUser, type TestUser } from '../helpers/strapi';
-import { createInstance, createOrganization, createOrganizationKey } from '../helpers/triggers';
+import { createInstance, createOrganization, createOrganizationKey, createWorkflow, signed } from '../helpers/triggers';
 
-const suite = adminSuite();
+// A local endpoint for http workflows, allowed as a private host: /fail answers 500, /slow
+// answers only when the test releases it (so an execution stays running as long as needed).
+let hook: TestServer;
+const held: { arrived: Array<() => void>; responses: http.ServerResponse[] } = { arrived: [], responses: [] };
+const slowRequest = () => new Promise<void>((resolve) => held.arrived.push(resolve));
+const releaseSlow = () => held.responses.splice(0).forEach((res) => res.end('done'));
+const env: Record<string, string> = {};
+beforeAll(async () => {
+  hook = await startServer((req, res) => {
+    req.resume();
+    if (req.url === '/fail') {
+      res.statusCode = 500;
+      res.end('down');
+    } else if (req.url === '/slow') {
+      held.responses.push(res);
+      held.arrived.splice(0).forEach((arrived) => arrived());
+    } else res.end('ok');
+  });
+  env.HTTP_ACTION_ALLOWED_PRIVATE_HOSTS = `127.0.0.1:${hook.port}`;
+});
+afterAll(() => hook?.close());
+
+const suite = adminSuite({ env }); // its beforeAll runs after the one above, with the port set
 let grace: TestUser;
 let organizationId: string;
 
@@ -85,7 +109,7 @@ async function screenshot(page: Page, name: string) {
 
 describe('the trigger panel', () => {
   let ada: TestUser;
-  const made = {} as { organizationId: string; instanceId: string; workflowId: string; key: string };
+  const made = {} as { organizationId: string; instanceId: string; workflowId: string; key: string; organizationKey: string };
 
   beforeAll(async () => {
     ada = await registerUser(suite.app, 'ada');
@@ -113,6 +137,7 @@ describe('the trigger panel', () => {
       await shown.waitFor();
       const secret = (await shown.innerText()).trim();
       expect(secret).toMatch(/^cko_/);
+      made.organizationKey = secret;
       expect(await page.getByText('Shown this once only').count()).toBe(1);
       await screenshot(page, 'organization-key-once-laptop');
       await page.getByRole('button', { name: 'I have copied it' }).click();
@@ -258,7 +283,160 @@ describe('the trigger panel', () => {
       const url = `/webhook/${made.instanceId}/${made.workflowId}`;
       expect((await suite.app.http.post(url).set('X-API-Key', made.key).send({ payload: {} })).status).toBe(401);
       expect((await suite.app.http.post(url).set('X-API-Key', fresh).send({ payload: {} })).status).toBe(202);
+      made.key = fresh;
     }));
+
+  const webhook = () => `/webhook/${made.instanceId}/${made.workflowId}`;
+
+  it('revokes an organization key behind a confirmation: X-Process-Manager-Key with it gets 401 at once', () =>
+    suite.withPage(async (page) => {
+      expect((await suite.app.http.post(webhook()).set('X-Process-Manager-Key', made.organizationKey).send({ payload: {} })).status).toBe(202);
+      await page.goto(suite.url(`/admin/plugins/triggers/organizations/${made.organizationId}`));
+      const key = page.locator('li[data-key]').filter({ hasText: 'deploy' });
+      await key.getByRole('button', { name: 'Revoke' }).click();
+      const confirm = page.getByRole('alertdialog');
+      expect(await confirm.innerText()).toContain('Anything using the key "deploy" fails from now on');
+      await confirm.getByRole('button', { name: 'Revoke' }).click();
+      await key.waitFor({ state: 'detached' });
+
+      expect((await suite.app.http.post(webhook()).set('X-Process-Manager-Key', made.organizationKey).send({ payload: {} })).status).toBe(401);
+      expect((await suite.app.http.get('/api/process-instances').set('X-Process-Manager-Key', made.organizationKey)).status).toBe(401);
+      await page.reload();
+      await page.getByRole('button', { name: 'Create key' }).waitFor();
+      expect(await page.locator('li[data-key]').filter({ hasText: 'deploy' }).count()).toBe(0);
+    }));
+
+  it('edits a workflow and switches it off: its trigger URL answers 404 (a disabled workflow), and works again once on', () =>
+    suite.withPage(async (page) => {
+      await page.goto(suite.url(`/admin/plugins/triggers/instances/${made.instanceId}`));
+      const card = page.locator(`article[data-workflow="${made.workflowId}"]`);
+      const form = page.locator('form[aria-label="Edit workflow"]');
+      const save = async (check: (enabled: boolean) => void, name: string) => {
+        await card.getByRole('button', { name: 'Edit' }).click();
+        await form.getByLabel('Name').fill(name);
+        const enabled = form.getByRole('switch', { name: 'Enabled' });
+        check((await enabled.getAttribute('aria-checked')) === 'true');
+        await enabled.click();
+        await form.getByRole('button', { name: 'Save' }).click();
+        await form.waitFor({ state: 'detached' });
+      };
+
+      await save((enabled) => expect(enabled).toBe(true), 'echo (paused)');
+      await card.getByRole('heading', { name: 'echo (paused)' }).waitFor();
+      await card.getByText('Disabled', { exact: true }).waitFor();
+      expect(await card.getByRole('button', { name: 'Send test' }).isDisabled()).toBe(true);
+      const refused = await suite.app.http.post(webhook()).set('X-API-Key', made.key).send({ payload: {} });
+      expect(refused.status).toBe(404);
+      expect(refused.body.error.code).toBe('not-found');
+
+      await page.reload(); // the saved state, not the form's
+      await save((enabled) => expect(enabled).toBe(false), 'echo back');
+      await card.getByText('Enabled', { exact: true }).waitFor();
+      expect(await card.getByRole('button', { name: 'Send test' }).isEnabled()).toBe(true);
+      expect((await suite.app.http.post(webhook()).set('X-API-Key', made.key).send({ payload: {} })).status).toBe(202);
+    }));
+
+  it('generates a signing secret shown once (whsec_), which signs requests until it is removed', () =>
+    suite.withPage(async (page) => {
+      await page.goto(suite.url(`/admin/plugins/triggers/instances/${made.instanceId}`));
+      const card = page.locator(`article[data-workflow="${made.workflowId}"]`);
+      await card.getByRole('button', { name: 'Edit' }).click();
+      const secrets = page.locator('form[aria-label="Edit workflow"] [data-signing-secrets]');
+      await secrets.getByText('None: only keys are accepted.').waitFor();
+      await secrets.getByRole('button', { name: 'Generate a secret' }).click();
+      const shown = page.locator('[data-secret-once]');
+      await shown.waitFor();
+      const secret = (await shown.innerText()).trim();
+      expect(secret).toMatch(/^whsec_/);
+      await page.getByRole('button', { name: 'I have copied it' }).click();
+      await shown.waitFor({ state: 'detached' });
+      const listed = secrets.locator('li[data-secret]');
+      await listed.waitFor();
+      expect(await listed.count()).toBe(1);
+      await card.getByText('1 signing secret').waitFor();
+      expect(await page.content()).not.toContain(secret);
+
+      const body = JSON.stringify({ payload: { signed: true } });
+      expect((await suite.app.http.post(webhook()).set(signed(secret, body)).send(body)).status).toBe(202);
+
+      await listed.getByRole('button', { name: 'Remove' }).click();
+      const confirm = page.getByRole('alertdialog');
+      expect(await confirm.innerText()).toContain('Requests signed with it are refused from now on');
+      await confirm.getByRole('button', { name: 'Remove' }).click();
+      await listed.waitFor({ state: 'detached' });
+      await secrets.getByText('None: only keys are accepted.').waitFor();
+      expect(await card.getByText('1 signing secret').count()).toBe(0);
+      expect((await suite.app.http.post(webhook()).set(signed(secret, body)).send(body)).status).toBe(401);
+    }));
+
+  it("a failed execution shows its error in the drawer; the executions filter by workflow", () =>
+    suite.withPage(async (page) => {
+      await page.goto(suite.url(`/admin/plugins/triggers/instances/${made.instanceId}`));
+      await page.getByRole('button', { name: 'Create workflow' }).click();
+      const form = page.getByRole('dialog');
+      await form.getByLabel('Name').fill('always 500');
+      await form.getByRole('combobox', { name: 'Action' }).click();
+      await page.getByRole('option', { name: 'http', exact: true }).click();
+      await form.getByLabel('Config').fill(JSON.stringify({ url: `${hook.origin}/fail`, maxAttempts: 1 }));
+      await form.getByRole('button', { name: 'Save' }).click();
+      const card = page.locator('article[aria-label="always 500"]');
+      await card.waitFor();
+      const failingId = (await card.getAttribute('data-workflow'))!;
+
+      await card.getByRole('button', { name: 'Send test' }).click();
+      const drawer = page.locator('[data-execution-drawer]');
+      await drawer.locator('[data-status="failed"]').waitFor();
+      const failedId = (await drawer.getAttribute('data-execution-drawer'))!;
+      expect(JSON.parse(await drawer.locator('[data-json="error"]').innerText())).toEqual({ code: 'http-status', message: 'The endpoint answered 500.' });
+      expect(await drawer.innerText()).toContain('1 / 1');
+      await screenshot(page, 'execution-failed-laptop');
+      await drawer.getByRole('button', { name: 'Close' }).click();
+      await drawer.waitFor({ state: 'detached' });
+
+      const executions = page.locator('section[data-section="executions"]');
+      const rows = executions.locator('tbody tr');
+      await executions.locator(`tr[data-execution="${failedId}"][data-status="failed"]`).waitFor();
+      expect(await executions.locator(`tbody tr:not([data-execution="${failedId}"])`).count()).toBeGreaterThan(0); // the echo runs
+
+      await page.getByRole('combobox', { name: 'Workflow' }).click();
+      await page.getByRole('option', { name: 'always 500' }).click();
+      await page.waitForURL(new RegExp(`workflowId=${failingId}`));
+      await executions.locator(`tbody tr:not([data-execution="${failedId}"])`).first().waitFor({ state: 'detached' });
+      expect(await rows.count()).toBe(1);
+      expect(await rows.locator('td').nth(1).innerText()).toBe('always 500');
+
+      // With a status too: none of this workflow's runs succeeded.
+      await page.getByRole('combobox', { name: 'Status' }).click();
+      await page.getByRole('option', { name: 'success' }).click();
+      await page.getByText('No execution matches these filters').waitFor();
+      await page.reload(); // the filters live in the address
+      await page.getByText('No execution matches these filters').waitFor();
+    }));
+
+  it('refreshes the executions by itself while one runs (no Refresh click), until it ends', async () => {
+    const slow = await createWorkflow(suite.app, ada, made.instanceId, { name: 'slow', action: 'http', config: { url: `${hook.origin}/slow`, maxAttempts: 1, timeoutMs: 30_000 } });
+    const arrived = slowRequest();
+    const triggered = await suite.app.http.post(`/webhook/${made.instanceId}/${slow.id}`).set('X-API-Key', made.key).send({ payload: { wait: true } });
+    expect(triggered.status).toBe(202);
+    await arrived; // the action runs, held by the endpoint
+    try {
+      await suite.withPage(async (page) => {
+        await page.goto(suite.url(`/admin/plugins/triggers/instances/${made.instanceId}`));
+        const executions = page.locator('section[data-section="executions"]');
+        const row = executions.locator(`tr[data-execution="${triggered.body.data.executionId}"]`);
+        await row.and(page.locator('[data-status="running"]')).waitFor();
+        expect(await executions.getAttribute('data-refreshing')).toBe('true');
+        const reloads: string[] = [];
+        page.on('request', (request) => request.url().includes('/executions') && reloads.push(request.url()));
+        releaseSlow();
+        await row.and(page.locator('[data-status="success"]')).waitFor();
+        await page.locator('section[data-section="executions"][data-refreshing="false"]').waitFor();
+        expect(reloads.length).toBeGreaterThan(0); // fetched again without a click
+      });
+    } finally {
+      releaseSlow();
+    }
+  });
 
   it('fits a phone', () =>
     suite.withPage(

@@ -19,3 +19,12 @@ export type Owner = ArticleOwner & { articles: number };
 
 /** The admin routes of one article (routes/admin.ts on the server). */
 export const articleUrl = (id: string, rest = '') => `/quire/articles/${encodeURIComponent(id)}${rest}`;
+
+/** A response read as text (the admin's JSON reader hides headers): its parsed `data` and ETag. */
+export const parsed = <T,>(response: unknown): { data: T; etag: string | null } => {
+  const { data, headers } = response as { data: string; headers?: Headers };
+  return { data: JSON.parse(data).data as T, etag: headers?.get('ETag') ?? null };
+};
+
+/** Whether a write was refused because what it changes changed since it was read (412). */
+export const isConflict = (problem: unknown) => (problem as { status?: number } | null)?.status === 412;

@@ -1,13 +1,16 @@
 /**
  * The Brief beside the article: the premise, and the notes (kind as a coloured tag, title,
- * body, url) to add, edit and delete. Notes written here are `human`.
+ * body, url) to add, edit and delete. Notes written here are `human`. Editing and deleting a
+ * note are conditional (If-Match with the ETag read when the editor opened it: GET
+ * /quire/articles/{id}/notes/{nid}): a note an agent changed meanwhile is not overwritten; the
+ * editor keeps their text, sees the current version, and reloads it or saves theirs over it.
  */
 import { Badge, Box, Button, Dialog, Field, Flex, IconButton, SingleSelect, SingleSelectOption, TextInput, Textarea, Typography } from '@strapi/design-system';
 import { Pencil, Plus, Trash } from '@strapi/icons';
 import { ConfirmDialog, useAPIErrorHandler, useFetchClient, useNotification } from '@strapi/strapi/admin';
 import * as React from 'react';
 import { useIntl } from 'react-intl';
-import { articleUrl, type NoteKind, type NoteRecord } from '../api';
+import { articleUrl, isConflict, parsed, type NoteKind, type NoteRecord } from '../api';
 import { t } from '../pluginId';
 
 const KINDS: NoteKind[] = ['source', 'decision', 'idea', 'question'];
@@ -31,6 +34,16 @@ interface Draft {
 }
 
 const EMPTY: Draft = { kind: 'idea', title: '', body: '', url: '' };
+const draftOf = (note: NoteRecord): Draft => ({ kind: note.kind, title: note.title, body: note.body ?? '', url: note.url ?? '' });
+
+/** The note open in the dialog: its anchor (null for a new one), the ETag it was read with, the editor's text. */
+interface NoteEditing {
+  anchor: string | null;
+  etag: string | null;
+  draft: Draft;
+  /** After a refused save: the note as it is now, and its ETag. */
+  theirs?: { note: NoteRecord; etag: string | null };
+}
 
 export const KindTag = ({ kind }: { kind: NoteKind }) => {
   const { formatMessage } = useIntl();
@@ -49,8 +62,8 @@ export const BriefPanel = ({ articleId, canEdit }: { articleId: string; canEdit:
   const { formatAPIError } = useAPIErrorHandler();
   const [brief, setBrief] = React.useState<Brief | null>(null);
   const [premise, setPremise] = React.useState('');
-  const [editing, setEditing] = React.useState<{ anchor: string | null; draft: Draft } | null>(null);
-  const [doomed, setDoomed] = React.useState<NoteRecord | null>(null);
+  const [editing, setEditing] = React.useState<NoteEditing | null>(null);
+  const [doomed, setDoomed] = React.useState<{ note: NoteRecord; etag: string | null } | null>(null);
   const [busy, setBusy] = React.useState(false);
 
   const fail = (error: unknown) => toggleNotification({ type: 'danger', message: formatAPIError(error as never) });
@@ -80,23 +93,87 @@ export const BriefPanel = ({ articleId, canEdit }: { articleId: string; canEdit:
     }
   };
 
+  /** A note as it is now, with the ETag its edits send back as If-Match. */
+  const readNote = async (anchor: string) => {
+    const { data, etag } = parsed<{ note: NoteRecord }>(await get<string>(articleUrl(articleId, `/notes/${anchor}`), { responseType: 'text' } as never));
+    return { note: data.note, etag };
+  };
+
+  const openNote = async (anchor: string) => {
+    try {
+      const { note, etag } = await readNote(anchor);
+      setEditing({ anchor, etag, draft: draftOf(note) });
+    } catch (error) {
+      fail(error);
+      await load().catch(() => undefined);
+    }
+  };
+
+  const askDelete = async (anchor: string) => {
+    try {
+      setDoomed(await readNote(anchor));
+    } catch (error) {
+      fail(error);
+      await load().catch(() => undefined);
+    }
+  };
+
   const savePremise = () => run(() => put(articleUrl(articleId, '/brief'), { premise: premise.trim() || null }), m('brief.premise.saved', 'Premise saved'));
 
-  const saveNote = async () => {
+  /**
+   * Adds the note, or saves the editor's text over the version they opened (If-Match; `etag`
+   * the current one when they chose to save theirs after a conflict). A note changed meanwhile
+   * is a conflict: the dialog stays open with their text and shows the current version.
+   */
+  const saveNote = async (etag = editing?.etag ?? null) => {
     if (!editing) return;
+    const { anchor } = editing;
     const { kind, title, body, url } = editing.draft;
     const fields = { kind, title: title.trim(), body: body.trim() || null, url: url.trim() || null };
-    const ok = await run(
-      () => (editing.anchor ? put(articleUrl(articleId, `/notes/${editing.anchor}`), fields) : post(articleUrl(articleId, '/notes'), fields)),
-      editing.anchor ? m('brief.note.saved', 'Note saved') : m('brief.note.added', 'Note added'),
-    );
-    if (ok) setEditing(null);
+    setBusy(true);
+    try {
+      if (anchor) await put(articleUrl(articleId, `/notes/${anchor}`), fields, etag ? { headers: { 'If-Match': etag } } : undefined);
+      else await post(articleUrl(articleId, '/notes'), fields);
+      toggleNotification({ type: 'success', message: anchor ? m('brief.note.saved', 'Note saved') : m('brief.note.added', 'Note added') });
+      setEditing(null);
+    } catch (error) {
+      if (anchor && isConflict(error)) {
+        try {
+          const theirs = await readNote(anchor);
+          setEditing((current) => (current?.anchor === anchor ? { ...current, theirs } : current));
+        } catch (again) {
+          fail(again);
+        }
+      } else fail(error);
+    } finally {
+      setBusy(false);
+      await load().catch(() => undefined);
+    }
   };
+
+  /** After a conflict: drop the editor's text and continue from the current version. */
+  const reloadNote = () =>
+    setEditing((current) => (current?.theirs ? { anchor: current.anchor, etag: current.theirs.etag, draft: draftOf(current.theirs.note) } : current));
 
   const removeNote = async () => {
     if (!doomed) return;
-    await run(() => del(articleUrl(articleId, `/notes/${doomed.anchor}`)), m('brief.note.deleted', 'Note deleted'));
-    setDoomed(null);
+    const { note, etag } = doomed;
+    setBusy(true);
+    try {
+      await del(articleUrl(articleId, `/notes/${note.anchor}`), etag ? { headers: { 'If-Match': etag } } : undefined);
+      toggleNotification({ type: 'success', message: m('brief.note.deleted', 'Note deleted') });
+    } catch (error) {
+      if (isConflict(error)) {
+        toggleNotification({
+          type: 'warning',
+          message: m('brief.note.deleteConflict', 'The note "{title}" changed after you asked to delete it, so it was kept. Read it again, then delete it if you still want to.', { title: note.title }),
+        });
+      } else fail(error);
+    } finally {
+      setBusy(false);
+      setDoomed(null);
+      await load().catch(() => undefined);
+    }
   };
 
   if (!brief) return null;
@@ -128,7 +205,7 @@ export const BriefPanel = ({ articleId, canEdit }: { articleId: string; canEdit:
           {m('brief.notes', 'Notes ({count})', { count: brief.notes.length })}
         </Typography>
         {canEdit ? (
-          <Button size="S" variant="secondary" startIcon={<Plus />} onClick={() => setEditing({ anchor: null, draft: EMPTY })}>
+          <Button size="S" variant="secondary" startIcon={<Plus />} onClick={() => setEditing({ anchor: null, etag: null, draft: EMPTY })}>
             {m('brief.note.add', 'Add note')}
           </Button>
         ) : null}
@@ -155,10 +232,10 @@ export const BriefPanel = ({ articleId, canEdit }: { articleId: string; canEdit:
               </Flex>
               {canEdit ? (
                 <Flex gap={1}>
-                  <IconButton label={m('brief.note.edit', 'Edit note "{title}"', { title: note.title })} variant="ghost" onClick={() => setEditing({ anchor: note.anchor, draft: { kind: note.kind, title: note.title, body: note.body ?? '', url: note.url ?? '' } })}>
+                  <IconButton label={m('brief.note.edit', 'Edit note "{title}"', { title: note.title })} variant="ghost" onClick={() => openNote(note.anchor)}>
                     <Pencil />
                   </IconButton>
-                  <IconButton label={m('brief.note.delete', 'Delete note "{title}"', { title: note.title })} variant="ghost" onClick={() => setDoomed(note)}>
+                  <IconButton label={m('brief.note.delete', 'Delete note "{title}"', { title: note.title })} variant="ghost" onClick={() => askDelete(note.anchor)}>
                     <Trash />
                   </IconButton>
                 </Flex>
@@ -175,6 +252,31 @@ export const BriefPanel = ({ articleId, canEdit }: { articleId: string; canEdit:
           <Dialog.Body>
             {draft ? (
               <Flex direction="column" alignItems="stretch" gap={3} width="100%">
+                {editing?.theirs ? (
+                  <Box padding={3} hasRadius background="warning100" borderColor="warning200" borderStyle="solid" borderWidth="1px" data-testid="note-conflict" role="alert">
+                    <Typography variant="omega" tag="p">
+                      {m(
+                        'brief.note.conflict',
+                        'This note changed after you opened it (an agent or another editor saved it), so your text was not saved; it is still below. The note is now:',
+                      )}
+                    </Typography>
+                    <Box paddingTop={2} data-testid="note-theirs">
+                      <Typography fontWeight="bold" tag="p">
+                        {editing.theirs.note.title}
+                      </Typography>
+                      {editing.theirs.note.body ? (
+                        <Typography variant="omega" tag="p" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                          {editing.theirs.note.body}
+                        </Typography>
+                      ) : null}
+                      {editing.theirs.note.url ? (
+                        <Typography variant="pi" tag="p" style={{ overflowWrap: 'anywhere' }}>
+                          {editing.theirs.note.url}
+                        </Typography>
+                      ) : null}
+                    </Box>
+                  </Box>
+                ) : null}
                 <Field.Root name="kind" required>
                   <Field.Label>{m('brief.note.kind', 'Kind')}</Field.Label>
                   <SingleSelect value={draft.kind} onChange={(value: string | number) => setDraft({ kind: String(value) as NoteKind })}>
@@ -205,15 +307,26 @@ export const BriefPanel = ({ articleId, canEdit }: { articleId: string; canEdit:
             <Dialog.Cancel>
               <Button variant="tertiary">{m('canvas.cancel', 'Cancel')}</Button>
             </Dialog.Cancel>
-            <Button onClick={saveNote} loading={busy} disabled={!draft?.title.trim()}>
-              {m('brief.note.save', 'Save note')}
-            </Button>
+            {editing?.theirs ? (
+              <Flex gap={2} wrap="wrap" justifyContent="flex-end">
+                <Button variant="secondary" onClick={reloadNote}>
+                  {m('brief.note.reload', 'Reload theirs')}
+                </Button>
+                <Button onClick={() => saveNote(editing.theirs?.etag ?? null)} loading={busy} disabled={!draft?.title.trim()}>
+                  {m('brief.note.keepMine', 'Save mine over it')}
+                </Button>
+              </Flex>
+            ) : (
+              <Button onClick={() => saveNote()} loading={busy} disabled={!draft?.title.trim()}>
+                {m('brief.note.save', 'Save note')}
+              </Button>
+            )}
           </Dialog.Footer>
         </Dialog.Content>
       </Dialog.Root>
 
       <Dialog.Root open={doomed !== null} onOpenChange={(open: boolean) => !open && setDoomed(null)}>
-        <ConfirmDialog onConfirm={removeNote}>{m('brief.note.confirmDelete', 'Delete the note "{title}"?', { title: doomed?.title ?? '' })}</ConfirmDialog>
+        <ConfirmDialog onConfirm={removeNote}>{m('brief.note.confirmDelete', 'Delete the note "{title}"?', { title: doomed?.note.title ?? '' })}</ConfirmDialog>
       </Dialog.Root>
     </Box>
   );

@@ -14,7 +14,7 @@ import { useIntl } from 'react-intl';
 import { NavLink, useParams } from 'react-router-dom';
 import type { AdminItem } from '../../../../../kernel/admin-ui/types';
 import { useAdminGet } from '../../../../../kernel/admin-ui/use-admin-get';
-import { articleUrl, type AdminArticleDetail, type SectionRecord } from '../api';
+import { articleUrl, parsed, type Actor, type AdminArticleDetail, type RevisionEntry, type SectionRecord } from '../api';
 import { BriefPanel } from '../canvas/BriefPanel';
 import { Outline, untitled, type Placement } from '../canvas/Outline';
 import { RevisionsDialog, SuggestionsPanel, TrashPanel } from '../canvas/ReviewPanels';
@@ -45,13 +45,10 @@ interface Editing {
 interface Conflict {
   anchor: string;
   mine: string;
+  /** Who made the version that stands now, and when (the section's newest revision), once read. */
+  theirs?: { by: Actor; at: string };
 }
 
-/** A response read as text (the admin's JSON reader hides headers): its parsed `data` and ETag. */
-const parsed = <T,>(response: unknown): { data: T; etag: string | null } => {
-  const { data, headers } = response as { data: string; headers?: Headers };
-  return { data: JSON.parse(data).data as T, etag: headers?.get('ETag') ?? null };
-};
 export const ArticlePage = () => {
   const { id = '' } = useParams<{ id: string }>();
   const { formatMessage, formatDate } = useIntl();
@@ -150,6 +147,17 @@ export const ArticlePage = () => {
     reloadArticle();
   };
 
+  /** Who made a section's current version, and when; undefined when it cannot be read (the dialog then says "someone"). */
+  const newestRevision = async (anchor: string) => {
+    try {
+      const { data: answer } = await get<{ data: { revisions: RevisionEntry[] } }>(articleUrl(id, `/sections/${anchor}/revisions`));
+      const newest = answer.data.revisions[0];
+      return newest ? { by: newest.by, at: newest.createdAt } : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+
   /** Saves the editor's HTML over the version it opened (If-Match); a newer version is a conflict, not an overwrite. */
   const save = async (html: string, etag = editing?.etag ?? null) => {
     if (!editing) return;
@@ -160,8 +168,12 @@ export const ArticlePage = () => {
       setEditing(null);
       setConflict(null);
     } catch (problem) {
-      if ((problem as { status?: number }).status === 412) setConflict({ anchor: editing.anchor, mine: html });
-      else fail(problem);
+      if ((problem as { status?: number }).status === 412) {
+        const { anchor } = editing;
+        setConflict({ anchor, mine: html });
+        // Who saved the version that stands (its newest revision): the dialog names them.
+        void newestRevision(anchor).then((theirs) => theirs && setConflict((current) => (current?.anchor === anchor ? { ...current, theirs } : current)));
+      } else fail(problem);
     } finally {
       setSaving(false);
       await loadSections().catch(() => undefined);
@@ -407,10 +419,20 @@ export const ArticlePage = () => {
           <Dialog.Header>{m('canvas.conflict.title', 'This section changed while you were editing it')}</Dialog.Header>
           <Dialog.Body>
             <Typography data-testid="conflict">
-              {m(
-                'canvas.conflict.body',
-                'Someone else (an agent or another editor) saved this section after you opened it, so your text was not saved. Reload their version (your changes are dropped), or save yours as a new revision on top of it.',
-              )}
+              {conflict?.theirs
+                ? m(
+                    'canvas.conflict.bodyBy',
+                    '{name} ({kind}) saved this section on {at}, after you opened it, so your text was not saved. Reload their version (your changes are dropped), or save yours as a new revision on top of it.',
+                    {
+                      name: conflict.theirs.by.name || m('review.nobody', 'unknown'),
+                      kind: m(`review.kind.${conflict.theirs.by.kind}`, conflict.theirs.by.kind),
+                      at: formatDate(conflict.theirs.at, { dateStyle: 'medium', timeStyle: 'short' }),
+                    },
+                  )
+                : m(
+                    'canvas.conflict.body',
+                    'Someone else (an agent or another editor) saved this section after you opened it, so your text was not saved. Reload their version (your changes are dropped), or save yours as a new revision on top of it.',
+                  )}
             </Typography>
           </Dialog.Body>
           <Dialog.Footer>

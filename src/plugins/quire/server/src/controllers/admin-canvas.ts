@@ -65,6 +65,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const { etag, ...data } = await service('notes').add(await ownerOf(ctx, params.id), params.id, body, 'human');
       return reply(201, data, { ETag: etag });
     },
+    note: async ({ params }, ctx) => {
+      const { note, etag } = await service('notes').getTagged(await ownerOf(ctx, params.id), params.id, params.nid);
+      return reply(200, { note }, { ETag: etag });
+    },
     updateNote: async ({ params, body }, ctx) => {
       const { etag, ...data } = await service('notes').update(await ownerOf(ctx, params.id), params.id, params.nid, body, preconditionOf(ctx));
       return reply(200, data, { ETag: etag });

@@ -32,6 +32,8 @@ export const WorkflowForm = ({ instanceId, actions, workflow, open, onOpenChange
   const [callbackSecret, setCallbackSecret] = React.useState<string | null>(null);
   const [errors, setErrors] = React.useState<{ config?: string; name?: string; callbackUrl?: string; form?: string }>({});
   const chosen = actions.find((a) => a.name === action);
+  // The design system's Switch does not read the field's id: given by hand, so its label names it.
+  const enabledId = React.useId();
 
   const chooseAction = (value: string) => {
     setAction(value);
@@ -129,9 +131,9 @@ export const WorkflowForm = ({ instanceId, actions, workflow, open, onOpenChange
                   />
                 </Flex>
               ) : null}
-              <Field.Root name="enabled" hint={m('workflow.enabled.hint', 'A disabled workflow refuses triggers.')}>
+              <Field.Root name="enabled" id={enabledId} hint={m('workflow.enabled.hint', 'A disabled workflow refuses triggers.')}>
                 <Field.Label>{m('workflow.enabled', 'Enabled')}</Field.Label>
-                <Switch checked={enabled} onCheckedChange={setEnabled} onLabel={m('on', 'On')} offLabel={m('off', 'Off')} visibleLabels />
+                <Switch id={enabledId} checked={enabled} onCheckedChange={setEnabled} onLabel={m('on', 'On')} offLabel={m('off', 'Off')} visibleLabels />
                 <Field.Hint />
               </Field.Root>
               {workflow ? <SigningSecrets instanceId={instanceId} workflow={workflow} onChange={onSaved} /> : (
