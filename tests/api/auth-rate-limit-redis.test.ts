@@ -7,7 +7,7 @@ import Redis from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { expectFailure, startApp, type TestApp } from '../helpers/strapi';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `quire-test-${randomBytes(6).toString('hex')}:`;
 let app: TestApp;
 let redis: Redis;
