@@ -64,6 +64,9 @@ export default ({ env }: { env: EnvSource }) => {
     // The kernel's error envelope (src/kernel/envelope.ts), before the body parser, so malformed
     // JSON under the prefixes our plugins declare answers in our envelope.
     'global::envelope',
+    // Likewise for the OAuth endpoints, in their RFCs' error format: a body the parser or
+    // global::json-depth refuses at /oauth/register, /oauth/token, /oauth/revoke.
+    'plugin::quire.oauthErrors',
     // Before the body parser: keeps the raw bytes of trigger requests (signatures cover them), 1 MiB cap.
     'plugin::triggers.rawBody',
     // Multipart is parsed by global::multipart alone: on the paths that take it, files removed after.

@@ -51,8 +51,11 @@ export interface UserCaller {
   /** The user it acts as (the users-permissions user). */
   userId: number;
   user: CallerUser;
-  /** `key` for API keys, `session` for JWTs and the session cookie (GET /api/auth/me). */
-  via: 'key' | 'session' | 'oauth';
+  /**
+   * `key` for API keys and OAuth access tokens (agent credentials), `session` for JWTs and the
+   * session cookie (GET /api/auth/me, CONTRACT 2). `credential` tells an OAuth token from a key.
+   */
+  via: 'key' | 'session';
   /** The API key's row id, when it came with one. */
   keyId?: number;
   /** The API key's public id (its record's `id`), when it came with one. */

@@ -6,6 +6,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startListeningApp } from '../helpers/cli-login';
 import { createKey, registerUser, type TestApp } from '../helpers/strapi';
+import type { TestServer } from '../helpers/servers';
+import { startUnfurlSite } from '../helpers/unfurl-site';
 
 jest.setTimeout(120_000);
 
@@ -13,6 +15,8 @@ let app: TestApp;
 let base: string;
 let key: string;
 let otherKey: string;
+/** The link-preview fixture site, a private address the app is told to allow (UNFURL_ALLOWED_PRIVATE_HOSTS). */
+let site: TestServer;
 /** A web app allowed by CORS_ORIGINS (the server's own origin is PUBLIC_URL's, `base`). */
 const TRUSTED_ORIGIN = 'https://app.example.com';
 
@@ -31,7 +35,9 @@ async function connect(secret?: string, headers: Record<string, string> = {}): P
 async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
   const result: any = await client.callTool({ name, arguments: args });
   if (result.isError) throw new Error(`${name} failed: ${result.content[0].text}`);
-  expect(JSON.parse(result.content[0].text.split('\nETag: ')[0])).toEqual(result.structuredContent);
+  // The first text block is the data as JSON, nothing more; an ETag comes as a second block.
+  expect(JSON.parse(result.content[0].text)).toEqual(result.structuredContent);
+  expect(result.content.slice(1)).toEqual(result._meta?.etag ? [{ type: 'text', text: `ETag: ${result._meta.etag}` }] : []);
   return result.structuredContent;
 }
 
@@ -43,7 +49,9 @@ async function callError(client: Client, name: string, args: Record<string, unkn
 }
 
 beforeAll(async () => {
-  ({ app, base } = await startListeningApp({ CORS_ORIGINS: `${TRUSTED_ORIGIN},https://other.example.org` }));
+  // Port 1 as the trap: only the fixture's /hostile page points at it, and this file does not open it.
+  site = await startUnfurlSite(1);
+  ({ app, base } = await startListeningApp({ CORS_ORIGINS: `${TRUSTED_ORIGIN},https://other.example.org`, UNFURL_ALLOWED_PRIVATE_HOSTS: `127.0.0.1:${site.port}` }));
   const ada = await registerUser(app, 'ada');
   key = await createKey(app, ada, 'agent');
   otherKey = await createKey(app, await registerUser(app, 'bob'), 'bob agent');
@@ -51,6 +59,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.close();
+  await site?.close();
 });
 
 describe('POST /api/mcp', () => {
@@ -87,6 +96,15 @@ describe('POST /api/mcp', () => {
     // A suggestible write: its 200, or a suggest key's 202 {suggestion}.
     expect((replace.outputSchema!.anyOf as any[]).map((s) => s.required)).toEqual([['updated', 'outline'], ['suggestion'], ['error']]);
     expect(tools.find((t) => t.name === 'get_outline')!.annotations?.readOnlyHint).toBe(true);
+    await client.close();
+  });
+
+  it('previews a link with unfurl, as GET /api/unfurl does', async () => {
+    const client = await connect(key);
+    const preview = await call(client, 'unfurl', { url: `${site.origin}/og` });
+    expect(preview).toEqual((await app.http.get('/api/unfurl').set('Authorization', `Bearer ${key}`).query({ url: `${site.origin}/og` })).body.data);
+    expect(preview).toMatchObject({ url: `${site.origin}/og`, host: '127.0.0.1', title: 'The OpenGraph Title' });
+    expect(site.requests.map((r) => r.url)).toEqual(['/og', '/og']);
     await client.close();
   });
 
@@ -184,7 +202,8 @@ describe('POST /api/mcp', () => {
     expect(tool.inputSchema.properties!.ifMatch).toEqual(expect.objectContaining({ type: 'string' }));
     const read: any = await client.callTool({ name: 'get_section', arguments: { id, sid: gulf } });
     const etag = read._meta.etag as string;
-    expect(read.content[0].text.endsWith(`\nETag: ${etag}`)).toBe(true);
+    expect(read.content).toEqual([{ type: 'text', text: expect.any(String) }, { type: 'text', text: `ETag: ${etag}` }]);
+    expect(JSON.parse(read.content[0].text)).toEqual(read.structuredContent);
     expect((await app.http.get(`/api/articles/${id}/sections/${gulf}`).set('Authorization', `Bearer ${key}`)).headers.etag).toBe(etag);
 
     const written: any = await client.callTool({ name: 'replace_section', arguments: { id, sid: gulf, markdown: '## Gulf Stream\n\nWarm water to Europe.', ifMatch: etag } });
@@ -350,7 +369,36 @@ describe('POST /api/mcp', () => {
     expect(res.status).toBe(200);
     expect(res.headers['mcp-session-id']).toBeUndefined();
     expect(res.body.result.protocolVersion).toBe('2025-11-25');
-    const get = await app.http.get('/api/mcp').set('Authorization', `Bearer ${key}`);
-    expect(get.status).toBe(404);
+    for (const method of ['get', 'delete'] as const) {
+      const res = await app.http[method]('/api/mcp').set('Authorization', `Bearer ${key}`).set('Accept', 'text/event-stream');
+      expect(res.status).toBe(405);
+      expect(res.headers.allow).toBe('POST');
+      expect(res.body).toEqual({ success: false, error: { code: 'method-not-allowed', message: expect.stringContaining('stateless'), nextAction: expect.stringContaining('POST /api/mcp') } });
+    }
+  });
+
+  it('answers the SDK client\'s GET for an SSE stream with 405, which the client takes as "no stream" (no error)', async () => {
+    const errors: Error[] = [];
+    const gets: Array<Promise<Response>> = [];
+    const client = new Client({ name: 'quire-test-agent', version: '1.0.0' });
+    client.onerror = (error) => errors.push(error);
+    const transport = new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${key}` } },
+      fetch: (url, init) => {
+        const response = fetch(url, init);
+        if (init?.method === 'GET') gets.push(response);
+        return response;
+      },
+    });
+    await client.connect(transport);
+    // The client opens the stream after its initialized notification, without awaiting it: let its
+    // pending steps run, then wait for the answer and the client's handling of it.
+    await new Promise(setImmediate);
+    expect(gets).toHaveLength(1);
+    expect((await gets[0]).status).toBe(405);
+    await new Promise(setImmediate);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(10);
+    expect(errors).toEqual([]);
+    await client.close();
   });
 });

@@ -128,7 +128,8 @@ describe('the whole flow with the SDK client', () => {
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.refresh_token).not.toBe(first.refresh_token);
     const works = await app.http.get('/api/auth/me').set('Authorization', `Bearer ${refreshed.body.access_token}`);
-    expect(works.body.data).toMatchObject({ user: { id: ada.id }, via: 'oauth' });
+    // CONTRACT 2: via is key or session; an OAuth access token is an agent's credential, like a key.
+    expect(works.body.data).toEqual({ user: { id: ada.id, username: ada.username, email: ada.email }, via: 'key' });
     const reused = await form({ grant_type: 'refresh_token', refresh_token: first.refresh_token!, client_id: provider.client!.client_id });
     expect(reused.status).toBe(400);
     expect(reused.body.error).toBe('invalid_grant');
@@ -136,6 +137,29 @@ describe('the whole flow with the SDK client', () => {
     expect(revoked.status).toBe(401);
     const afterReuse = await form({ grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token, client_id: provider.client!.client_id });
     expect(afterReuse.body.error).toBe('invalid_grant');
+  });
+
+  it('records a grant\'s lastUsedAt once a minute at most, however many requests its token makes at once', async () => {
+    const { clientId, verifier, code } = await authorizeManually();
+    const tokens = (await form({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier, client_id: clientId })).body;
+    const grantOf = async () => (await app.http.get('/api/oauth/grants').set('Authorization', `Bearer ${ada.jwt}`)).body.data.grants.find((g: any) => g.client.id === clientId);
+    expect((await grantOf()).lastUsedAt).toBeNull();
+    // Every write of lastUsedAt to a grant row, whichever query makes it.
+    const writes: unknown[] = [];
+    const unsubscribe = app.strapi.db.lifecycles.subscribe({
+      models: ['plugin::quire.oauth-grant'],
+      beforeUpdate: (event: any) => void (event.params.data?.lastUsedAt && writes.push(event.params.data.lastUsedAt)),
+      beforeUpdateMany: (event: any) => void (event.params.data?.lastUsedAt && writes.push(event.params.data.lastUsedAt)),
+    } as any);
+    try {
+      const answers = await Promise.all(Array.from({ length: 8 }, () => app.http.get('/api/auth/me').set('Authorization', `Bearer ${tokens.access_token}`)));
+      expect(answers.map((r) => r.status)).toEqual(Array(8).fill(200));
+      expect((await app.http.get('/api/articles').set('Authorization', `Bearer ${tokens.access_token}`)).status).toBe(200);
+    } finally {
+      unsubscribe();
+    }
+    expect(writes).toHaveLength(1);
+    expect((await grantOf()).lastUsedAt).toBe((writes[0] as Date).toISOString());
   });
 
   it('revokes a token (RFC 7009) and a grant (DELETE /api/oauth/grants/{id})', async () => {
@@ -276,5 +300,21 @@ describe('refusals', () => {
     const registered = await app.http.post('/oauth/register').send({ client_name: 'X', redirect_uris: [REDIRECT_URI] });
     const res = await app.http.get('/oauth/authorize').query({ response_type: 'code', client_id: registered.body.client_id, redirect_uri: REDIRECT_URI, code_challenge: 'plain-challenge', code_challenge_method: 'plain' });
     expect(new URL(res.headers.location).searchParams.get('error')).toBe('invalid_request');
+  });
+
+  it('a body that cannot be read (malformed or too deep JSON) in the OAuth format, not Strapi\'s', async () => {
+    const deep = `${'['.repeat(200)}${']'.repeat(200)}`;
+    const cases: Array<[string, string, string, RegExp]> = [
+      ['/oauth/register', '{"client_name": "X",', 'invalid_client_metadata', /not valid JSON/],
+      ['/oauth/register', `{"redirect_uris": ${deep}}`, 'invalid_client_metadata', /nested more than 128 levels/],
+      ['/oauth/token', '{"grant_type": ', 'invalid_request', /not valid JSON/],
+      ['/oauth/token', `{"grant_type": ${deep}}`, 'invalid_request', /nested more than 128 levels/],
+      ['/oauth/revoke', '{"token"', 'invalid_request', /not valid JSON/],
+    ];
+    for (const [path, body, error, description] of cases) {
+      const res = await app.http.post(path).set('Content-Type', 'application/json').send(body);
+      expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 400, body: { error, error_description: expect.stringMatching(description) } });
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
   });
 });

@@ -56,6 +56,22 @@ describe('a suggest credential\'s section writes become suggestions', () => {
     expectFailure(await writer.get(`${base}/suggestions?status=maybe`), 400, 'invalid-argument');
   });
 
+  it('a dry run of edits is answered as a dry run (200, diffs), and files no suggestion', async () => {
+    const { article, outline } = await newArticle(writer, { title: 'T', markdown: sectionsDoc(2) });
+    const base = `/api/articles/${article.id}`;
+    const before = (await writer.get(`${base}/outline?include=rev`)).body.data.outline;
+    const ops = [{ op: 'replaceText', find: 'Body of S2', replace: 'Text of S2', section: outline[1].anchor }];
+    const dry = await suggester.post(`${base}/edits`, { ops, dryRun: true });
+    expect(dry.status).toBe(200);
+    expect(dry.body.data.results[0]).toMatchObject({ op: 'replaceText', replaced: 1 });
+    expect(dry.body.data.results[0].diff).toContain('+Text of S2');
+    expect(dry.headers.etag).toBe((await writer.get(`${base}/outline`)).headers.etag);
+    expect((await writer.get(`${base}/suggestions`)).body.data.suggestions).toEqual([]);
+    expect((await writer.get(`${base}/outline?include=rev`)).body.data.outline).toEqual(before);
+    // The same request without dryRun is still a suggestion.
+    expect((await suggester.post(`${base}/edits`, { ops })).status).toBe(202);
+  });
+
   it('its other writes are 403, and so are accepting and rejecting', async () => {
     const { article, outline } = await newArticle(writer, { title: 'T', markdown: sectionsDoc(2) });
     const base = `/api/articles/${article.id}`;

@@ -15,10 +15,13 @@ let key: string;
 let dir: string;
 let id: string;
 let anchors: string[];
+let suggestKey: string;
 
 beforeAll(async () => {
   ({ app, base } = await startListeningApp());
-  key = await createKey(app, await registerUser(app, 'ada'), 'agent');
+  const ada = await registerUser(app, 'ada');
+  key = await createKey(app, ada, 'agent');
+  suggestKey = await createKey(app, ada, 'suggester', 'suggest');
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-cli-edits-'));
   const res = await app.http.post('/api/articles').set(bearer(key)).send({ title: 'T', markdown: '## One\n\nFirst teh.\n\n## Two\n\nSecond teh.\n\n## Three\n\nThird.' });
   id = res.body.data.article.id;
@@ -59,6 +62,15 @@ it('edit --dry-run prints the diffs and writes nothing; edit applies all or noth
   const bad = await quire(['edit', id, '-'], { input: '[{"op":"nope"}]' });
   expect(bad.code).toBe(2);
   expect(bad.stderr).toContain('ops[0]');
+});
+
+it('edit --dry-run with a suggest key prints the dry run too, and files no suggestion', async () => {
+  const ops = JSON.stringify([{ op: 'replaceText', find: 'Third.', replace: 'Third, suggested.', section: anchors[2] }]);
+  const dry = await runCli(['edit', id, '--dry-run', '-'], { input: ops, env: { QUIRE_CONFIG_DIR: dir, QUIRE_URL: base, QUIRE_API_KEY: suggestKey } });
+  expect(dry.code).toBe(0);
+  expect(dry.stdout).toContain('Dry run: nothing was written.');
+  expect(dry.stdout).toContain('+Third, suggested.');
+  expect((await json(['suggestions', 'list', id])).data.suggestions).toEqual([]);
 });
 
 it('revisions list, show and restore; trash list and restore', async () => {

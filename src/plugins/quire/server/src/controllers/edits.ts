@@ -12,8 +12,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     apply: async ({ params, body, caller }, ctx) => {
       // The body's ifMatch, else the If-Match header: both are the outline's ETag.
       const ifMatch = body.ifMatch !== undefined ? parseIfMatch(body.ifMatch, 'ifMatch') : preconditionOf(ctx);
-      if (caller.scope === 'suggest') {
-        // A suggest key's edits are not applied: they become a suggestion (202).
+      if (caller.scope === 'suggest' && !body.dryRun) {
+        // A suggest key's edits are not applied: they become a suggestion (202). A dry run writes
+        // nothing for anyone (CONTRACT 11), so it is answered as such, and no suggestion is filed.
         return reply(202, await strapi.plugin('quire').service('suggestions').create(caller.userId, params.id, body.ops, { actor: await actorOf(strapi, caller), ifMatch }));
       }
       const outcome: EditOutcome = await edits().apply(caller.userId, params.id, body.ops, { actor: await actorOf(strapi, caller), dryRun: body.dryRun, ifMatch });

@@ -86,8 +86,9 @@ export async function callTool(tool: Tool, args: Record<string, unknown>, caller
   }
   if (envelope?.success === true && envelope.data) {
     const etag = response.headers.get('etag');
+    // The first block is the data as JSON and nothing else (CONTRACT 16); the ETag, for models that read text only, has its own block.
     return {
-      content: [{ type: 'text', text: JSON.stringify(envelope.data) + (etag ? `\nETag: ${etag}` : '') }],
+      content: [{ type: 'text', text: JSON.stringify(envelope.data) }, ...(etag ? [{ type: 'text' as const, text: `ETag: ${etag}` }] : [])],
       structuredContent: envelope.data,
       ...(etag ? { _meta: { etag } } : {}),
     };

@@ -27,7 +27,7 @@ const ANCHORS =
   'Sections and notes are named by anchors: a unique prefix of their id (the outline gives 8 characters; 6 or more are accepted). ' +
   'The article id may be shortened to a unique prefix too.';
 const ETAGS =
-  'When a read answers with an ETag (the last line of the text, and _meta.etag), pass it back as ifMatch to a write: ' +
+  'When a read answers with an ETag (a second text block "ETag: ...", and _meta.etag), pass it back as ifMatch to a write: ' +
   'it then applies only if nothing changed since, and a stale one is the tool error precondition-failed (read again, then redo the change).';
 const MARKDOWN = 'Markdown is split into sections at its top-level headings (# or ##, whichever comes first).';
 

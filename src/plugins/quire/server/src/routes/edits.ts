@@ -10,7 +10,7 @@ export const editRoutes = route('edits', 'Atomic edits', {
     path: '/api/articles/:id/edits',
     summary: 'Apply 1 to 100 section operations, all or nothing',
     description:
-      'insert, replace, move, delete and replaceText, in order, in one transaction: any failure leaves the article as it was, and its message starts with ops[N] (op). `$N` names the first section op N produced, `$N.K` its K-th. dryRun: the same checks and answer, with diffs, nothing written. A suggest key\'s edits become a suggestion (202).',
+      'insert, replace, move, delete and replaceText, in order, in one transaction: any failure leaves the article as it was, and its message starts with ops[N] (op). `$N` names the first section op N produced, `$N.K` its K-th. dryRun: the same checks and answer, with diffs, nothing written. A suggest key\'s edits become a suggestion (202), except a dry run, answered 200 like anyone\'s (nothing stored).',
     params: articleParams,
     body: editsInput,
     headers: outlineWrite.headers,

@@ -4,6 +4,19 @@ import { PATHS } from '../domain/oauth';
 import { jsonRpcAnswer } from '../schemas/responses';
 import { route } from './route';
 
+/** The MCP endpoint's answer to the methods it does not serve (a stateless server offers no SSE stream nor session). */
+const notServed = (method: 'GET' | 'DELETE', why: string) => ({
+  method,
+  path: '/api/mcp',
+  summary: `Not served: ${method} /api/mcp is 405`,
+  description:
+    `${why} The answer is 405 method-not-allowed with \`Allow: POST\`, which is how Streamable HTTP says so (the MCP SDK's client expects exactly that). ` +
+    'No credential is read.',
+  credentials: [],
+  responses: {},
+  errors: [{ code: 'method-not-allowed', status: 405 }],
+} as const);
+
 
 export const mcpRoutes = route('mcp', 'MCP', {
   handle: {
@@ -33,4 +46,6 @@ export const mcpRoutes = route('mcp', 'MCP', {
       415: content(['application/json'], 'The body is not application/json (a JSON-RPC error).', jsonRpcAnswer),
     },
   },
+  stream: notServed('GET', 'This server is stateless: it opens no server-to-client SSE stream.'),
+  endSession: notServed('DELETE', 'This server is stateless: there is no session to end.'),
 });

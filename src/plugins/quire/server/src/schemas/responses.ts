@@ -89,7 +89,7 @@ export const searchResults = z.strictObject({
 export const keyList = z.strictObject({ keys: z.array(apiKeyRecord) });
 export const keyIssued = z.strictObject({ key: apiKeyRecord, secret: z.string().describe('The full key, shown this once only.') });
 export const keyRevoked = deletedId('key');
-export const me = z.strictObject({ user: userSummary, via: z.enum(['key', 'session', 'oauth']).describe('key for an API key, oauth for an OAuth access token, session for a JWT or the session cookie.') });
+export const me = z.strictObject({ user: userSummary, via: z.enum(['key', 'session']).describe('key for an API key or an OAuth access token (agent credentials), session for a JWT or the session cookie.') });
 
 // CLI login
 export const loginRequested = z.strictObject({

@@ -85,7 +85,7 @@ export function registerUserCredentials(strapi: Core.Strapi): void {
       const resources = oauthResources(strapi);
       const grant = await strapi.plugin('quire').service('oauth').verifyAccess(token, resources);
       if (!grant) return { refused: 'The OAuth access token is not valid (expired, revoked, or for another resource).', nextAction: 'Refresh it at /oauth/token, or authorize again.' };
-      return { caller: { kind: 'user', credential: 'oauth', userId: grant.user.id, user: grant.user, via: 'oauth', scope: grant.scope, clientName: grant.clientName } as UserCaller };
+      return { caller: { kind: 'user', credential: 'oauth', userId: grant.user.id, user: grant.user, via: 'key', scope: grant.scope, clientName: grant.clientName } as UserCaller };
     },
   });
 

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { notFound } from '../../../../../kernel/errors';
 import { generateSecret, hashSecret, safeEqual } from '../../../../../kernel/secrets';
-import { iso } from '../../../../../kernel/db';
+import { iso, lastUsedRecorder } from '../../../../../kernel/db';
 import { safeFetch } from '../../../../../kernel/safe-fetch';
 import { quireConfig } from '../config';
 import {
@@ -86,6 +86,8 @@ export function clientFromMetadata(clientId: string, metadata: Record<string, un
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const db = (uid: string) => strapi.db.query(uid as never);
+  // A grant's lastUsedAt, written at most once a minute per grant, as for API keys.
+  const recordUse = lastUsedRecorder(strapi, GRANTS);
   const metadataCache = new Map<string, { client: OAuthClient; until: number }>();
 
   async function fetchClientMetadata(clientId: string): Promise<OAuthClient> {
@@ -219,7 +221,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (!grant || !resources.includes(grant.resource)) return null;
       const user = await db(USERS).findOne({ where: { id: grant.userId }, select: ['id', 'username', 'email', 'blocked'] });
       if (!user || user.blocked) return null;
-      if (!grant.lastUsedAt || Date.now() - new Date(grant.lastUsedAt).getTime() > 60_000) await db(GRANTS).update({ where: { id: grant.id }, data: { lastUsedAt: new Date() } });
+      await recordUse(Number(grant.id));
       return { user: { id: user.id, username: user.username, email: user.email }, scope: grant.scope, grantId: grant.id, clientName: grant.clientName };
     },
 
