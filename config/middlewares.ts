@@ -67,6 +67,8 @@ export default ({ env }: { env: EnvSource }) => {
     // Likewise for the OAuth endpoints, in their RFCs' error format: a body the parser or
     // global::json-depth refuses at /oauth/register, /oauth/token, /oauth/revoke.
     'plugin::quire.oauthErrors',
+    // users-permissions' sign-in and account routes, per address, with RateLimit headers (AUTH_RATELIMIT_*).
+    'plugin::quire.authRateLimit',
     // Before the body parser: keeps the raw bytes of trigger requests (signatures cover them), 1 MiB cap.
     'plugin::triggers.rawBody',
     // Multipart is parsed by global::multipart alone: on the paths that take it, files removed after.

@@ -1,4 +1,4 @@
-import { bool, ConfigError, duration, int, oneOf, readSettings, text, url, type EnvSource } from '../src/kernel/config';
+import { bool, ConfigError, oneOf, readSettings, text, url, type EnvSource } from '../src/kernel/config';
 
 /**
  * Uploads: the local provider (public/uploads, served by Strapi) by default, or any S3 or
@@ -47,9 +47,6 @@ export const authSettings = {
     pattern: /^\d+(\.\d+)?\s*(ms|s|m|h|d|w|y)?$/i,
     expected: 'a duration such as 3600 (seconds), 12h, 30d or 1y',
   }),
-  rateLimitEnabled: bool('AUTH_RATELIMIT_ENABLED', { default: true }),
-  rateLimitIntervalMs: duration('AUTH_RATELIMIT_INTERVAL_MS', { min: 1_000, max: 86_400_000, default: 60_000 }),
-  rateLimitMax: int('AUTH_RATELIMIT_MAX', { min: 1, max: 1_000_000_000, default: 10 }),
 };
 
 export default ({ env }: { env: EnvSource }) => {
@@ -62,8 +59,9 @@ export default ({ env }: { env: EnvSource }) => {
       config: {
         jwtSecret: auth.jwtSecret,
         jwt: { expiresIn: auth.jwtExpiresIn },
-        // Login and registration are rate limited per IP and identifier by users-permissions.
-        ratelimit: { enabled: auth.rateLimitEnabled, interval: auth.rateLimitIntervalMs, max: auth.rateLimitMax },
+        // Its own limiter (koa2-ratelimit: X-RateLimit-* headers, counters per process) is off: the
+        // quire plugin's authRateLimit middleware limits these routes (AUTH_RATELIMIT_*).
+        ratelimit: { enabled: false },
       },
     },
   };

@@ -35,6 +35,9 @@ describe('POST /api/cli/login-request', () => {
     expect(data.verificationUrlComplete).toBe(`${PUBLIC_URL}/cli/login?code=${data.userCode}`);
     expect(data.expiresIn).toBe(600);
     expect(data.interval).toBe(5);
+    // Its per-address limit (30 in 10 minutes) is told in the RateLimit headers.
+    expect(res.headers['ratelimit-policy']).toBe('"cli-login-request";q=30;w=600');
+    expect(res.headers.ratelimit).toMatch(/^"cli-login-request";r=\d+;t=\d+$/);
   });
 
   it('needs no credential and no body', async () => {
@@ -70,8 +73,12 @@ describe('POST /api/cli/login-complete', () => {
   });
 
   it('answers 404 not-found for a device code it never issued, telling the device to start again', async () => {
-    const error = expectFailure(await complete('qdc_not-a-real-code'), 404, 'not-found');
+    const res = await complete('qdc_not-a-real-code');
+    const error = expectFailure(res, 404, 'not-found');
     expect(error.nextAction).toMatch(/Start again/);
+    // Polls are counted per address (3000 in 10 minutes), and the answer says where it stands.
+    expect(res.headers['ratelimit-policy']).toBe('"cli-login-complete";q=3000;w=600');
+    expect(res.headers.ratelimit).toMatch(/^"cli-login-complete";r=\d+;t=\d+$/);
   });
 
   it('answers authorization-pending while waiting, then slow-down when polled faster than the interval', async () => {
@@ -178,10 +185,17 @@ describe('the approval page', () => {
     expect(wrong.status).toBe(401);
     expect(wrong.text).toContain('Wrong username, email or password.');
     expect(wrong.headers['set-cookie']?.some((c: string) => c.startsWith('quire_session=')) ?? false).toBe(false);
+    // Wrong passwords count per address and identifier (10) and per address (50) in 15 minutes.
+    const SIGN_IN_POLICY = '"cli-sign-in";q=10;w=900, "cli-sign-in-ip";q=50;w=900';
+    expect(wrong.headers['ratelimit-policy']).toBe(SIGN_IN_POLICY);
+    expect(wrong.headers.ratelimit).toMatch(/^"cli-sign-in";r=9;t=\d+, "cli-sign-in-ip";r=\d+;t=\d+$/);
 
     const res = await agent.post('/cli/login/session').type('form').send({ csrf: csrfOf(wrong.text), identifier: alice.email, password: PASSWORD, code: 'bcdf-ghjk' });
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe('/cli/login?code=bcdf-ghjk');
+    // A right password forgets the wrong ones of this identifier (not of the address).
+    expect(res.headers['ratelimit-policy']).toBe(SIGN_IN_POLICY);
+    expect(res.headers.ratelimit).toMatch(/^"cli-sign-in";r=10;t=0, "cli-sign-in-ip";r=\d+;t=\d+$/);
     const cookie = res.headers['set-cookie'].find((c: string) => c.startsWith('quire_session='));
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/);

@@ -346,4 +346,40 @@ describe('code entry on the CLI login page', () => {
     // A submission without the CSRF token is refused and counts nothing either.
     expect((await agent.post('/cli/login').type('form').send({ code: 'BBBB-BBBB' })).status).toBe(403);
   });
+
+  it('locks an address after 20 wrong codes in 15 minutes, whoever typed them, and no other address', async () => {
+    const { csrfOf } = require('../helpers/cli-login');
+    const SHARED = '203.0.113.77';
+    // Each person may get 5 wrong before their own lock, so four people fill the address's 20.
+    const people: Awaited<ReturnType<typeof signIn>>[] = [];
+    for (const name of ['hank', 'ivy', 'jack', 'kim', 'lou']) people.push(await signIn(app, await registerUser(app, name)));
+    const submit = async (agent: (typeof people)[number], code: string, from: string) => {
+      const form = await agent.get('/cli/login');
+      return agent.post('/cli/login').set('X-Forwarded-For', from).type('form').send({ csrf: csrfOf(form.text), code });
+    };
+    const letters = 'CDFGHJKLMNPQRSTVWXZ';
+    for (const [p, agent] of people.slice(0, 4).entries()) {
+      for (let i = 0; i < 5; i += 1) {
+        const wrong = await submit(agent, `BBBB-${letters[p]}${letters[i]}BB`, SHARED);
+        expect(wrong.status).toBe(400);
+        expect(wrong.text).toContain('That code is not valid');
+      }
+    }
+    // The 21st wrong code from that address is refused, though its sender had none wrong yet.
+    const lou = people[4];
+    const over = await submit(lou, 'BBBB-ZZZZ', SHARED);
+    expect(over.status).toBe(429);
+    expect(over.text).toContain('Too many wrong codes. Code entry is locked for 15 minutes.');
+    expect(over.headers['ratelimit-policy']).toBe('"cli-user-code";q=5;w=900, "cli-user-code-ip";q=20;w=900');
+    expect(over.headers.ratelimit).toMatch(/^"cli-user-code";r=4;t=\d+, "cli-user-code-ip";r=0;t=\d+$/);
+    // From then on even a right code is refused from that address, but not from another one.
+    const { userCode } = (await app.http.post('/api/cli/login-request').set('X-Forwarded-For', '192.0.2.51').send({ name: 'shared address' })).body.data;
+    const locked = await submit(lou, userCode, SHARED);
+    expect(locked.status).toBe(429);
+    expect(locked.text).toContain('Too many wrong codes');
+    expect(locked.text).not.toContain('Approve this device?');
+    const elsewhere = await submit(lou, userCode, '203.0.113.78');
+    expect(elsewhere.status).toBe(200);
+    expect(elsewhere.text).toContain('Approve this device?');
+  });
 });

@@ -9,7 +9,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { startListeningApp } from '../helpers/cli-login';
-import { approveOverHttp, pkcePair, RecordingProvider, REDIRECT_URI } from '../helpers/oauth';
+import supertest from 'supertest';
+import { approveOverHttp, hiddenField, pkcePair, RecordingProvider, REDIRECT_URI } from '../helpers/oauth';
 import { registerUser, type TestApp, type TestUser } from '../helpers/strapi';
 
 jest.setTimeout(120_000);
@@ -231,6 +232,27 @@ describe('refusals', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_grant');
     expect(res.body.error_description).toMatch(/code_verifier/);
+  });
+
+  it('a wrong password on the sign-in form: 401, counted by the sign-in limits the RateLimit headers tell', async () => {
+    const registered = await app.http.post('/oauth/register').send({ client_name: 'Counted', redirect_uris: [REDIRECT_URI] });
+    const { challenge } = pkcePair();
+    const agent = supertest.agent(app.strapi.server.httpServer);
+    const query = new URLSearchParams({ response_type: 'code', client_id: registered.body.client_id, redirect_uri: REDIRECT_URI, code_challenge: challenge, code_challenge_method: 'S256' });
+    const page = await agent.get(`/oauth/authorize?${query}`);
+    expect(page.status).toBe(200);
+    const send = (password: string, from: string) =>
+      agent.post('/oauth/authorize/session').type('form').send({ csrf: hiddenField(from, 'csrf'), request: hiddenField(from, 'request'), identifier: ada.username, password });
+    const wrong = await send('not the password', page.text);
+    expect(wrong.status).toBe(401);
+    expect(wrong.text).toContain('Wrong username, email or password.');
+    // The same limits as the CLI login page's sign-in: 10 per address and identifier, 50 per address, in 15 minutes.
+    expect(wrong.headers['ratelimit-policy']).toBe('"cli-sign-in";q=10;w=900, "cli-sign-in-ip";q=50;w=900');
+    expect(wrong.headers.ratelimit).toMatch(/^"cli-sign-in";r=9;t=\d+, "cli-sign-in-ip";r=\d+;t=\d+$/);
+    const right = await send(PASSWORD, wrong.text);
+    expect(right.status).toBe(303);
+    expect(right.headers['ratelimit-policy']).toBe('"cli-sign-in";q=10;w=900, "cli-sign-in-ip";q=50;w=900');
+    expect(right.headers.ratelimit).toMatch(/^"cli-sign-in";r=10;t=0, "cli-sign-in-ip";r=\d+;t=\d+$/);
   });
 
   it('a redirect URI the client did not register: a page, never a redirect', async () => {

@@ -181,6 +181,16 @@ describe('completion callbacks', () => {
     expectFailure(await app.http.patch(`${workflowsUrl()}/${plain.id}`).set(bearer(alice.jwt)).send({ callbackUrl: 'http://192.168.1.1/' }), 400, 'invalid-argument');
     expect(receiver.hits).toBe(hits);
   });
+
+  it('refuses an empty callback URL alike when creating and when patching (null, or leaving it out, means none)', async () => {
+    const created = expectFailure(await app.http.post(workflowsUrl()).set(bearer(alice.jwt)).send({ name: 'empty callback', action: 'echo', callbackUrl: '' }), 400, 'invalid-argument');
+    const plain = await createWorkflow(app, alice, s.instanceId);
+    const patched = expectFailure(await app.http.patch(`${workflowsUrl()}/${plain.id}`).set(bearer(alice.jwt)).send({ callbackUrl: '' }), 400, 'invalid-argument');
+    expect(created.message).toMatch(/^callbackUrl/);
+    expect(created.message).toBe(patched.message);
+    const listed = await app.http.get(workflowsUrl()).set(bearer(alice.jwt));
+    expect(listed.body.data.workflows.map((w: { name: string }) => w.name)).not.toContain('empty callback');
+  });
 });
 
 describe('replay', () => {

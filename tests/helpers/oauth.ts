@@ -58,7 +58,7 @@ export class RecordingProvider implements OAuthClientProvider {
   }
 }
 
-const hiddenField = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replace(/&amp;/g, '&');
+export const hiddenField = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replace(/&amp;/g, '&');
 
 /**
  * A person signs in on the authorize page and approves (or denies), over plain HTTP with a

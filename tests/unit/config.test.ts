@@ -124,9 +124,15 @@ describe('plugin configuration', () => {
       revisionsKeep: 100,
       keepHistory: true,
       cliLoginInterval: 5,
+      authRateLimitEnabled: true,
+      authRateLimitMax: 10,
+      authRateLimitIntervalMs: 60_000,
       redisUrl: undefined,
       redisKeyPrefix: 'quire:',
     });
+    // users-permissions' routes, limited by our middleware (its own limiter is off).
+    expect(errorOf(() => readQuireConfig({ AUTH_RATELIMIT_INTERVAL_MS: '500' })).message).toMatch(/^AUTH_RATELIMIT_INTERVAL_MS="500" is not valid/);
+    expect(readQuireConfig({ AUTH_RATELIMIT_ENABLED: 'false', AUTH_RATELIMIT_MAX: '3' })).toMatchObject({ authRateLimitEnabled: false, authRateLimitMax: 3 });
     // Once silently replaced by 5, now refused.
     expect(errorOf(() => readQuireConfig({ CLI_LOGIN_INTERVAL: '90' })).message).toBe('CLI_LOGIN_INTERVAL="90" is not valid: expected a whole number from 1 to 60');
     expect(errorOf(() => readQuireConfig({ QUIRE_OUTLINE_CACHE_SECTIONS: 'lots' })).message).toMatch(/^QUIRE_OUTLINE_CACHE_SECTIONS="lots" is not valid/);

@@ -42,6 +42,10 @@ export const settings = {
   keepHistory: bool('QUIRE_HISTORY', { default: true }),
   /** Seconds a device polling for its CLI login is asked to wait between polls. */
   cliLoginInterval: int('CLI_LOGIN_INTERVAL', { min: 1, max: MAX_POLL_INTERVAL_SECONDS, default: DEFAULT_POLL_INTERVAL_SECONDS }),
+  /** users-permissions' credential routes (sign-in, registration...) limited per address (middlewares/auth-rate-limit). */
+  authRateLimitEnabled: bool('AUTH_RATELIMIT_ENABLED', { default: true }),
+  authRateLimitMax: int('AUTH_RATELIMIT_MAX', { min: 1, max: 1_000_000_000, default: 10 }),
+  authRateLimitIntervalMs: duration('AUTH_RATELIMIT_INTERVAL_MS', { min: 1_000, max: 86_400_000, default: 60_000 }),
   /** Redis for shared rate limits and the trigger queue; unset keeps both in-process. */
   redisUrl: url('REDIS_URL', { protocols: ['redis', 'rediss'], optional: true }),
   /** Namespace of our Redis keys. */

@@ -83,7 +83,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async create(principal: Principal, instanceId: string, input: WorkflowInput): Promise<IssuedWorkflow> {
       const instance = await plugin().service('instances').accessible(principal, instanceId);
       const config = plugin().service('actions').parseConfig(input.action, input.config);
-      const callbackUrl = input.callbackUrl ? checkedCallbackUrl(input.callbackUrl) : null;
+      // Only null (or no field) means no callback: an empty string is refused here as PATCH refuses it.
+      const callbackUrl = input.callbackUrl == null ? null : checkedCallbackUrl(input.callbackUrl);
       const callback = callbackUrl ? newCallbackSecret() : null;
       const row = await query().create({
         data: {
