@@ -4,6 +4,9 @@ import { clip, plural, table, when } from './output';
 // The server's own types, inferred from the schemas its routes are declared with (type-only
 // imports: nothing of the server is loaded by the CLI at run time).
 export type { Data } from '../plugins/quire/server/src/schemas/responses';
+import type { Data, responses } from '../plugins/quire/server/src/schemas/responses';
+/** A write a suggest key may make: the route's data (200/201), or the suggestion it made instead (202). */
+export type Suggestible<K extends keyof typeof responses> = Data<K> | Data<'suggestionOnly'>;
 export type { ApiKeyRecord, ArticleRecord, OutlineEntry } from '../plugins/quire/server/src/schemas/records';
 
 /** A note of the map, or a full note (with its body and author). */

@@ -102,3 +102,22 @@ it('suggestions list, show, accept and reject', async () => {
   await json(['suggestions', 'reject', id, second.anchor, '--reason', 'No.']);
   expect((await json(['suggestions', 'show', id, second.anchor])).data.suggestion.status).toBe('rejected');
 });
+
+it('a suggest key\'s edit, move and delete are not applied: each says which suggestion it filed', async () => {
+  const created = await app.http.post('/api/articles').set(bearer(key)).send({ title: 'S', markdown: '## A\n\nAlpha.\n\n## B\n\nBeta.' });
+  const [art, [a, b]] = [created.body.data.article.id as string, created.body.data.outline.map((e) => e.anchor) as string[]];
+  const suggest = (args: string[], input?: string) => runCli(args, { input, env: { QUIRE_CONFIG_DIR: dir, QUIRE_URL: base, QUIRE_API_KEY: suggestKey } });
+  const runs = [
+    await suggest(['edit', art, '-'], JSON.stringify([{ op: 'replaceText', find: 'Alpha.', replace: 'Alpha, suggested.', section: a }])),
+    await suggest(['sections', 'move', art, b, '--before', a]),
+    await suggest(['sections', 'delete', art, b]),
+  ];
+  const filed = (await json(['suggestions', 'list', art])).data.suggestions.map((s) => s.anchor).reverse();
+  expect(filed).toHaveLength(3);
+  runs.forEach((run, i) => {
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`Not applied: your key may only suggest. Suggestion ${filed[i]} is pending review`);
+  });
+  expect(runs[0].stdout).toContain('+Alpha, suggested.');
+  expect((await json(['outline', art])).data.outline.map((e) => e.title)).toEqual(['A', 'B']);
+});

@@ -148,6 +148,32 @@ describe('short ids', () => {
     expect(bob.stderr).toContain('Next: quire articles list');
   });
 
+  it('an ambiguous article prefix finds its matches past the first page of articles, and prints at most 20', async () => {
+    // Carol's 22 oldest articles share a prefix; 100 newer ones fill the first page of the list.
+    const carol = await registerUser(app, 'carol');
+    const carolKey = await createKey(app, carol, 'carol');
+    const create = async (title: string) =>
+      (await app.http.post('/api/articles').set(bearer(carolKey)).send({ title })).body.data.article.id as string;
+    const shared = Array.from({ length: 22 }, (_, i) => `dec0de${String(i).padStart(2, '0')}-0000-4000-8000-000000000000`);
+    for (const [i, to] of shared.entries()) await setId(await create(`Old ${i}`), to);
+    for (let i = 0; i < 100; i++) await create(`New ${i}`);
+    const firstPage = (await api('/api/articles?limit=100', carolKey)).body.data.articles as Array<{ id: string }>;
+    expect(firstPage.filter((a) => a.id.startsWith('dec0de'))).toEqual([]);
+
+    const human = await quire(['outline', 'dec0de'], { env: { QUIRE_API_KEY: carolKey } });
+    expect(human.code).toBe(2);
+    expect(human.stderr).toBe(
+      [
+        'Error: The id "dec0de" matches more than one of your articles. (invalid-argument)',
+        'It matches:',
+        ...shared.slice(0, 20).map((id, i) => `  ${id}  Old ${i}`),
+        '  (and 2 more)',
+        'Next: Use a longer anchor (more of the characters of the one you mean).',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('keys list shows short key ids, and keys revoke takes a unique prefix', async () => {
     const t = (args: string[]) => quire(args);
     const [k1, k2] = [await createKey(app, ada, 'alpha one'), await createKey(app, ada, 'alpha two')];

@@ -4,7 +4,7 @@ import { seg } from '../client';
 import { usage } from '../errors';
 import { readText } from '../io';
 import { clip, table, when } from '../output';
-import { outlineTable, type Data } from '../render';
+import { outlineTable, type Data, type Suggestible } from '../render';
 
 const placement = (options: { after?: string; before?: string }) => {
   if (options.after !== undefined && options.before !== undefined) throw usage('--after and --before cannot be combined.', 'Pass one of them, or neither to append.');
@@ -57,15 +57,16 @@ export function registerHistory(program: Command) {
     .action(
       act(async (ctx, id: string, file: string | undefined, options: { dryRun?: boolean; ifMatch?: string }) => {
         const ops = parseOps((await readText(file, { what: 'ops (JSON)', required: true, command: `quire edit ${id}` })) ?? '');
-        const res = await ctx.client.call<Data<'editsApplied'>>('POST', `/articles/${seg(id)}/edits`, {
+        const res = await ctx.client.call<Suggestible<'editsApplied'>>('POST', `/articles/${seg(id)}/edits`, {
           body: { ops, ...(options.dryRun ? { dryRun: true } : {}) },
           headers: { 'If-Match': options.ifMatch },
         });
-        if (res.status === 202) {
-          const s = (res.envelope.data as unknown as Data<'suggestionOnly'>).suggestion;
+        const data = res.envelope.data;
+        if ('suggestion' in data) {
+          const s = data.suggestion;
           return ctx.out.result(res, () => `Not applied: your key may only suggest. Suggestion ${s.anchor} is pending review.\n\n${suggestionText(s)}`);
         }
-        const { results, outline } = res.envelope.data;
+        const { results, outline } = data;
         ctx.out.result(res, () => {
           const summary = results.map((r, i) => `ops[${i}] ${r.op}${r.replaced !== undefined ? ` (${r.replaced} replaced)` : ''}${r.removed ? ` ${r.removed.join(', ')}` : ''}`);
           const diffs = options.dryRun ? results.map((r) => r.diff ?? '').filter(Boolean) : [];

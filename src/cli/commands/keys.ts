@@ -105,7 +105,7 @@ export function registerKeys(program: Command) {
     .action(
       act(async (ctx, given: string) => {
         const id = await keyIdOf(ctx, given);
-        const res = await ctx.client.call('DELETE', `/keys/${seg(id)}`);
+        const res = await ctx.client.call<Data<'keyRevoked'>>('DELETE', `/keys/${seg(id)}`);
         if (!ctx.out.json && ctx.profile?.keyId === id && ctx.keySource === 'saved login') {
           ctx.out.info('That was the key of your saved login: run quire login again.');
         }

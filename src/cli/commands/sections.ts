@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import { act, examples } from '../action';
-import { seg } from '../client';
+import { seg, type CallResult } from '../client';
+import type { Context } from '../context';
 import { usage } from '../errors';
 import { readText } from '../io';
-import { outlineTable, type Data } from '../render';
+import { outlineTable, type Data, type Suggestible } from '../render';
 
 /** A suggest key's write is not applied: the server answers 202 with the suggestion it made. */
-function suggested(ctx, res) {
-  const s = res.envelope.data.suggestion;
+function suggested(ctx: Context, res: CallResult, s: Data<'suggestionOnly'>['suggestion']) {
   ctx.out.result(res, () => `Not applied: your key may only suggest. Suggestion ${s.anchor} is pending review (quire suggestions show <article> ${s.anchor}).`);
 }
 
@@ -56,12 +56,13 @@ export function registerSections(program: Command) {
     .action(
       act(async (ctx, id: string, file: string | undefined, options: { after?: string; before?: string; ifMatch?: string }) => {
         const markdown = await readText(file, { what: 'Markdown', required: true, command: `quire sections add ${id}` });
-        const res = await ctx.client.call<Data<'sectionsAdded'>>('POST', `/articles/${seg(id)}/sections`, {
+        const res = await ctx.client.call<Suggestible<'sectionsAdded'>>('POST', `/articles/${seg(id)}/sections`, {
           body: { markdown, ...where(options) },
           headers: { 'If-Match': options.ifMatch },
         });
-        if (res.status === 202) return suggested(ctx, res);
-        const added = res.envelope.data.added;
+        const data = res.envelope.data;
+        if ('suggestion' in data) return suggested(ctx, res, data.suggestion);
+        const added = data.added;
         ctx.out.result(res, () => `Added ${added.length === 1 ? '1 section' : `${added.length} sections`}:\n${outlineTable(added)}`);
       }),
     );
@@ -83,13 +84,14 @@ export function registerSections(program: Command) {
       act(async (ctx, id: string, anchor: string, file: string | undefined, options: { html?: boolean; ifMatch?: string }) => {
         const what = options.html ? 'HTML' : 'Markdown';
         const content = await readText(file, { what, required: true, command: `quire sections replace ${id} ${anchor}${options.html ? ' --html' : ''}` });
-        const res = await ctx.client.call<Data<'sectionReplaced'>>('PATCH', `/articles/${seg(id)}/sections/${seg(anchor)}`, {
+        const res = await ctx.client.call<Suggestible<'sectionReplaced'>>('PATCH', `/articles/${seg(id)}/sections/${seg(anchor)}`, {
           body: options.html ? { html: content } : { markdown: content },
           headers: { 'If-Match': options.ifMatch },
         });
-        if (res.status === 202) return suggested(ctx, res);
+        const data = res.envelope.data;
+        if ('suggestion' in data) return suggested(ctx, res, data.suggestion);
         ctx.out.info(`ETag: ${res.headers.get('etag')}`);
-        ctx.out.result(res, () => `Replaced ${anchor} with:\n${outlineTable(res.envelope.data.updated)}`);
+        ctx.out.result(res, () => `Replaced ${anchor} with:\n${outlineTable(data.updated)}`);
       }),
     );
 
@@ -123,9 +125,10 @@ export function registerSections(program: Command) {
     .action(
       act(async (ctx, id: string, anchor: string, options: { after?: string; before?: string; ifMatch?: string }) => {
         if (options.after === undefined && options.before === undefined) throw usage('Say where to move the section.', 'Pass --after <anchor> or --before <anchor>.');
-        const res = await ctx.client.call('POST', `/articles/${seg(id)}/sections/${seg(anchor)}/move`, { body: where(options), headers: { 'If-Match': options.ifMatch } });
-        if (res.status === 202) return suggested(ctx, res);
-        ctx.out.result(res, () => outlineTable(res.envelope.data.outline));
+        const res = await ctx.client.call<Suggestible<'outlineOnly'>>('POST', `/articles/${seg(id)}/sections/${seg(anchor)}/move`, { body: where(options), headers: { 'If-Match': options.ifMatch } });
+        const data = res.envelope.data;
+        if ('suggestion' in data) return suggested(ctx, res, data.suggestion);
+        ctx.out.result(res, () => outlineTable(data.outline));
       }),
     );
 
@@ -136,9 +139,10 @@ export function registerSections(program: Command) {
     .addHelpText('after', examples(['quire sections delete "$ART" 3f2a9c', 'quire sections delete "$ART" 3f2a9c --if-match "$ETAG"']))
     .action(
       act(async (ctx, id: string, anchor: string, options: { ifMatch?: string }) => {
-        const res = await ctx.client.call('DELETE', `/articles/${seg(id)}/sections/${seg(anchor)}`, { headers: { 'If-Match': options.ifMatch } });
-        if (res.status === 202) return suggested(ctx, res);
-        ctx.out.result(res, () => `Deleted ${anchor}.\n${outlineTable(res.envelope.data.outline)}`);
+        const res = await ctx.client.call<Suggestible<'outlineOnly'>>('DELETE', `/articles/${seg(id)}/sections/${seg(anchor)}`, { headers: { 'If-Match': options.ifMatch } });
+        const data = res.envelope.data;
+        if ('suggestion' in data) return suggested(ctx, res, data.suggestion);
+        ctx.out.result(res, () => `Deleted ${anchor}.\n${outlineTable(data.outline)}`);
       }),
     );
 }

@@ -7,6 +7,8 @@ import { subscribeUploadOwner } from './upload-extension';
 
 export default async ({ strapi }: { strapi: Core.Strapi }) => {
   subscribeUploadOwner(strapi);
+  // Rate limits shared through Redis (REDIS_URL) count there from the first request on.
+  await strapi.plugin('quire').service('redis').connect();
   // After schema sync, every boot: the search index and its triggers (see search-index.ts for why not a migration).
   await ensureSearchIndex(strapi);
   await backfillHtmlText(strapi);

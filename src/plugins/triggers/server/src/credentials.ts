@@ -19,6 +19,7 @@ import { notFound, rateLimited } from '../../../../kernel/errors';
 import { keyKind } from './domain/keys';
 import { decodeSigningSecret, SIGNATURE_FAILURE_MESSAGES, signatureHeadersOf, verify } from './domain/signature';
 import type { TriggerWorkflow } from './services/workflows';
+import { quireService } from './quire';
 
 const ORGANIZATION_KEY_NEXT =
   'Send a valid organization key (POST /api/organizations/{id}/keys) or leave the header out and use your own credential.';
@@ -92,7 +93,7 @@ export function registerTriggerCredentials(strapi: Core.Strapi): void {
     async verify(request) {
       const signature = signatureHeadersOf(request.headers);
       if (!signature) return undefined;
-      const limits = strapi.plugin('quire').service('rateLimit');
+      const limits = quireService(strapi, 'rateLimit');
       const failureKey = `ip:${request.ip ?? 'unknown'}`;
       const blocked = await limits.blockedFor('webhook-signature-failure', failureKey, SIGNATURE_FAILURE_LIMIT);
       if (blocked) throw rateLimited(blocked, SIGNATURE_LIMITED);

@@ -25,6 +25,21 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       }
       return client;
     },
+    /**
+     * Connects now (at boot) rather than on the first limited request: the client queues no
+     * command before it is ready, so a request in that window would count in process memory.
+     * Waits at most `timeoutMs`; a Redis that is down is logged and retried by the client.
+     */
+    async connect(timeoutMs = 2_000): Promise<void> {
+      const redis = this.client();
+      if (!redis || redis.status === 'ready') return;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        new Promise<void>((resolve) => redis.once('ready', () => resolve())),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+      ]);
+      clearTimeout(timer);
+    },
     async close() {
       if (client) await client.quit().catch(() => client?.disconnect());
       client = null;

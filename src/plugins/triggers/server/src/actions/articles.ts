@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { z } from 'zod';
 import type { ActionDefinition } from './types';
 import { noConfig, parseAt } from './schema';
+import { quireService } from '../quire';
 
 /**
  * Actions on the article service of the quire plugin, done as the instance's owner; a note
@@ -10,28 +11,26 @@ import { noConfig, parseAt } from './schema';
  * checked when the trigger arrives, so a bad one is a 400.
  */
 
-/** What this plugin relies on from `strapi.plugin('quire').service('inputs')`. */
-interface QuireInputs {
-  createArticle: z.ZodObject;
-  createNote: z.ZodObject;
-  limits: { markdown: number };
+/** The article API's schemas of a new article and note, extended for these actions. */
+function build(strapi: Core.Strapi) {
+  const inputs = quireService(strapi, 'inputs');
+  const max = inputs.limits.markdown;
+  return {
+    importInput: inputs.createArticle.extend({
+      markdown: z.string().max(max, `must be at most ${max.toLocaleString('en')} characters`),
+    }),
+    noteInput: inputs.createNote.extend({
+      articleId: z.string().min(1, 'must not be empty').max(100, 'is too long'),
+    }),
+  };
 }
 
-const schemasByApp = new WeakMap<Core.Strapi, { importInput: z.ZodObject; noteInput: z.ZodObject }>();
+const schemasByApp = new WeakMap<Core.Strapi, ReturnType<typeof build>>();
 
 function schemas(strapi: Core.Strapi) {
   let found = schemasByApp.get(strapi);
   if (!found) {
-    const inputs = strapi.plugin('quire').service('inputs') as QuireInputs;
-    const max = inputs.limits.markdown;
-    found = {
-      importInput: inputs.createArticle.extend({
-        markdown: z.string().max(max, `must be at most ${max.toLocaleString('en')} characters`),
-      }),
-      noteInput: inputs.createNote.extend({
-        articleId: z.string().min(1, 'must not be empty').max(100, 'is too long'),
-      }),
-    };
+    found = build(strapi);
     schemasByApp.set(strapi, found);
   }
   return found;
@@ -45,8 +44,8 @@ export const articleImport: ActionDefinition = {
   parseInput: (input, { strapi }) =>
     parseAt('payload', schemas(strapi).importInput, input, 'Send {"payload": {"title": "...", "markdown": "...", "premise"?: "..."}}.'),
   async run(input, { strapi, userId }) {
-    const { title, markdown, premise } = schemas(strapi).importInput.parse(input) as { title: string; markdown: string; premise?: string | null };
-    const created = await strapi.plugin('quire').service('articles').createArticle(userId, { title, markdown, premise });
+    const { title, markdown, premise } = schemas(strapi).importInput.parse(input);
+    const created = await quireService(strapi, 'articles').createArticle(userId, { title, markdown, premise });
     return { articleId: created.article.id };
   },
 };
@@ -64,8 +63,8 @@ export const articleNote: ActionDefinition = {
       'Send {"payload": {"articleId": "...", "kind": "source|decision|idea|question", "title": "...", "body"?: "...", "url"?: "..."}}.',
     ),
   async run(input, { strapi, userId }) {
-    const { articleId, ...note } = schemas(strapi).noteInput.parse(input) as { articleId: string } & Record<string, unknown>;
-    const created = await strapi.plugin('quire').service('notes').add(userId, articleId, note, 'agent');
+    const { articleId, ...note } = schemas(strapi).noteInput.parse(input);
+    const created = await quireService(strapi, 'notes').add(userId, articleId, note, 'agent');
     return { articleId, anchor: created.note.anchor };
   },
 };

@@ -8,6 +8,7 @@ import { retryDelayMs } from '../domain/backoff';
 import { isFinal, type ExecutionRecord } from '../domain/records';
 import { triggersConfig, type TriggersConfig } from '../config';
 import type { ClaimedExecution } from './executions';
+import { quireService } from '../quire';
 
 /**
  * Runs executions. Without REDIS_URL, in this process (a small concurrency-limited queue);
@@ -258,7 +259,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     mode: () => mode,
 
     async start() {
-      const redisUrl = strapi.plugin('quire').service('redis').url();
+      const redisUrl = quireService(strapi, 'redis').url();
       if (redisUrl) {
         // BullMQ needs its own connections (the worker's is blocking) with retries left to it.
         const connection = { url: redisUrl, maxRetriesPerRequest: null };
