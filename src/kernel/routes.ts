@@ -65,7 +65,7 @@ export interface RawBody {
   kind: 'raw';
   types: readonly string[];
   description: string;
-  /** What the body holds, when it is structured (documentation only; the controller parses). */
+  /** What the body holds, when it is structured (the kernel does not parse it; the controller reads it, pages with this schema). */
   schema?: z.ZodType;
   required?: boolean;
 }

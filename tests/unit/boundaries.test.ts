@@ -4,7 +4,9 @@
  *   `import type` (or `export type`) of the quire plugin's public types module. Shared code is
  *   in src/kernel, and the triggers plugin reaches articles through strapi.plugin('quire').service(...);
  * - the kernel imports no plugin;
- * - services and domain code never import controllers.
+ * - services and domain code never import controllers;
+ * - a controller never imports another controller (what two share is a service, domain code,
+ *   a page helper or controllers/conditional.ts, none of which is a controller).
  */
 import { importsOf, importsUnder, pluginOf, type ImportEdge } from '../helpers/imports';
 
@@ -22,6 +24,22 @@ function crossPluginImports(edges: ImportEdge[]): string[] {
       if (own === undefined || target === undefined || target === own) return false;
       return !(e.typeOnly && e.resolved?.replace(/\.(ts|js)$/, '') === PUBLIC_TYPES);
     })
+    .map(describeEdge);
+}
+
+/** Without an extension: a specifier names "./keys", the file is "./keys.ts". */
+const moduleOf = (file: string) => file.replace(/\.(tsx?|[cm]?js)$/, '').replace(/\/index$/, '');
+
+/**
+ * Imports from one controller into another. The controllers are the modules a plugin's
+ * controllers/index.ts registers; the index itself is not one.
+ */
+function controllerToControllerImports(edges: ImportEdge[]): string[] {
+  const controllers = new Set(
+    edges.filter((e) => /\/server\/src\/controllers\/index\.[tj]s$/.test(e.from) && e.resolved?.includes('/server/src/controllers/')).map((e) => moduleOf(e.resolved!)),
+  );
+  return edges
+    .filter((e) => controllers.has(moduleOf(e.from)) && e.resolved !== undefined && controllers.has(moduleOf(e.resolved)) && moduleOf(e.resolved) !== moduleOf(e.from))
     .map(describeEdge);
 }
 
@@ -91,6 +109,22 @@ describe('import boundaries', () => {
       .filter((e) => /\/server\/src\/(services|domain)\//.test(e.from) && /\/server\/src\/controllers\//.test(e.resolved ?? ''))
       .map(describeEdge);
     expect(found).toEqual([]);
+  });
+
+  it('finds controllers importing controllers (the check itself can fail)', () => {
+    const dir = 'src/plugins/quire/server/src/controllers';
+    const fake = [
+      ...importsOf(`${dir}/index.ts`, "import a from './a';\nimport b from './b';\nimport { x } from '../services/x';"),
+      ...importsOf(`${dir}/a.ts`, "import { helper } from './b';\nimport { actorOf } from './conditional';\nimport { y } from '../services/y';"),
+      ...importsOf(`${dir}/b.ts`, "import type { Z } from './a';"),
+    ];
+    expect(controllerToControllerImports(fake)).toEqual([`${dir}/a.ts imports "./b"`, `${dir}/b.ts imports "./a"`]);
+  });
+
+  it('a controller never imports another controller', () => {
+    expect(controllerToControllerImports(plugins)).toEqual([]);
+    // The rule sees the registered controllers (else it would pass for want of any).
+    expect(plugins.filter((e) => /\/server\/src\/controllers\/index\.ts$/.test(e.from)).length).toBeGreaterThan(10);
   });
 });
 

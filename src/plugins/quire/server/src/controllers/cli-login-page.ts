@@ -1,6 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
-import { publicUrl } from '../../../../../kernel/config';
 import { ApiError } from '../../../../../kernel/errors';
 import type { UserCaller } from '../../../../../kernel/auth';
 import {
@@ -13,9 +11,13 @@ import {
   signInPage,
   type PageUser,
 } from '../domain/login-page';
-import { safeEqual } from '../../../../../kernel/secrets';
+import { newNonce, readForm, sendPage, text } from '../pages/respond';
+import { codeForm, decisionForm, loginPageQuery, signInForm, signOutForm } from '../schemas/inputs';
+import { SIGN_IN_IP_LIMIT, SIGN_IN_LIMIT } from '../services/sign-in';
+import type { CsrfPurpose } from '../services/web-sessions';
 
-const CSRF_COOKIE = 'quire_csrf';
+/** The CSRF token of this page's forms (services/web-sessions). */
+const CSRF: CsrfPurpose = { cookie: 'quire_csrf', path: PAGE_PATH, label: 'csrf' };
 /**
  * Wrong user codes: more than 5 in 15 minutes locks the account's code entry for 15 minutes;
  * an address (shared by everyone behind one NAT) gets 20.
@@ -24,81 +26,31 @@ export const WRONG_CODE_LIMIT = { points: 5, durationSec: 900, blockDurationSec:
 export const WRONG_CODE_IP_LIMIT = { points: 20, durationSec: 900, blockDurationSec: 900 };
 /** Codes opened by link (GET, uncounted) that point at nothing: 30 in 15 minutes per user, then links only fill the form. */
 export const CODE_LINK_LIMIT = { points: 30, durationSec: 900 };
-/** Wrong passwords on this page: per address and identifier, and per address. */
-export const SIGN_IN_LIMIT = { points: 10, durationSec: 900, blockDurationSec: 900 };
-export const SIGN_IN_IP_LIMIT = { points: 50, durationSec: 900, blockDurationSec: 900 };
-
-interface CookieOptions {
-  maxAge: number;
-  sameSite: 'Lax' | 'Strict';
-  path: string;
-  secure: boolean;
-}
-
-/** Cookies are written by hand: Koa refuses a Secure cookie on a plain-HTTP hop behind a TLS proxy. */
-export function setCookie(ctx, name: string, value: string, options: CookieOptions) {
-  const parts = [`${name}=${value}`, `Path=${options.path}`, `Max-Age=${Math.max(0, Math.floor(options.maxAge))}`, 'HttpOnly', `SameSite=${options.sameSite}`];
-  if (options.secure) parts.push('Secure');
-  ctx.append('Set-Cookie', parts.join('; '));
-}
-
-const str = (value: unknown, max: number) => (typeof value === 'string' ? value.slice(0, max) : '');
 const minutes = (seconds: number) => Math.max(1, Math.ceil(seconds / 60));
 
 /**
  * The approval page of the CLI login, served outside /api (routes/pages.ts, mounted in
  * bootstrap like the GraphQL plugin mounts /graphql). A person signs in (users-permissions
- * credentials, or the quire_session cookie), checks the code and the device's name, and
- * approves or denies.
+ * credentials through services/sign-in, or the quire_session cookie), checks the code and the
+ * device's name, and approves or denies. Forms and the query are read with the schemas their
+ * routes declare (pages/respond readForm); cookies and CSRF are services/web-sessions'.
  */
-/** A page of a sign-in flow: never cached, never framed (its CSP is set with its nonce). */
-export function sendPage(ctx, status: number, html: string) {
-  ctx.status = status;
-  ctx.type = 'text/html; charset=utf-8';
-  ctx.set('Cache-Control', 'no-store');
-  // same-origin, not no-referrer: with no-referrer browsers send "Origin: null" on form posts.
-  ctx.set('Referrer-Policy', 'same-origin');
-  ctx.set('X-Frame-Options', 'DENY');
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.body = html;
-}
-
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const logins = () => strapi.plugin('quire').service('cliLogin');
   const rateLimit = () => strapi.plugin('quire').service('rateLimit');
   const sessions = () => strapi.plugin('quire').service('webSessions');
-  const publicOrigin = () => new URL(publicUrl(strapi));
-  const secure = () => publicOrigin().protocol === 'https:';
-  const secret = () => (strapi.config.get('server.app.keys') as string[])[0];
+  const signIns = () => strapi.plugin('quire').service('signIn');
 
   /** A fresh nonce for each response, and the CSP that allows only it. */
   function nonce(ctx): string {
-    const value = randomBytes(16).toString('base64');
+    const value = newNonce();
     ctx.set('Content-Security-Policy', contentSecurityPolicy(value));
     return value;
   }
 
-  /**
-   * Signed double-submit CSRF token: a random value in an httpOnly, SameSite=Strict cookie, and
-   * its HMAC in each form. Another site can neither read the cookie nor compute the HMAC.
-   */
-  function csrfToken(ctx): string {
-    let value = ctx.cookies.get(CSRF_COOKIE, { signed: false });
-    if (!value || !/^[A-Za-z0-9_-]{43}$/.test(value)) {
-      value = randomBytes(32).toString('base64url');
-      setCookie(ctx, CSRF_COOKIE, value, { maxAge: 86400, sameSite: 'Strict', path: PAGE_PATH, secure: secure() });
-    }
-    return createHmac('sha256', secret()).update(`csrf:${value}`).digest('base64url');
-  }
-
-  function csrfValid(ctx): boolean {
-    const origin = ctx.get('origin');
-    if (origin && origin !== publicOrigin().origin && origin !== `${ctx.protocol}://${ctx.host}`) return false;
-    const value = ctx.cookies.get(CSRF_COOKIE, { signed: false });
-    const sent = str(ctx.request.body?.csrf, 200);
-    if (!value || !sent) return false;
-    return safeEqual(createHmac('sha256', secret()).update(`csrf:${value}`).digest('base64url'), sent);
-  }
+  /** This page's CSRF token (its cookie set when missing), and the check of a posted one. */
+  const csrfToken = (ctx): string => sessions().csrfToken(ctx, CSRF);
+  const csrfValid = (ctx, form: { csrf?: string }): boolean => sessions().csrfValid(ctx, CSRF, form.csrf ?? '');
 
   /**
    * The signed-in person: the route's guard checked the quire_session cookie (the `session`
@@ -205,7 +157,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   async function show(ctx) {
     const n = nonce(ctx);
     const csrf = csrfToken(ctx);
-    const code = str(ctx.query.code, 40).trim();
+    const code = text(readForm(loginPageQuery, ctx.query).code, 40).trim();
     const user = await sessionUser(ctx);
     if (!user) return sendPage(ctx, 200, signInPage({ nonce: n, csrf, code }));
     if (!code) return sendPage(ctx, 200, enterCodePage({ nonce: n, csrf, user }));
@@ -215,8 +167,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   /** A submitted code (the code form): counted, and refused while code entry is locked. */
   async function enter(ctx) {
-    const code = str(ctx.request.body?.code, 40).trim();
-    if (!csrfValid(ctx)) return expiredForm(ctx, code);
+    const form = readForm(codeForm, ctx.request.body);
+    const code = text(form.code, 40).trim();
+    if (!csrfValid(ctx, form)) return expiredForm(ctx, code);
     const n = nonce(ctx);
     const csrf = csrfToken(ctx);
     const user = await sessionUser(ctx);
@@ -227,13 +180,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   }
 
   async function signIn(ctx) {
-    const body = ctx.request.body ?? {};
-    const code = str(body.code, 40).trim();
-    if (!csrfValid(ctx)) return expiredForm(ctx, code);
+    const form = readForm(signInForm, ctx.request.body);
+    const code = text(form.code, 40).trim();
+    if (!csrfValid(ctx, form)) return expiredForm(ctx, code);
     const n = nonce(ctx);
     const csrf = csrfToken(ctx);
-    const identifier = str(body.identifier, 200).trim();
-    const password = str(body.password, 500);
+    const identifier = text(form.identifier, 200).trim();
+    const password = text(form.password, 500);
     const again = (status: number, error: string) => sendPage(ctx, status, signInPage({ nonce: n, csrf, code, identifier, error }));
     if (!identifier || !password) return again(400, 'Enter your username or email and your password.');
 
@@ -245,7 +198,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     );
     if (wait) return again(429, `Too many sign-in attempts. Try again in ${minutes(wait)} minutes.`);
 
-    const result = await verifyPassword(strapi, identifier, password);
+    const result = await signIns().verifyPassword(identifier, password);
     if (!result.ok) {
       try {
         await rateLimit().consume('cli-sign-in', idKey, SIGN_IN_LIMIT);
@@ -265,15 +218,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   }
 
   async function decide(ctx) {
-    const body = ctx.request.body ?? {};
-    const code = str(body.code, 40).trim();
-    if (!csrfValid(ctx)) return expiredForm(ctx, code);
+    const form = readForm(decisionForm, ctx.request.body);
+    const code = text(form.code, 40).trim();
+    if (!csrfValid(ctx, form)) return expiredForm(ctx, code);
     const n = nonce(ctx);
     const csrf = csrfToken(ctx);
     const user = await sessionUser(ctx);
     if (!user) return sendPage(ctx, 401, signInPage({ nonce: n, csrf, code, error: 'Sign in first.' }));
-    const decision = body.decision;
-    if (decision !== 'approve' && decision !== 'deny') {
+    const decision = form.decision;
+    if (!decision) {
       return sendPage(ctx, 400, problemPage({ nonce: n, title: 'No decision', message: 'Choose Approve or Deny.', retryHref: codeHref(code) }));
     }
     const login = await pendingLoginOrRender(ctx, user, code, csrf, n);
@@ -286,8 +239,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   }
 
   async function signOut(ctx) {
-    const code = str(ctx.request.body?.code, 40).trim();
-    if (!csrfValid(ctx)) return expiredForm(ctx, code);
+    const form = readForm(signOutForm, ctx.request.body);
+    const code = text(form.code, 40).trim();
+    if (!csrfValid(ctx, form)) return expiredForm(ctx, code);
     // Ends the session itself, not only the cookie: a copied value stops working too.
     await sessions().end(ctx);
     ctx.status = 303;
@@ -296,31 +250,3 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   return { show: page(show), enter: page(enter), signIn: page(signIn), decide: page(decide), signOut: page(signOut) };
 };
-
-type PasswordCheck = { ok: true; userId: number } | { ok: false; status: number; message: string };
-
-const WRONG = 'Wrong username, email or password.';
-const DUMMY_HASH = '$2a$10$oRyWoY0w3gwG5gN3EZzdc.24aySfKbv5WoLmdMs2aHHgjU/v15Suq';
-
-/** users-permissions' own local-login rules (its auth controller's `callback`), without issuing anything. */
-export async function verifyPassword(strapi: Core.Strapi, identifier: string, password: string): Promise<PasswordCheck> {
-  const up = strapi.plugin('users-permissions');
-  const store = strapi.store({ type: 'plugin', name: 'users-permissions' });
-  const grant = (await store.get({ key: 'grant' })) as { email?: { enabled?: boolean } } | null;
-  if (!grant?.email?.enabled) return { ok: false, status: 403, message: 'Password sign-in is disabled on this server.' };
-  const user = await strapi.db.query('plugin::users-permissions.user').findOne({
-    where: { provider: 'local', $or: [{ email: identifier.toLowerCase() }, { username: identifier }] },
-    select: ['id', 'password', 'confirmed', 'blocked'],
-  });
-  // An unknown identifier costs the same bcrypt comparison as a wrong password (no user enumeration by timing).
-  const valid = await up.service('user').validatePassword(password, user?.password || DUMMY_HASH);
-  if (!user?.password || !valid) {
-    return { ok: false, status: 401, message: WRONG };
-  }
-  const advanced = (await store.get({ key: 'advanced' })) as { email_confirmation?: boolean } | null;
-  if (advanced?.email_confirmation && user.confirmed !== true) {
-    return { ok: false, status: 403, message: 'Confirm your email address before signing in.' };
-  }
-  if (user.blocked === true) return { ok: false, status: 403, message: 'This account has been blocked by an administrator.' };
-  return { ok: true, userId: user.id };
-}

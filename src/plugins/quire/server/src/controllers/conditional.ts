@@ -1,6 +1,7 @@
 /**
  * What the article API's controllers read of conditional requests (CONTRACT section 10), and
- * who a caller is for history (services/edits actorOf).
+ * who a caller is (for history: services/edits actorOf; for notes: authorOf). Helpers, not a
+ * controller: the controllers share them instead of importing one another.
  */
 import type { Core } from '@strapi/strapi';
 import type { UserCaller } from '../../../../../kernel/auth';
@@ -23,5 +24,8 @@ export function tagged<T>(ctx, data: T, etag: string) {
   if (notModified(header(ctx, 'If-None-Match'), etag)) return notModifiedReply(etag);
   return reply(200, data, { ETag: etag });
 }
+
+/** Notes written with an API key or an OAuth token are the agent's; with a JWT or the session, the person's. */
+export const authorOf = (caller: UserCaller) => (caller.via === 'session' ? 'human' : 'agent');
 
 export const actorOf = (strapi: Core.Strapi, caller: UserCaller): Promise<Actor> => strapi.plugin('quire').service('edits').actorOf(caller);

@@ -1,11 +1,7 @@
 import type { Core } from '@strapi/strapi';
-import type { UserCaller } from '../../../../../kernel/auth';
 import { controller, reply } from '../../../../../kernel/routes';
 import { noteRoutes } from '../routes/notes';
-import { preconditionOf, tagged } from './conditional';
-
-/** Notes written with an API key or an OAuth token are the agent's; with a JWT or the session, the person's. */
-export const authorOf = (caller: UserCaller) => (caller.via === 'session' ? 'human' : 'agent');
+import { authorOf, preconditionOf, tagged } from './conditional';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const notes = () => strapi.plugin('quire').service('notes');

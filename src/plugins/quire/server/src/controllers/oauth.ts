@@ -1,9 +1,7 @@
-import { createHmac, randomBytes } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { publicUrl } from '../../../../../kernel/config';
 import { ApiError, permissionDenied } from '../../../../../kernel/errors';
 import type { UserCaller } from '../../../../../kernel/auth';
-import { safeEqual } from '../../../../../kernel/secrets';
 import { controller } from '../../../../../kernel/routes';
 import { contentSecurityPolicy } from '../domain/login-page';
 import { OAuthError, authorizationServerMetadata, isS256Challenge, protectedResourceMetadata, scopeOf, type OAuthScope } from '../domain/oauth';
@@ -11,11 +9,16 @@ import { AUTHORIZE_PATH, consentPage, oauthProblemPage, oauthSignInPage } from '
 import { oauthGrantRoutes } from '../routes/oauth';
 import { oauthResources } from '../services/auth';
 import type { OAuthClient } from '../services/oauth';
-import { mayManageKeys } from './keys';
-import { SIGN_IN_IP_LIMIT, SIGN_IN_LIMIT, sendPage, setCookie, verifyPassword } from './cli-login-page';
+import { mayManageKeys } from '../services/keys';
+import { newNonce, readForm, sendPage, text } from '../pages/respond';
+import { oauthDecisionForm, oauthSignInForm } from '../schemas/inputs';
+import { SIGN_IN_IP_LIMIT, SIGN_IN_LIMIT } from '../services/sign-in';
+import type { CsrfPurpose } from '../services/web-sessions';
 
-const CSRF_COOKIE = 'quire_oauth_csrf';
-const str = (value: unknown, max = 4000) => (typeof value === 'string' ? value.slice(0, max) : '');
+/** The CSRF token of the authorize page's forms (services/web-sessions), apart from the CLI login page's. */
+const CSRF: CsrfPurpose = { cookie: 'quire_oauth_csrf', path: AUTHORIZE_PATH, label: 'oauth-csrf' };
+/** The authorization request's query string as carried in the forms. */
+const REQUEST_MAX = 4000;
 
 /** A validated authorization request (the query of GET /oauth/authorize, carried through the forms). */
 interface AuthorizationRequest {
@@ -41,8 +44,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const oauth = () => strapi.plugin('quire').service('oauth');
   const rateLimit = () => strapi.plugin('quire').service('rateLimit');
   const base = () => publicUrl(strapi);
-  const secure = () => base().startsWith('https:');
-  const secret = () => (strapi.config.get('server.app.keys') as string[])[0];
+  const sessions = () => strapi.plugin('quire').service('webSessions');
 
   function json(ctx, status: number, body: unknown) {
     ctx.status = status;
@@ -65,25 +67,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     sendPage(ctx, status, html);
     ctx.set('Content-Security-Policy', contentSecurityPolicy(ctx.state.nonce, formTargets));
   }
-  const nonce = (ctx): string => (ctx.state.nonce = randomBytes(16).toString('base64'));
+  const nonce = (ctx): string => (ctx.state.nonce = newNonce());
 
-  /** Signed double-submit CSRF token (as the CLI login page): a random cookie, its HMAC in each form. */
-  function csrfToken(ctx): string {
-    let value = ctx.cookies.get(CSRF_COOKIE, { signed: false });
-    if (!value || !/^[A-Za-z0-9_-]{43}$/.test(value)) {
-      value = randomBytes(32).toString('base64url');
-      setCookie(ctx, CSRF_COOKIE, value, { maxAge: 86400, sameSite: 'Strict', path: AUTHORIZE_PATH, secure: secure() });
-    }
-    return createHmac('sha256', secret()).update(`oauth-csrf:${value}`).digest('base64url');
-  }
-  function csrfValid(ctx): boolean {
-    const origin = ctx.get('origin');
-    if (origin && origin !== new URL(base()).origin && origin !== `${ctx.protocol}://${ctx.host}`) return false;
-    const value = ctx.cookies.get(CSRF_COOKIE, { signed: false });
-    const sent = str(ctx.request.body?.csrf, 200);
-    if (!value || !sent) return false;
-    return safeEqual(createHmac('sha256', secret()).update(`oauth-csrf:${value}`).digest('base64url'), sent);
-  }
+  /** The page's CSRF token (its cookie set when missing), and the check of a posted one. */
+  const csrfToken = (ctx): string => sessions().csrfToken(ctx, CSRF);
+  const csrfValid = (ctx, form: { csrf?: string }): boolean => sessions().csrfValid(ctx, CSRF, form.csrf ?? '');
 
   const problem = (ctx, status: number, title: string, message: string) => render(ctx, status, oauthProblemPage({ nonce: nonce(ctx), title, message }));
 
@@ -127,7 +115,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   function pageUser(ctx): UserCaller['user'] | null {
     const caller = ctx.state.caller as UserCaller | null;
     if (caller) return caller.user;
-    if (ctx.state.credentialRefused) strapi.plugin('quire').service('webSessions').clearCookie(ctx);
+    if (ctx.state.credentialRefused) sessions().clearCookie(ctx);
     return null;
   }
 
@@ -162,17 +150,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     authorize: async (ctx) => showRequest(ctx, ctx.querystring),
 
     signIn: async (ctx) => {
-      const body = ctx.request.body ?? {};
-      const raw = str(body.request);
-      if (!csrfValid(ctx)) return problem(ctx, 403, 'This form has expired', 'Reload the page and try again.');
-      const identifier = str(body.identifier, 200).trim();
-      const password = str(body.password, 500);
+      const form = readForm(oauthSignInForm, ctx.request.body);
+      const raw = text(form.request, REQUEST_MAX);
+      if (!csrfValid(ctx, form)) return problem(ctx, 403, 'This form has expired', 'Reload the page and try again.');
+      const identifier = text(form.identifier, 200).trim();
+      const password = text(form.password, 500);
       if (!identifier || !password) return showRequest(ctx, raw, 400, 'Enter your username or email and your password.', identifier);
       const ipKey = `ip:${ctx.request.ip}`;
       const idKey = `id:${ctx.request.ip}:${identifier.toLowerCase()}`;
       const wait = Math.max(await rateLimit().blockedFor('cli-sign-in', idKey, SIGN_IN_LIMIT), await rateLimit().blockedFor('cli-sign-in-ip', ipKey, SIGN_IN_IP_LIMIT));
       if (wait) return showRequest(ctx, raw, 429, `Too many sign-in attempts. Try again in ${Math.ceil(wait / 60)} minutes.`, identifier);
-      const result = await verifyPassword(strapi, identifier, password);
+      const result = await strapi.plugin('quire').service('signIn').verifyPassword(identifier, password);
       if (!result.ok) {
         try {
           await rateLimit().consume('cli-sign-in', idKey, SIGN_IN_LIMIT);
@@ -184,21 +172,21 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       }
       await rateLimit().reset('cli-sign-in', idKey, SIGN_IN_LIMIT);
       // The same revocable web session as the CLI login page (services/web-sessions).
-      await strapi.plugin('quire').service('webSessions').start(ctx, result.userId);
+      await sessions().start(ctx, result.userId);
       ctx.status = 303;
       ctx.redirect(`${AUTHORIZE_PATH}?${raw}`);
     },
 
     decide: async (ctx) => {
-      const body = ctx.request.body ?? {};
-      const raw = str(body.request);
-      if (!csrfValid(ctx)) return problem(ctx, 403, 'This form has expired', 'Reload the page and try again.');
+      const form = readForm(oauthDecisionForm, ctx.request.body);
+      const raw = text(form.request, REQUEST_MAX);
+      if (!csrfValid(ctx, form)) return problem(ctx, 403, 'This form has expired', 'Reload the page and try again.');
       const user = pageUser(ctx);
       if (!user) return showRequest(ctx, raw, 401, 'Sign in first.');
       const request = await authorizationRequest(raw);
       if ('page' in request) return problem(ctx, 400, 'This connection cannot be made', request.page);
       if ('redirect' in request) return ctx.redirect(request.redirect);
-      if (body.decision !== 'approve') return ctx.redirect(errorRedirect(request.redirectUri, 'access_denied', 'The person denied the connection.', request.state));
+      if (form.decision !== 'approve') return ctx.redirect(errorRedirect(request.redirectUri, 'access_denied', 'The person denied the connection.', request.state));
       const code = await oauth().approve({ userId: user.id, client: request.client, scope: request.scope, resource: request.resource, redirectUri: request.redirectUri, codeChallenge: request.codeChallenge });
       const url = new URL(request.redirectUri);
       url.searchParams.set('code', code);

@@ -1,8 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { controller } from '../../../../../kernel/routes';
 import { publicationRoutes } from '../routes/publications';
-import { actorOf } from './conditional';
-import { authorOf } from './notes';
+import { actorOf, authorOf } from './conditional';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const publications = () => strapi.plugin('quire').service('publications');

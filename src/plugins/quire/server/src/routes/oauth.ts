@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { content, empty, form, page, rawBody, redirect } from '../../../../../kernel/routes';
 import { PATHS } from '../domain/oauth';
+import { oauthDecisionForm, oauthSignInForm } from '../schemas/inputs';
 import { authorizationServerMetadata, clientRegistered, grantList, grantRevoked, oauthError, protectedResourceMetadata, tokenIssued } from '../schemas/responses';
 import { route } from './route';
 
@@ -19,7 +20,6 @@ const tokenForm = z.object({
   refresh_token: z.string().optional(),
   resource: z.string().optional().describe('RFC 8707: must be the resource the authorization was for.'),
 });
-const requestForm = z.object({ csrf: z.string(), request: z.string().describe('The authorization request\'s query string.') });
 
 /**
  * Quire's OAuth 2.1 authorization server (CONTRACT §16): root routes, no credential (the
@@ -70,7 +70,7 @@ export const oauthRoutes = route('oauth', 'OAuth', {
     path: `${PATHS.authorize}/session`,
     summary: 'Sign in on the authorize page',
     credentials: [],
-    body: form(requestForm.extend({ identifier: z.string(), password: z.string() }), 'The sign-in form.'),
+    body: form(oauthSignInForm, 'The sign-in form.'),
     responses: { 200: page('Sign-in again, with the problem.'), 303: redirect('Signed in: back to the consent page.'), ...pages },
   },
   decide: {
@@ -79,7 +79,7 @@ export const oauthRoutes = route('oauth', 'OAuth', {
     summary: 'Approve or deny the client',
     credentials: ['session'],
     auth: { optional: true },
-    body: form(requestForm.extend({ decision: z.enum(['approve', 'deny']) }), 'The consent form.'),
+    body: form(oauthDecisionForm, 'The consent form.'),
     responses: { 302: redirect('Back to the client\'s redirect_uri with code, state and iss (or error=access_denied).'), ...pages },
   },
   token: {

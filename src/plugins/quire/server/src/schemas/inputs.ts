@@ -296,6 +296,11 @@ export const decisionForm = z.object({ csrf, code: userCode, decision: z.enum(['
 export const signOutForm = z.object({ csrf, code: userCode });
 export const codeForm = z.object({ csrf, code: userCode });
 
+// The OAuth authorize page's forms: the authorization request travels in `request`.
+const requestForm = z.object({ csrf: z.string(), request: z.string().describe('The authorization request\'s query string.') });
+export const oauthSignInForm = requestForm.extend({ identifier: z.string(), password: z.string() });
+export const oauthDecisionForm = requestForm.extend({ decision: z.enum(['approve', 'deny']) });
+
 // ---- Atomic edits (CONTRACT section 11) ----
 
 export const MAX_EDIT_OPS = 100;

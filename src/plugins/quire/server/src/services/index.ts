@@ -15,10 +15,11 @@ import rateLimit from './rate-limit';
 import redis from './redis';
 import search from './search';
 import sections from './sections';
+import signIn from './sign-in';
 import suggestions from './suggestions';
 import unfurl from './unfurl';
 import upload from './upload';
 import webSessions from './web-sessions';
 import workers from './workers';
 
-export default { adminArticles, articles, auth, cliLogin, edits, history, imports, inputs, keys, notes, oauth, outlines, publications, rateLimit, redis, search, sections, suggestions, unfurl, upload, webSessions, workers };
+export default { adminArticles, articles, auth, cliLogin, edits, history, imports, inputs, keys, notes, oauth, outlines, publications, rateLimit, redis, search, sections, signIn, suggestions, unfurl, upload, webSessions, workers };

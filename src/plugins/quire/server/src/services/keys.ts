@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import type { Scope } from '../../../../../kernel/auth';
+import type { Scope, UserCaller } from '../../../../../kernel/auth';
 import { invalidArgument, notFound } from '../../../../../kernel/errors';
 import { displayPrefix, generateSecret, hashSecret, safeEqual } from '../../../../../kernel/secrets';
 import { iso, knexOf, lastUsedRecorder, tableName } from '../../../../../kernel/db';
@@ -12,6 +12,20 @@ const UID = 'plugin::quire.api-key';
 const USERS = 'plugin::users-permissions.user';
 
 export type { ApiKeyRecord };
+
+/**
+ * Keys are managed by the person, not by their agents: a JWT, the session cookie, or the key
+ * `quire login` issued after the person approved it with their session. A key made with
+ * POST /api/keys may only revoke itself (log out): a leaked agent key can neither mint new keys
+ * nor revoke the others. (Read and suggest keys are refused earlier: these routes are writes.)
+ */
+export function mayManageKeys(caller: UserCaller, revoking?: string): boolean {
+  // An OAuth token is an agent's too: it manages nothing of the person's credentials.
+  if (caller.credential === 'oauth') return false;
+  if (caller.credential !== 'api-key') return true;
+  if (caller.keyFromLogin) return true;
+  return revoking !== undefined && revoking === caller.keyDocumentId;
+}
 
 const toRecord = (row): ApiKeyRecord => ({
   id: row.documentId,
