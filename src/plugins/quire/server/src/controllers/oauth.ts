@@ -52,12 +52,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     ctx.body = body;
   }
 
-  /** Runs an endpoint, answering OAuthErrors in the RFC 6749 format. */
+  const logFailure = (ctx, error: unknown) => strapi.log.error(`${ctx.method} ${ctx.path} failed: ${(error as Error)?.stack ?? error}`);
+
+  /** Runs an endpoint, answering OAuthErrors in the RFC 6749 format, and anything unexpected as `server_error`. */
   const oauthJson = (fn: (ctx) => Promise<void>) => async (ctx) => {
     try {
       await fn(ctx);
     } catch (error) {
-      if (!(error instanceof OAuthError)) throw error;
+      if (!(error instanceof OAuthError)) {
+        logFailure(ctx, error);
+        return json(ctx, 500, { error: 'server_error', error_description: 'Something went wrong on the server. Try again in a moment.' });
+      }
       json(ctx, error.status, error.body);
       if (error.status === 401) ctx.set('WWW-Authenticate', 'Bearer error="invalid_client"');
     }
@@ -74,6 +79,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const csrfValid = (ctx, form: { csrf?: string }): boolean => sessions().csrfValid(ctx, CSRF, form.csrf ?? '');
 
   const problem = (ctx, status: number, title: string, message: string) => render(ctx, status, oauthProblemPage({ nonce: nonce(ctx), title, message }));
+
+  /** Runs a page handler; whatever goes wrong unexpectedly, the person gets a page that says so. */
+  const oauthPage = (fn: (ctx) => Promise<void>) => async (ctx) => {
+    try {
+      await fn(ctx);
+    } catch (error) {
+      logFailure(ctx, error);
+      problem(ctx, 500, 'Something went wrong', 'Something went wrong on our side. Try again in a moment.');
+    }
+  };
 
   function errorRedirect(redirectUri: string, error: string, description: string, state?: string): string {
     const url = new URL(redirectUri);
@@ -147,9 +162,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       json(ctx, 201, await oauth().register(body));
     }),
 
-    authorize: async (ctx) => showRequest(ctx, ctx.querystring),
+    authorize: oauthPage(async (ctx) => showRequest(ctx, ctx.querystring)),
 
-    signIn: async (ctx) => {
+    signIn: oauthPage(async (ctx) => {
       const form = readForm(oauthSignInForm, ctx.request.body);
       const raw = text(form.request, REQUEST_MAX);
       if (!csrfValid(ctx, form)) return problem(ctx, 403, 'This form has expired', 'Reload the page and try again.');
@@ -175,9 +190,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await sessions().start(ctx, result.userId);
       ctx.status = 303;
       ctx.redirect(`${AUTHORIZE_PATH}?${raw}`);
-    },
+    }),
 
-    decide: async (ctx) => {
+    decide: oauthPage(async (ctx) => {
       const form = readForm(oauthDecisionForm, ctx.request.body);
       const raw = text(form.request, REQUEST_MAX);
       if (!csrfValid(ctx, form)) return problem(ctx, 403, 'This form has expired', 'Reload the page and try again.');
@@ -194,7 +209,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       url.searchParams.set('iss', base());
       ctx.status = 302;
       ctx.redirect(url.toString());
-    },
+    }),
 
     token: oauthJson(async (ctx) => {
       const body = ctx.request.body ?? {};

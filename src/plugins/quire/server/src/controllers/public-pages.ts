@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { PUBLIC_PAGE_CSP, renderNotFoundPage } from '../domain/public-page';
+import { PUBLIC_PAGE_CSP, renderNotFoundPage, renderServerErrorPage } from '../domain/public-page';
 
 /** Slugs are lowercase ASCII letters, digits and dashes (domain/slug.ts); anything else is missing. */
 const SLUG = /^[a-z0-9-]{1,200}$/;
@@ -21,17 +21,29 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     ctx.set('Cache-Control', 'no-cache');
   }
 
+  /** A page (or plain text, for the Markdown address) that is not the article, never cached. */
+  function notice(ctx, status: number, markdown: boolean, text: string, html: string) {
+    ctx.status = status;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = markdown ? 'text/plain; charset=utf-8' : 'text/html; charset=utf-8';
+    ctx.body = markdown ? text : html;
+  }
+
   async function show(ctx) {
     const name = String(ctx.params.name ?? '');
     const markdown = name.endsWith('.md');
     const slug = markdown ? name.slice(0, -3) : name;
-    const found = SLUG.test(slug) ? await publications().findPublic(slug, markdown ? 'markdown' : 'html') : null;
     headers(ctx);
+    let found: { body: string; publishedAt: string } | null;
+    try {
+      found = SLUG.test(slug) ? await publications().findPublic(slug, markdown ? 'markdown' : 'html') : null;
+    } catch (error) {
+      strapi.log.error(`GET ${ctx.path} failed: ${(error as Error)?.stack ?? error}`);
+      notice(ctx, 500, markdown, 'Something went wrong on our side. Try again in a moment.\n', renderServerErrorPage());
+      return;
+    }
     if (!found) {
-      ctx.status = 404;
-      ctx.set('Cache-Control', 'no-store');
-      ctx.type = markdown ? 'text/plain; charset=utf-8' : 'text/html; charset=utf-8';
-      ctx.body = markdown ? 'Not found: nothing is published at this address.\n' : renderNotFoundPage();
+      notice(ctx, 404, markdown, 'Not found: nothing is published at this address.\n', renderNotFoundPage());
       return;
     }
     ctx.status = 200;

@@ -87,23 +87,33 @@ ${page.sectionsHtml.map((html) => `<section>\n${html}\n</section>`).join('\n')}
 `;
 }
 
-/** The page of a public address with nothing published at it (never published, taken down, deleted). */
-export function renderNotFoundPage(): string {
+/** A short page in the public pages' style: a title and one sentence (texts are ours, not escaped). */
+function renderNotice(title: string, message: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>Not found</title>
+<title>${title}</title>
 <style>${STYLE}</style>
 </head>
 <body>
 <main>
-<h1>Not found</h1>
-<p>Nothing is published at this address. It may have been taken down, or the link may be mistyped.</p>
+<h1>${title}</h1>
+<p>${message}</p>
 </main>
 </body>
 </html>
 `;
+}
+
+/** The page of a public address with nothing published at it (never published, taken down, deleted). */
+export function renderNotFoundPage(): string {
+  return renderNotice('Not found', 'Nothing is published at this address. It may have been taken down, or the link may be mistyped.');
+}
+
+/** The page shown when reading a public copy failed on our side. */
+export function renderServerErrorPage(): string {
+  return renderNotice('Something went wrong', 'This page could not be loaded because of a problem on our side. Try again in a moment.');
 }

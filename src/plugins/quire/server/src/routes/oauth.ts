@@ -7,7 +7,14 @@ import { route } from './route';
 
 const json = (description: string, schema: z.ZodType) => content(['application/json'], description, schema);
 const failure = (description: string) => json(description, oauthError);
-const pages = { 400: page('The request cannot be honoured (unknown client, unregistered redirect_uri...).'), 401: page('Wrong credentials.'), 403: page('The form was stale or came from elsewhere.'), 429: page('Too many sign-in attempts.') };
+const pages = {
+  400: page('The request cannot be honoured (unknown client, unregistered redirect_uri...).'),
+  401: page('Wrong credentials.'),
+  403: page('The form was stale or came from elsewhere.'),
+  429: page('Too many sign-in attempts.'),
+  500: page('Something went wrong on our side.'),
+};
+const serverError = { 500: failure('server_error: something went wrong on the server; try again in a moment.') };
 
 const scopeNote = 'Scopes are those of API keys: write, suggest or read.';
 
@@ -54,7 +61,7 @@ export const oauthRoutes = route('oauth', 'OAuth', {
     description: 'Public clients only (token_endpoint_auth_method "none"); redirect_uris are matched exactly later.',
     credentials: [],
     body: rawBody(['application/json'], 'The client metadata: redirect_uris, client_name, client_uri...'),
-    responses: { 201: json('The registered client.', clientRegistered), 400: failure('invalid_redirect_uri or invalid_client_metadata.') },
+    responses: { 201: json('The registered client.', clientRegistered), 400: failure('invalid_redirect_uri or invalid_client_metadata.'), ...serverError },
   },
   authorize: {
     method: 'GET',
@@ -89,7 +96,7 @@ export const oauthRoutes = route('oauth', 'OAuth', {
     description: 'Access tokens live 1 hour; refresh tokens rotate: a refresh token used twice revokes its whole grant.',
     credentials: [],
     body: form(tokenForm, 'application/x-www-form-urlencoded, as RFC 6749 says.'),
-    responses: { 200: json('The tokens.', tokenIssued), 400: failure('invalid_request, invalid_grant, invalid_target, unsupported_grant_type.'), 401: failure('invalid_client: register again.') },
+    responses: { 200: json('The tokens.', tokenIssued), 400: failure('invalid_request, invalid_grant, invalid_target, unsupported_grant_type.'), 401: failure('invalid_client: register again.'), ...serverError },
   },
   revoke: {
     method: 'POST',
@@ -97,7 +104,7 @@ export const oauthRoutes = route('oauth', 'OAuth', {
     summary: 'Revoke a token (RFC 7009): its whole grant',
     credentials: [],
     body: form(z.object({ token: z.string(), token_type_hint: z.string().optional() }), 'The token to revoke.'),
-    responses: { 200: empty('Revoked (or unknown: the answer is the same).'), 400: failure('invalid_request.') },
+    responses: { 200: empty('Revoked (or unknown: the answer is the same).'), 400: failure('invalid_request.'), ...serverError },
   },
 });
 

@@ -16,6 +16,7 @@ export const publicPageRoutes = route('publicPages', 'Public pages', {
       200: content(['text/html', 'text/markdown'], 'The published page, or its Markdown.'),
       304: empty('Not modified since the copy the client holds (If-None-Match, If-Modified-Since).'),
       404: content(['text/html', 'text/plain'], 'Nothing is published at this address.'),
+      500: content(['text/html', 'text/plain'], 'Something went wrong on our side: try again in a moment.'),
     },
   },
 });
