@@ -167,6 +167,12 @@ describe('the whole flow with the SDK client', () => {
     const { clientId, verifier, code } = await authorizeManually();
     const tokens = (await form({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier, client_id: clientId })).body;
     expect((await app.http.get('/api/auth/me').set('Authorization', `Bearer ${tokens.access_token}`)).status).toBe(200);
+    // Another client may not revoke it (RFC 7009 2.1): refused, and the token still works.
+    const other = await authorizeManually();
+    const foreign = await app.http.post('/oauth/revoke').type('form').send({ token: tokens.refresh_token, client_id: other.clientId });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body).toEqual({ error: 'unauthorized_client', error_description: expect.stringContaining('not issued to this client') });
+    expect((await app.http.get('/api/auth/me').set('Authorization', `Bearer ${tokens.access_token}`)).status).toBe(200);
     const res = await app.http.post('/oauth/revoke').type('form').send({ token: tokens.refresh_token, client_id: clientId });
     expect(res.status).toBe(200);
     expect((await app.http.get('/api/auth/me').set('Authorization', `Bearer ${tokens.access_token}`)).status).toBe(401);

@@ -240,10 +240,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     }),
 
     revoke: oauthJson(async (ctx) => {
-      const token = ctx.request.body?.token;
+      const { token, client_id: clientId } = ctx.request.body ?? {};
       if (typeof token !== 'string' || !token) throw new OAuthError('invalid_request', 'token is required.');
-      await oauth().revoke(token);
-      ctx.status = 200;
+      if (clientId !== undefined && typeof clientId !== 'string') throw new OAuthError('invalid_request', 'client_id must be text.');
+      await oauth().revoke(token, clientId);
       ctx.set('Cache-Control', 'no-store');
       ctx.body = null;
       ctx.status = 200;

@@ -103,8 +103,15 @@ export const oauthRoutes = route('oauth', 'OAuth', {
     path: PATHS.revoke,
     summary: 'Revoke a token (RFC 7009): its whole grant',
     credentials: [],
-    body: form(z.object({ token: z.string(), token_type_hint: z.string().optional() }), 'The token to revoke.'),
-    responses: { 200: empty('Revoked (or unknown: the answer is the same).'), 400: failure('invalid_request.'), ...serverError },
+    body: form(
+      z.object({
+        token: z.string(),
+        token_type_hint: z.string().optional(),
+        client_id: z.string().optional().describe('The client revoking: a token issued to another client is refused (unauthorized_client).'),
+      }),
+      'The token to revoke.',
+    ),
+    responses: { 200: empty('Revoked (or unknown: the answer is the same).'), 400: failure('invalid_request, or unauthorized_client: the token was issued to another client.'), ...serverError },
   },
 });
 

@@ -207,9 +207,19 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** RFC 7009: revokes the grant of an access or refresh token; unknown tokens are not an error. */
-    async revoke(token: string): Promise<void> {
+    /**
+     * Revokes the grant of an access or refresh token (RFC 7009). A client that names itself
+     * (`clientId`) may revoke only what was issued to it (2.1): another's token is refused as
+     * `unauthorized_client`, and stays valid. An unknown token is no error.
+     */
+    async revoke(token: string, clientId?: string): Promise<void> {
       const row = await db(TOKENS).findOne({ where: { hash: hashSecret(token) } });
-      if (row && row.kind !== 'code') await revokeGrantRow(row.grantId);
+      if (!row || row.kind === 'code') return;
+      if (clientId !== undefined) {
+        const grant = await db(GRANTS).findOne({ where: { id: row.grantId }, select: ['clientId'] });
+        if (grant && grant.clientId !== clientId) throw new OAuthError('unauthorized_client', 'This token was not issued to this client: only the client it was issued to can revoke it.');
+      }
+      await revokeGrantRow(row.grantId);
     },
 
     /** The user, scope and client of a live access token, or null. */
