@@ -15,8 +15,6 @@ export interface ImportEdge {
   specifier: string;
   /** Where a relative specifier points, relative to the app root (no extension resolution needed to compare folders). */
   resolved?: string;
-  /** A statement-level `import type ... from` or `export type ... from` (erased at compile time). */
-  typeOnly: boolean;
 }
 
 /** Source files (.ts, .tsx, .js, .mjs, .cjs) under `dir` (relative to the app root). */
@@ -39,21 +37,10 @@ export function sourceFiles(dir: string): string[] {
 /** The module specifiers of one file's text. */
 export function importsOf(file: string, text: string): ImportEdge[] {
   const info = ts.preProcessFile(text, true, true);
-  // Where the specifiers of type-only statements start (their opening quote, as preProcessFile counts).
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
-  const typeOnlyAt = new Set<number>();
-  for (const statement of source.statements) {
-    const typeOnly = ts.isImportDeclaration(statement)
-      ? statement.importClause?.isTypeOnly === true
-      : ts.isExportDeclaration(statement) && statement.isTypeOnly;
-    const specifier = (statement as ts.ImportDeclaration | ts.ExportDeclaration).moduleSpecifier;
-    if (typeOnly && specifier) typeOnlyAt.add(specifier.getStart(source));
-  }
-  return info.importedFiles.map(({ fileName: specifier, pos }) => ({
+  return info.importedFiles.map(({ fileName: specifier }) => ({
     from: file,
     specifier,
     resolved: specifier.startsWith('.') ? path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier)) : undefined,
-    typeOnly: typeOnlyAt.has(pos),
   }));
 }
 

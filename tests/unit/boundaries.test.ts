@@ -1,8 +1,8 @@
 /**
  * The house rules about who imports whom (docs/architecture.md, "Rules of the house"):
- * - a plugin never imports another plugin's files, not even for types, with one exception: an
- *   `import type` (or `export type`) of the quire plugin's public types module. Shared code is
- *   in src/kernel, and the triggers plugin reaches articles through strapi.plugin('quire').service(...);
+ * - a plugin never imports another plugin's files, not even for types: shared code is in
+ *   src/kernel, and the triggers plugin reaches articles through strapi.plugin('quire').service(...),
+ *   typed by the contract in src/kernel/plugin-services.ts;
  * - the kernel imports no plugin;
  * - services and domain code never import controllers;
  * - a controller never imports another controller (what two share is a service, domain code,
@@ -12,17 +12,13 @@ import { importsOf, importsUnder, pluginOf, type ImportEdge } from '../helpers/i
 
 const describeEdge = (e: ImportEdge) => `${e.from} imports "${e.specifier}"`;
 
-/** The one file of a plugin that other plugins may import, type-only (docs/architecture.md). */
-const PUBLIC_TYPES = 'src/plugins/quire/server/src/public-types';
-
-/** Imports that cross from one plugin into another (by path, or by a plugin's package name), but for a type-only import of PUBLIC_TYPES. */
+/** Imports that cross from one plugin into another (by path, or by a plugin's package name). */
 function crossPluginImports(edges: ImportEdge[]): string[] {
   return edges
     .filter((e) => {
       const own = pluginOf(e.from);
       const target = e.resolved ? pluginOf(e.resolved) : /^@quire\/plugin-([^/]+)/.exec(e.specifier)?.[1];
-      if (own === undefined || target === undefined || target === own) return false;
-      return !(e.typeOnly && e.resolved?.replace(/\.(ts|js)$/, '') === PUBLIC_TYPES);
+      return own !== undefined && target !== undefined && target !== own;
     })
     .map(describeEdge);
 }
@@ -55,15 +51,8 @@ describe('import boundaries', () => {
         "const c = require('../../../../quire/strapi-server.js');",
         "const d = import('@quire/plugin-quire');",
         "import { ok } from '../../../../../kernel/respond';",
-        // The public types module: a value import, a statement that is not type-only, a require; then the two allowed.
-        "import { QuireServices } from '../../../../quire/server/src/public-types';",
-        "import { type QuireInputs } from '../../../../quire/server/src/public-types';",
-        "const e = require('../../../../quire/server/src/public-types');",
-        "import type { QuireServices } from '../../../../quire/server/src/public-types';",
-        "export type { QuireNotes } from '../../../../quire/server/src/public-types.ts';",
-        // Type-only, but of another quire file, or of a file merely named like it elsewhere.
-        "import type { Services } from '../../../../quire/server/src/services';",
-        "import type { X } from '../../../../quire/server/src/schemas/public-types';",
+        // Type-only imports cross too.
+        "import type { QuireServices } from '../../../../quire/server/src/services/contract';",
       ].join('\n'),
     );
     expect(crossPluginImports(fake)).toEqual([
@@ -71,32 +60,13 @@ describe('import boundaries', () => {
       'src/plugins/triggers/server/src/actions/x.ts imports "../../../../quire/server/src/services/b"',
       'src/plugins/triggers/server/src/actions/x.ts imports "../../../../quire/strapi-server.js"',
       'src/plugins/triggers/server/src/actions/x.ts imports "@quire/plugin-quire"',
-      'src/plugins/triggers/server/src/actions/x.ts imports "../../../../quire/server/src/public-types"',
-      'src/plugins/triggers/server/src/actions/x.ts imports "../../../../quire/server/src/public-types"',
-      'src/plugins/triggers/server/src/actions/x.ts imports "../../../../quire/server/src/public-types"',
-      'src/plugins/triggers/server/src/actions/x.ts imports "../../../../quire/server/src/services"',
-      'src/plugins/triggers/server/src/actions/x.ts imports "../../../../quire/server/src/schemas/public-types"',
+      'src/plugins/triggers/server/src/actions/x.ts imports "../../../../quire/server/src/services/contract"',
     ]);
     expect(plugins.length).toBeGreaterThan(100);
   });
 
-  it('no plugin imports a file of another plugin, but for type-only imports of the quire plugin\'s public types', () => {
+  it('no plugin imports a file of another plugin', () => {
     expect(crossPluginImports(plugins)).toEqual([]);
-  });
-
-  it('the public types module exports types only', () => {
-    const fs = require('node:fs');
-    const path = require('node:path');
-    const ts = require('typescript');
-    const { appDir } = require('../helpers/imports');
-    const file = `${PUBLIC_TYPES}.ts`;
-    const source = ts.createSourceFile(file, fs.readFileSync(path.join(appDir, file), 'utf8'), ts.ScriptTarget.Latest, false);
-    // Everything in it is erased by the compiler: type-only imports, interfaces, type aliases.
-    const values = source.statements
-      .filter((s: any) => !(ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s) || (ts.isImportDeclaration(s) && s.importClause?.isTypeOnly)))
-      .map((s: any) => s.getText(source));
-    expect(values).toEqual([]);
-    expect(importsUnder('src/plugins/triggers').filter((e) => e.resolved === PUBLIC_TYPES && e.typeOnly).length).toBeGreaterThan(0);
   });
 
   it('the kernel imports no plugin', () => {

@@ -1,0 +1,22 @@
+/**
+ * Compile-time only: the services other plugins call keep the shapes the kernel promises them
+ * (kernel/plugin-services.ts), their input schemas included.
+ * Nothing here runs; a mismatch fails `npm run compile`.
+ */
+import type { QuireServices } from '../../../../../kernel/plugin-services';
+import type articles from './articles';
+import type inputs from './inputs';
+import type notes from './notes';
+import type rateLimit from './rate-limit';
+import type redis from './redis';
+
+type Provided = {
+  inputs: ReturnType<typeof inputs>;
+  articles: ReturnType<typeof articles>;
+  notes: ReturnType<typeof notes>;
+  rateLimit: ReturnType<typeof rateLimit>;
+  redis: ReturnType<typeof redis>;
+};
+
+type Holds<T extends true> = T;
+export type ServicesKeepTheirContract = Holds<Provided extends QuireServices ? true : false>;
