@@ -297,7 +297,7 @@ const RestoreDialog = ({
 
 /**
  * Deleted sections (kept 30 days), each restorable where the editor picks (the end by
- * default, or after a section of the current outline). Hidden while empty.
+ * default, the start, or after a section of the current outline). Hidden while empty.
  */
 export const TrashPanel = ({
   articleId,
