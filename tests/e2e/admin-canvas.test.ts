@@ -299,6 +299,28 @@ it('does not overwrite an agent who changed a note while the editor had it open:
     expect((await api('get', `/api/articles/${articleId}/notes/${note}`)).status).toBe(404);
   }));
 
+it('renders a note body as the Markdown its hint says it is: emphasis, lists and links, never raw HTML or script links', () =>
+  suite.withPage(async (page) => {
+    const body = 'The **memoir** of 1842, see [the sketch](https://example.com/sketch).\n\n- punched cards\n- the engine\n\n<img src=x onerror="window.__noteScript=1"> [bad](javascript:window.__noteScript=2)';
+    const made = await api('post', `/api/articles/${articleId}/notes`).send({ kind: 'source', title: 'Rendered note', body });
+    expect(made.status).toBe(201);
+    const note = made.body.data.note.anchor;
+    await openCanvas(page);
+    const shown = page.getByTestId('brief').locator(`[data-note="${note}"] [data-note-body]`);
+    await shown.waitFor();
+    expect(await shown.locator('strong').innerText()).toBe('memoir');
+    expect(await shown.locator('li').allInnerTexts()).toEqual(['punched cards', 'the engine']);
+    const link = shown.getByRole('link', { name: 'the sketch' });
+    expect(await link.getAttribute('href')).toBe('https://example.com/sketch');
+    expect(await link.getAttribute('target')).toBe('_blank');
+    expect(await shown.innerText()).not.toContain('**');
+    // Raw HTML stays text and a javascript: link goes nowhere.
+    expect(await shown.locator('img').count()).toBe(0);
+    expect(await shown.getByRole('link', { name: 'bad' }).getAttribute('href')).not.toMatch(/javascript/i);
+    expect(await page.evaluate(() => (window as unknown as { __noteScript?: number }).__noteScript)).toBeUndefined();
+    expect((await api('delete', `/api/articles/${articleId}/notes/${note}`)).status).toBe(200);
+  }));
+
 describe('review', () => {
   let suggestKey: string;
   beforeAll(async () => {

@@ -48,8 +48,12 @@ beforeAll(async () => {
   await createOrganizationKey(suite.app, grace, organizationId);
 });
 
-it('the Triggers menu link shows the organization created through the management API', () =>
+it('the Triggers menu link shows the organization created through the management API, in plain words and without console warnings', () =>
   suite.withPage(async (page) => {
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning' || message.type() === 'error') warnings.push(message.text());
+    });
     await page.goto(suite.url('/admin'));
     await page.getByRole('navigation').getByRole('link', { name: 'Triggers' }).click();
     await page.waitForURL(suite.url('/admin/plugins/triggers'));
@@ -60,6 +64,11 @@ it('the Triggers menu link shows the organization created through the management
     expect(cells[1]).toContain(grace.username);
     expect(cells[1]).toContain(grace.email);
     expect(cells.slice(2, 4)).toEqual(['1', '1']); // one instance, one key
+    // The subtitle counts organizations in words a person reads (not "1 organization of every user").
+    await page.getByText('One organization, with its process instances and keys').waitFor();
+    expect(await page.getByText(/of every user/).count()).toBe(0);
+    // Our pages check permissions with useRBAC's array form: the object form warns on every page.
+    expect(warnings.filter((text) => text.includes('useRBAC'))).toEqual([]);
   }));
 
 it('the Plugins page names and describes both plugins', () =>
@@ -215,6 +224,11 @@ describe('the trigger panel', () => {
       await drawer.locator('[data-status="success"]').waitFor();
       expect(JSON.parse(await drawer.locator('[data-json="input"]').innerText())).toEqual({ hello: 'world' });
       expect(JSON.parse(await drawer.locator('[data-json="output"]').innerText())).toEqual({ hello: 'world' });
+      // The table and the drawer write an execution's times the same way (they used two formats).
+      const sent = (await drawer.getAttribute('data-execution-drawer'))!;
+      const triggeredCell = (await page.locator(`tr[data-execution="${sent}"] td`).nth(2).innerText()).trim();
+      expect(triggeredCell).toMatch(/\d/);
+      expect(await drawer.innerText()).toContain(triggeredCell);
       await screenshot(page, 'execution-drawer-laptop');
 
       // Replay: a new execution of the same workflow and input, shown in the drawer.

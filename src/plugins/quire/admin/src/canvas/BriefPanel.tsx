@@ -12,6 +12,7 @@ import * as React from 'react';
 import { useIntl } from 'react-intl';
 import { articleUrl, isConflict, parsed, type NoteKind, type NoteRecord } from '../api';
 import { t } from '../pluginId';
+import { NoteBody } from './NoteBody';
 
 const KINDS: NoteKind[] = ['source', 'decision', 'idea', 'question'];
 const KIND_COLOURS: Record<NoteKind, { backgroundColor: string; textColor: string }> = {
@@ -223,7 +224,7 @@ export const BriefPanel = ({ articleId, canEdit }: { articleId: string; canEdit:
                   </Typography>
                 </Flex>
                 <Typography fontWeight="bold">{note.title}</Typography>
-                {note.body ? <Typography variant="omega" textColor="neutral700" style={{ whiteSpace: 'pre-wrap' }}>{note.body}</Typography> : null}
+                {note.body ? <NoteBody markdown={note.body} /> : null}
                 {note.url ? (
                   <Typography variant="pi" tag="a" href={note.url} target="_blank" rel="noreferrer noopener" textColor="primary600" style={{ overflowWrap: 'anywhere' }}>
                     {note.url}
@@ -264,11 +265,7 @@ export const BriefPanel = ({ articleId, canEdit }: { articleId: string; canEdit:
                       <Typography fontWeight="bold" tag="p">
                         {editing.theirs.note.title}
                       </Typography>
-                      {editing.theirs.note.body ? (
-                        <Typography variant="omega" tag="p" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-                          {editing.theirs.note.body}
-                        </Typography>
-                      ) : null}
+                      {editing.theirs.note.body ? <NoteBody markdown={editing.theirs.note.body} /> : null}
                       {editing.theirs.note.url ? (
                         <Typography variant="pi" tag="p" style={{ overflowWrap: 'anywhere' }}>
                           {editing.theirs.note.url}

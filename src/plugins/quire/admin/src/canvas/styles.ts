@@ -28,3 +28,20 @@ export const Prose = styled.div`
   .ProseMirror { min-height: 8rem; padding: 0.75rem; border: 1px solid ${({ theme }) => theme.colors.neutral200}; border-radius: 4px; background: ${({ theme }) => theme.colors.neutral0}; }
   .ProseMirror:focus { outline: 2px solid ${({ theme }) => theme.colors.primary600}; outline-offset: 1px; }
 `;
+
+/** A note's body: Markdown rendered small, as the Brief's column is narrow. */
+export const NoteProse = styled.div`
+  font-size: 1.3rem;
+  line-height: 1.5;
+  color: ${({ theme }) => theme.colors.neutral700};
+  overflow-wrap: anywhere;
+  p, ul, ol, blockquote, pre { margin: 0.3em 0; }
+  ul, ol { padding-left: 1.4em; } ul { list-style: disc; } ol { list-style: decimal; }
+  h1, h2, h3, h4, h5, h6 { font-size: 1.4rem; font-weight: 600; margin: 0.4em 0 0.2em; }
+  a { color: ${({ theme }) => theme.colors.primary600}; text-decoration: underline; }
+  strong { font-weight: 600; } em { font-style: italic; }
+  code { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.95em; }
+  pre { background: ${({ theme }) => theme.colors.neutral100}; padding: 0.5em; overflow: auto; border-radius: 4px; }
+  blockquote { border-left: 3px solid ${({ theme }) => theme.colors.neutral300}; padding-left: 0.8em; }
+  img { max-width: 100%; height: auto; }
+`;

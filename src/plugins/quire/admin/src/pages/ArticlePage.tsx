@@ -49,6 +49,9 @@ interface Conflict {
   theirs?: { by: Actor; at: string };
 }
 
+/** An array, as useRBAC asks (an object of permissions is deprecated and warned about on every page). */
+const EDIT_AND_PUBLISH = [...PERMISSIONS.edit, ...PERMISSIONS.publish];
+
 export const ArticlePage = () => {
   const { id = '' } = useParams<{ id: string }>();
   const { formatMessage, formatDate } = useIntl();
@@ -58,7 +61,7 @@ export const ArticlePage = () => {
   const { formatAPIError } = useAPIErrorHandler();
   const {
     allowedActions: { canEdit, canPublish },
-  } = useRBAC({ edit: PERMISSIONS.edit, publish: PERMISSIONS.publish });
+  } = useRBAC(EDIT_AND_PUBLISH);
   const { data, error, isLoading, reload: reloadArticle } = useAdminGet<AdminItem<AdminArticleDetail>>(id ? articleUrl(id) : null);
   const article = data?.data;
 

@@ -21,6 +21,8 @@ import { useMutation } from './use-mutation';
 const STATUSES = ['pending', 'running', 'success', 'failed'] as const;
 const BADGE: Record<string, 'success' | 'danger' | 'warning' | 'secondary'> = { success: 'success', failed: 'danger', running: 'warning', pending: 'secondary' };
 const REFRESH_MS = 2000;
+/** One format for an execution's times, in the table and in the drawer alike (seconds matter here). */
+const EXECUTION_TIME = { dateStyle: 'medium', timeStyle: 'medium' } as const;
 
 interface ExecutionsQuery {
   page?: string;
@@ -51,7 +53,7 @@ export const Executions = ({ instanceId, workflows, opened, onOpen }: { instance
     if (opened) reload();
   }, [opened, reload]);
 
-  const when = (iso: string | null) => (iso ? formatDate(iso, { dateStyle: 'short', timeStyle: 'medium' }) : '–');
+  const when = (iso: string | null) => (iso ? formatDate(iso, EXECUTION_TIME) : '–');
   const columns: ListColumn[] = [
     { name: 'status', label: m('executions.column.status', 'Status') },
     { name: 'workflow', label: m('executions.column.workflow', 'Workflow'), maxWidth: '20rem' },
@@ -173,7 +175,7 @@ const ExecutionDrawer = ({
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
 
-  const when = (iso: string | null) => (iso ? formatDate(iso, { dateStyle: 'medium', timeStyle: 'medium' }) : '–');
+  const when = (iso: string | null) => (iso ? formatDate(iso, EXECUTION_TIME) : '–');
   const title = m('execution.title', 'Execution');
   return (
     <>

@@ -47,7 +47,9 @@ export const OrganizationsPage = () => {
   const deletedUser = formatMessage({ id: t('organizations.owner.deleted'), defaultMessage: 'Deleted user' });
   const empty = params.q
     ? formatMessage({ id: t('organizations.empty'), defaultMessage: 'No organization matches this search' })
-    : formatMessage({ id: t('organizations.empty.none'), defaultMessage: 'No organizations yet: create one for a user, or users create them with POST /api/organizations' });
+    : canManage
+      ? formatMessage({ id: t('organizations.empty.none'), defaultMessage: 'No organizations yet. Create one for a user with Create organization above.' })
+      : formatMessage({ id: t('organizations.empty.none.readOnly'), defaultMessage: 'No organizations yet. They appear here once a user or an admin who manages Triggers creates one.' });
 
   return (
     <Page.Main aria-busy={isLoading}>
@@ -69,7 +71,7 @@ export const OrganizationsPage = () => {
                   {
                     id: t('organizations.subtitle'),
                     defaultMessage:
-                      '{total, plural, =0 {No organizations yet} one {# organization} other {# organizations}} of every user, with their process instances and organization keys',
+                      '{total, plural, =0 {No organizations yet} one {One organization, with its process instances and keys} other {# organizations, with their process instances and keys}}',
                   },
                   { total: pagination.total },
                 )
