@@ -32,8 +32,13 @@ interface AuthorizationRequest {
   raw: string;
 }
 
-/** A request error to show on the page (never redirect to a URI we could not verify), or to send back to the client. */
-type Invalid = { page: string } | { redirect: string };
+/**
+ * A request error, always shown on the page. Errors are never sent back to the redirect URI
+ * before the person has seen the consent page (RFC 9700 4.11.2): a crafted link with a bad
+ * parameter would otherwise bounce the browser to whatever https URI anyone registered, with no
+ * user action (an open redirector). Only the person's own decision goes back to the client.
+ */
+type Invalid = { page: string };
 
 /**
  * The OAuth 2.1 authorization server (CONTRACT §16): metadata documents, registration, the
@@ -116,7 +121,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     // Exact match only: a redirect URI the client did not register is never redirected to.
     if (!client.redirectUris.includes(redirectUri)) return { page: 'The redirect_uri is not one this app registered.' };
     const state = q.get('state') ?? undefined;
-    const fail = (error: string, description: string) => ({ redirect: errorRedirect(redirectUri, error, description, state) });
+    // The remaining errors are the app's mistakes: shown here, with the OAuth code for its developer.
+    const fail = (error: string, description: string): Invalid => ({ page: `${description} (${error})` });
     if (q.get('response_type') !== 'code') return fail('unsupported_response_type', 'Only response_type=code is supported.');
     const codeChallenge = q.get('code_challenge') ?? '';
     if (q.get('code_challenge_method') !== 'S256' || !isS256Challenge(codeChallenge)) return fail('invalid_request', 'PKCE is required: code_challenge with code_challenge_method=S256.');
@@ -137,7 +143,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   async function showRequest(ctx, raw: string, status = 200, error?: string, identifier?: string) {
     const request = await authorizationRequest(raw);
     if ('page' in request) return problem(ctx, 400, 'This connection cannot be made', request.page);
-    if ('redirect' in request) return ctx.redirect(request.redirect);
     const n = nonce(ctx);
     const csrf = csrfToken(ctx);
     const user = pageUser(ctx);
@@ -200,7 +205,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (!user) return showRequest(ctx, raw, 401, 'Sign in first.');
       const request = await authorizationRequest(raw);
       if ('page' in request) return problem(ctx, 400, 'This connection cannot be made', request.page);
-      if ('redirect' in request) return ctx.redirect(request.redirect);
       if (form.decision !== 'approve') return ctx.redirect(errorRedirect(request.redirectUri, 'access_denied', 'The person denied the connection.', request.state));
       const code = await oauth().approve({ userId: user.id, client: request.client, scope: request.scope, resource: request.resource, redirectUri: request.redirectUri, codeChallenge: request.codeChallenge });
       const url = new URL(request.redirectUri);

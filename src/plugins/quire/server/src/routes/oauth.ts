@@ -67,10 +67,10 @@ export const oauthRoutes = route('oauth', 'OAuth', {
     method: 'GET',
     path: PATHS.authorize,
     summary: 'The authorize page: sign in, then approve or deny the client',
-    description: `Authorization code with PKCE S256 only (response_type=code, code_challenge, code_challenge_method=S256, client_id, redirect_uri, state, scope, resource). ${scopeNote}`,
+    description: `Authorization code with PKCE S256 only (response_type=code, code_challenge, code_challenge_method=S256, client_id, redirect_uri, state, scope, resource). ${scopeNote} A request that cannot be honoured is a page, never a redirect: only the person's decision on the consent page goes back to the client (RFC 9700 4.11.2).`,
     credentials: ['session'],
     auth: { optional: true },
-    responses: { 200: page('Sign-in or consent.'), 302: redirect('An error sent back to the client\'s redirect_uri.'), ...pages },
+    responses: { 200: page('Sign-in or consent.'), ...pages },
   },
   signIn: {
     method: 'POST',
