@@ -72,6 +72,75 @@ async function connect(user: TestUser, password = PASSWORD) {
   return { clientId, access: tokens.body.access_token as string, refresh: tokens.body.refresh_token as string };
 }
 
+describe('a password change or a block revokes OAuth grants (point 5)', () => {
+  async function expectRevoked(connection: { clientId: string; access: string; refresh: string }) {
+    expect((await me(connection.access)).status).toBe(401);
+    const refreshed = await token({ grant_type: 'refresh_token', refresh_token: connection.refresh, client_id: connection.clientId });
+    expect(refreshed.status).toBe(400);
+    expect(refreshed.body.error).toBe('invalid_grant');
+  }
+
+  it('change-password revokes every grant and token of the user; API keys and other users\' grants stay', async () => {
+    const bob = await registerUser(app, 'bob');
+    const other = await registerUser(app, 'other');
+    const first = await connect(bob);
+    const second = await connect(bob);
+    const others = await connect(other);
+    const key = await createKey(app, bob, 'deliberate');
+    expect((await me(first.access)).status).toBe(200);
+
+    const change = await app.http
+      .post('/api/auth/change-password')
+      .set(bearer(bob.jwt))
+      .send({ currentPassword: PASSWORD, password: 'another horse battery', passwordConfirmation: 'another horse battery' });
+    expect(change.status).toBe(200);
+
+    await expectRevoked(first);
+    await expectRevoked(second);
+    expect(await app.strapi.db.query(TOKENS).count({ where: { grantId: { $in: await grantIds(bob.id) } } })).toBe(0);
+    expect((await app.http.get('/api/oauth/grants').set(bearer(change.body.jwt))).body.data.grants).toEqual([]);
+    expect((await me(key)).status).toBe(200);
+    expect((await me(others.access)).status).toBe(200);
+    // Connecting again with the new password works.
+    const again = await connect(bob, 'another horse battery');
+    expect((await me(again.access)).status).toBe(200);
+  });
+
+  it('reset-password does the same', async () => {
+    const carol = await registerUser(app, 'carol');
+    const connection = await connect(carol);
+    await app.strapi.db.query(USERS).update({ where: { id: carol.id }, data: { resetPasswordToken: 'reset-code-for-carol' } });
+    const reset = await app.http
+      .post('/api/auth/reset-password')
+      .set('X-Forwarded-For', nextAddress())
+      .send({ code: 'reset-code-for-carol', password: 'new horse battery', passwordConfirmation: 'new horse battery' });
+    expect(reset.status).toBe(200);
+    await expectRevoked(connection);
+  });
+
+  it('an admin blocking the user does too, and unblocking does not bring the grants back', async () => {
+    const dora = await registerUser(app, 'dora');
+    const connection = await connect(dora);
+    const key = await createKey(app, dora, 'deliberate');
+    const admin = await adminToken(app, await createAdmin(app));
+    const { documentId } = await app.strapi.db.query(USERS).findOne({ where: { id: dora.id }, select: ['documentId'] });
+    const blocked = await app.http
+      .put(`/content-manager/collection-types/${USERS}/${documentId}`)
+      .set(adminBearer(admin))
+      .send({ blocked: true });
+    expect(blocked.status).toBe(200);
+    expect((await me(key)).status).toBe(401);
+    await app.strapi.db.query(USERS).update({ where: { id: dora.id }, data: { blocked: false } });
+    await expectRevoked(connection);
+    // The key is the person's own: it works again once they are unblocked.
+    expect((await me(key)).status).toBe(200);
+  });
+});
+
+async function grantIds(userId: number): Promise<number[]> {
+  return (await app.strapi.db.query('plugin::quire.oauth-grant').findMany({ where: { userId }, select: ['id'] })).map((g: any) => g.id);
+}
+
 describe('errors of the authorize page are never redirects (point 6)', () => {
   it('shows every bad parameter on the page, even for a valid client and redirect URI; only the person\'s decision goes back', async () => {
     const landing = 'https://evil.example/landing';

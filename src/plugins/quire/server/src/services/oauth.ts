@@ -246,6 +246,20 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       }));
     },
 
+    /**
+     * Revokes every grant of a user, with all their codes and tokens (a password change or a
+     * block: credential-changes.ts); returns how many grants. A grant's revokedAt is what every
+     * check reads, so it is set first; deleting the tokens is the cleanup.
+     */
+    async revokeAllFor(userId: number): Promise<number> {
+      const grants = await db(GRANTS).findMany({ where: { userId, revokedAt: null }, select: ['id'] });
+      if (!grants.length) return 0;
+      const ids = grants.map((g: { id: number }) => g.id);
+      await db(GRANTS).updateMany({ where: { id: { $in: ids } }, data: { revokedAt: new Date() } });
+      await db(TOKENS).deleteMany({ where: { grantId: { $in: ids } } });
+      return ids.length;
+    },
+
     async revokeGrant(userId: number, id: string): Promise<void> {
       const grant = await db(GRANTS).findOne({ where: { documentId: id, userId, revokedAt: null } });
       if (!grant) throw notFound(`No connected app with id ${id}.`, 'Call GET /api/oauth/grants for yours.');
