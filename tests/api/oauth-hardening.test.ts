@@ -72,6 +72,68 @@ async function connect(user: TestUser, password = PASSWORD) {
   return { clientId, access: tokens.body.access_token as string, refresh: tokens.body.refresh_token as string };
 }
 
+describe('anonymous client registration (point 4)', () => {
+  it('is limited per address, with RateLimit headers on every answer and Retry-After on the 429', async () => {
+    const from = nextAddress();
+    const before = await app.strapi.db.query(CLIENTS).count();
+    for (let i = 0; i < 30; i += 1) {
+      const res = await register(from);
+      expect(res.status).toBe(201);
+      expect(res.headers['ratelimit-policy']).toBe('"oauth-register";q=30;w=3600');
+      expect(res.headers.ratelimit).toMatch(new RegExp(`^"oauth-register";r=${29 - i};t=\\d+$`));
+    }
+    const over = await register(from);
+    expect(over.status).toBe(429);
+    expect(over.body).toEqual({ error: 'too_many_requests', error_description: expect.stringMatching(/^Too many client registrations from this address\. Retry after \d+ seconds\.$/) });
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+    expect(over.headers.ratelimit).toBe(`"oauth-register";r=0;t=${over.headers['retry-after']}`);
+    expect(over.headers['cache-control']).toBe('no-store');
+    expect(await app.strapi.db.query(CLIENTS).count()).toBe(before + 30);
+    // Another address is not affected.
+    expect((await register(nextAddress())).status).toBe(201);
+  });
+
+  it('refuses metadata over 16 KiB as invalid_client_metadata, storing nothing', async () => {
+    const before = await app.strapi.db.query(CLIENTS).count();
+    const padded = (bytes: number) => ({ client_name: 'Big', redirect_uris: [REDIRECT_URI], logo_uri: `https://agent.example/${'a'.repeat(bytes)}` });
+    const big = await register(nextAddress(), padded(16 * 1024));
+    expect(big.status).toBe(400);
+    expect(big.body).toEqual({ error: 'invalid_client_metadata', error_description: expect.stringContaining('larger than 16 KiB') });
+    // Ten redirect URIs of 2,000 characters each were accepted before: 20 KB a row.
+    const uris = Array.from({ length: 10 }, (_, i) => `https://agent.example/${i}/${'b'.repeat(1990)}`);
+    expect((await register(nextAddress(), { client_name: 'Long', redirect_uris: uris })).body.error).toBe('invalid_client_metadata');
+    expect(await app.strapi.db.query(CLIENTS).count()).toBe(before);
+    expect((await register(nextAddress(), padded(15 * 1024))).status).toBe(201);
+  });
+
+  it('expires a client no person authorized within a day: refused when used, deleted by the sweep', async () => {
+    const ada = await registerUser(app, 'ada');
+    const unused = (await register(nextAddress())).body.client_id as string;
+    const used = (await connect(ada)).clientId;
+    const fresh = (await register(nextAddress())).body.client_id as string;
+    const dayAgo = new Date(Date.now() - 25 * HOUR);
+    await app.strapi.db.query(CLIENTS).update({ where: { clientId: unused }, data: { createdAt: dayAgo } });
+    expect((await app.strapi.db.query(CLIENTS).findOne({ where: { clientId: used } })).authorizedAt).not.toBeNull();
+    // As a client registered before authorizations were recorded: its grant is what keeps it.
+    await app.strapi.db.query(CLIENTS).update({ where: { clientId: used }, data: { createdAt: dayAgo, authorizedAt: null } });
+
+    const refused = await authorizePage(authorizeUrl(unused));
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('This app is not registered here');
+    const exchange = await token({ grant_type: 'authorization_code', code: 'qoc_x', redirect_uri: REDIRECT_URI, code_verifier: pkcePair().verifier, client_id: unused });
+    expect(exchange.status).toBe(401);
+    expect(exchange.body.error).toBe('invalid_client');
+    // A client that completed an authorization stays, however old; a new one is not yet due.
+    expect((await authorizePage(authorizeUrl(used))).status).toBe(200);
+    expect((await authorizePage(authorizeUrl(fresh))).status).toBe(200);
+
+    const swept = await app.strapi.plugin('quire').service('oauth').sweep();
+    expect(swept.clients).toBeGreaterThanOrEqual(1);
+    const left = (await app.strapi.db.query(CLIENTS).findMany({ where: { clientId: { $in: [unused, used, fresh] } } })).map((c: any) => c.clientId);
+    expect(left.sort()).toEqual([used, fresh].sort());
+  });
+});
+
 describe('a password change or a block revokes OAuth grants (point 5)', () => {
   async function expectRevoked(connection: { clientId: string; access: string; refresh: string }) {
     expect((await me(connection.access)).status).toBe(401);
@@ -169,3 +231,84 @@ describe('errors of the authorize page are never redirects (point 6)', () => {
   });
 });
 
+describe('client ID metadata documents are fetched within limits (point 7)', () => {
+  const fetchesOf = (path: string) => hits.filter((u) => u === path).length;
+
+  it('caches a failure, and tells no status of the target', async () => {
+    const from = nextAddress();
+    for (let i = 0; i < 3; i += 1) {
+      const res = await authorizePage(authorizeUrl(`${siteOrigin}/fail/cached.json`), from);
+      expect(res.status).toBe(400);
+      expect(res.text).toContain('could not be fetched');
+      expect(res.text).not.toMatch(/503|HTTP|upstream/);
+    }
+    expect(fetchesOf('/fail/cached.json')).toBe(1);
+  });
+
+  it('fetches once for concurrent requests of one document', async () => {
+    const url = authorizeUrl(`${siteOrigin}/ok/concurrent.json`);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => authorizePage(url)));
+    expect(answers.map((r) => r.status)).toEqual(Array(20).fill(200));
+    expect(fetchesOf('/ok/concurrent.json')).toBe(1);
+  });
+
+  it('limits fetches per requesting address: past 10 a minute, 429 with Retry-After and no fetch', async () => {
+    const from = nextAddress();
+    for (let i = 0; i < 10; i += 1) expect((await authorizePage(authorizeUrl(`${siteOrigin}/fail/address-${i}.json`), from)).status).toBe(400);
+    const over = await authorizePage(authorizeUrl(`${siteOrigin}/fail/address-10.json`), from);
+    expect(over.status).toBe(429);
+    expect(over.text).toContain('Too many client ID metadata documents fetched for this address.');
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+    expect(over.headers['ratelimit-policy']).toBe('"oauth-metadata-fetch";q=10;w=60');
+    expect(fetchesOf('/fail/address-10.json')).toBe(0);
+    // Another address still gets it fetched.
+    expect((await authorizePage(authorizeUrl(`${siteOrigin}/ok/address-10.json`))).status).toBe(200);
+  });
+
+  it('limits fetches per target host: past 30 a minute, from whatever addresses', async () => {
+    const first = await authorizePage(authorizeUrl(`${siteOrigin}/ok/host-0.json`));
+    expect(first.headers['ratelimit-policy']).toBe('"oauth-metadata-fetch";q=10;w=60, "oauth-metadata-host";q=30;w=60');
+    const left = Number(/"oauth-metadata-host";r=(\d+)/.exec(first.headers.ratelimit)![1]);
+    for (let i = 1; i <= left; i += 1) expect((await authorizePage(authorizeUrl(`${siteOrigin}/ok/host-${i}.json`))).status).toBe(200);
+    const over = await authorizePage(authorizeUrl(`${siteOrigin}/ok/host-over.json`));
+    expect(over.status).toBe(429);
+    expect(over.text).toContain('Too many client ID metadata documents fetched from this host.');
+    expect(fetchesOf('/ok/host-over.json')).toBe(0);
+  });
+});
+
+describe('spent OAuth tokens are deleted (point 10)', () => {
+  it('the sweep deletes expired codes and access tokens, and refresh tokens expired or rotated a week ago; what is live stays', async () => {
+    const fay = await registerUser(app, 'fay');
+    const connection = await connect(fay);
+    const rotated = await token({ grant_type: 'refresh_token', refresh_token: connection.refresh, client_id: connection.clientId });
+    const latest = await token({ grant_type: 'refresh_token', refresh_token: rotated.body.refresh_token, client_id: connection.clientId });
+    expect(latest.status).toBe(200);
+    const [grantId] = await grantIds(fay.id);
+    const rows = async () => app.strapi.db.query(TOKENS).findMany({ where: { grantId }, orderBy: { id: 'asc' } });
+    // Three access tokens and three refresh tokens (two of them rotated).
+    const all = await rows();
+    expect(all.map((t: any) => t.kind).sort()).toEqual(['access', 'access', 'access', 'refresh', 'refresh', 'refresh']);
+    const [firstAccess] = all.filter((t: any) => t.kind === 'access');
+    const [firstRefresh, secondRefresh] = all.filter((t: any) => t.kind === 'refresh');
+    const now = Date.now();
+    await app.strapi.db.query(TOKENS).update({ where: { id: firstAccess.id }, data: { expiresAt: new Date(now - 1000) } });
+    await app.strapi.db.query(TOKENS).update({ where: { id: firstRefresh.id }, data: { usedAt: new Date(now - 8 * 24 * HOUR) } });
+    // A code never exchanged, expired.
+    await app.strapi.db.query(TOKENS).create({ data: { hash: `expired-code-${now}`, kind: 'code', grantId, expiresAt: new Date(now - 1000) } });
+
+    const swept = await app.strapi.plugin('quire').service('oauth').sweep();
+    expect(swept.tokens).toBeGreaterThanOrEqual(3);
+    const left = (await rows()).map((t: any) => t.id);
+    expect(left).not.toContain(firstAccess.id);
+    expect(left).not.toContain(firstRefresh.id);
+    expect(left).toContain(secondRefresh.id);
+    expect((await rows()).filter((t: any) => t.kind === 'code')).toEqual([]);
+    expect(left).toHaveLength(4);
+    // The live tokens work; the refresh token rotated within the week still detects reuse.
+    expect((await me(latest.body.access_token)).status).toBe(200);
+    const reuse = await token({ grant_type: 'refresh_token', refresh_token: rotated.body.refresh_token, client_id: connection.clientId });
+    expect(reuse.body.error_description).toMatch(/already used/);
+    expect((await me(latest.body.access_token)).status).toBe(401);
+  });
+});

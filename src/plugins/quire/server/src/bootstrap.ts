@@ -15,6 +15,8 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   await backfillHtmlText(strapi);
   // A password change or a block ends the user's web sessions and OAuth grants (not API keys).
   subscribeCredentialChanges(strapi);
+  // Expired OAuth tokens and clients never used are deleted now and hourly.
+  await strapi.plugin('quire').service('oauth').startSweeps();
   // The admin panel's permission actions (plugin::quire.read, ...), before the admin's own
   // bootstrap gives the Super Admin role every registered action.
   await strapi.service('admin::permission').actionProvider.registerMany(QUIRE_ACTION_DEFINITIONS);

@@ -38,7 +38,7 @@ interface AuthorizationRequest {
  * parameter would otherwise bounce the browser to whatever https URI anyone registered, with no
  * user action (an open redirector). Only the person's own decision goes back to the client.
  */
-type Invalid = { page: string };
+type Invalid = { page: string; status?: number; headers?: Readonly<Record<string, string>> };
 
 /**
  * The OAuth 2.1 authorization server (CONTRACT §16): metadata documents, registration, the
@@ -69,6 +69,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         return json(ctx, 500, { error: 'server_error', error_description: 'Something went wrong on the server. Try again in a moment.' });
       }
       json(ctx, error.status, error.body);
+      for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
       if (error.status === 401) ctx.set('WWW-Authenticate', 'Bearer error="invalid_client"');
     }
   };
@@ -105,16 +106,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   }
 
   /** Validates an authorization request (RFC 6749 4.1.1, PKCE, RFC 8707), in the order the RFCs ask. */
-  async function authorizationRequest(raw: string): Promise<AuthorizationRequest | Invalid> {
+  async function authorizationRequest(raw: string, address: string): Promise<AuthorizationRequest | Invalid> {
     const q = new URLSearchParams(raw);
     const clientId = q.get('client_id') ?? '';
     const redirectUri = q.get('redirect_uri') ?? '';
     if (!clientId) return { page: 'The request names no client (client_id).' };
     let client: OAuthClient | null;
     try {
-      client = await oauth().client(clientId);
+      client = await oauth().client(clientId, address);
     } catch (error) {
-      if (error instanceof OAuthError) return { page: error.description };
+      if (error instanceof OAuthError) return { page: error.description, status: error.status === 429 ? 429 : 400, headers: error.headers };
       throw error;
     }
     if (!client) return { page: 'This app is not registered here (unknown client_id).' };
@@ -140,9 +141,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return null;
   }
 
+  /** The page of a request that cannot be honoured (Retry-After on a 429). */
+  function refuse(ctx, invalid: Invalid) {
+    problem(ctx, invalid.status ?? 400, 'This connection cannot be made', invalid.page);
+    for (const [name, value] of Object.entries(invalid.headers ?? {})) ctx.set(name, value);
+  }
+
   async function showRequest(ctx, raw: string, status = 200, error?: string, identifier?: string) {
-    const request = await authorizationRequest(raw);
-    if ('page' in request) return problem(ctx, 400, 'This connection cannot be made', request.page);
+    const request = await authorizationRequest(raw, ctx.request.ip);
+    if ('page' in request) return refuse(ctx, request);
     const n = nonce(ctx);
     const csrf = csrfToken(ctx);
     const user = pageUser(ctx);
@@ -162,6 +169,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     serverMetadata: async (ctx) => json(ctx, 200, authorizationServerMetadata(base())),
 
     register: oauthJson(async (ctx) => {
+      // Anyone may register, so each address only so often (RateLimit headers on every answer).
+      await oauth().limitRegistrations(ctx.request.ip);
       const body = ctx.request.body;
       if (!body || typeof body !== 'object' || Array.isArray(body)) throw new OAuthError('invalid_client_metadata', 'Send the client metadata as a JSON object.');
       json(ctx, 201, await oauth().register(body));
@@ -203,8 +212,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (!csrfValid(ctx, form)) return problem(ctx, 403, 'This form has expired', 'Reload the page and try again.');
       const user = pageUser(ctx);
       if (!user) return showRequest(ctx, raw, 401, 'Sign in first.');
-      const request = await authorizationRequest(raw);
-      if ('page' in request) return problem(ctx, 400, 'This connection cannot be made', request.page);
+      const request = await authorizationRequest(raw, ctx.request.ip);
+      if ('page' in request) return refuse(ctx, request);
       if (form.decision !== 'approve') return ctx.redirect(errorRedirect(request.redirectUri, 'access_denied', 'The person denied the connection.', request.state));
       const code = await oauth().approve({ userId: user.id, client: request.client, scope: request.scope, resource: request.resource, redirectUri: request.redirectUri, codeChallenge: request.codeChallenge });
       const url = new URL(request.redirectUri);
@@ -224,7 +233,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       };
       const clientId = field('client_id');
       if (!clientId) throw new OAuthError('invalid_client', 'client_id is required (public clients authenticate with it and PKCE).', 401);
-      const client = await oauth().client(clientId);
+      const client = await oauth().client(clientId, ctx.request.ip);
       if (!client) throw new OAuthError('invalid_client', 'Unknown client_id: register again.', 401);
       const grantType = field('grant_type');
       const resource = field('resource');
