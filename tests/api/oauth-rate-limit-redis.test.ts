@@ -9,7 +9,7 @@ import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { REDIRECT_URI } from '../helpers/oauth';
 import { startApp, type TestApp } from '../helpers/strapi';
 
-jest.setTimeout(60_000);
+jest.setTimeout(180_000);
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `quire-test-${randomBytes(6).toString('hex')}:`;
