@@ -293,10 +293,10 @@ describe('refusals', () => {
     const res = await app.http
       .get('/oauth/authorize')
       .query({ response_type: 'code', client_id: registered.body.client_id, redirect_uri: REDIRECT_URI, code_challenge: challenge, code_challenge_method: 'S256', resource: 'https://other.example/mcp', state: 'z' });
-    expect(res.status).toBe(302);
-    const back = new URL(res.headers.location);
-    expect(back.searchParams.get('error')).toBe('invalid_target');
-    expect(back.searchParams.get('state')).toBe('z');
+    // A page, not a redirect: errors go back to the client only after the person saw the request (RFC 9700 4.11.2).
+    expect(res.status).toBe(400);
+    expect(res.headers.location).toBeUndefined();
+    expect(res.text).toContain('(invalid_target)');
 
     const { clientId, verifier, code } = await authorizeManually();
     const exchange = await form({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier, client_id: clientId, resource: 'https://other.example/mcp' });
@@ -327,7 +327,8 @@ describe('refusals', () => {
     expect(bad.body.error).toBe('invalid_redirect_uri');
     const registered = await app.http.post('/oauth/register').send({ client_name: 'X', redirect_uris: [REDIRECT_URI] });
     const res = await app.http.get('/oauth/authorize').query({ response_type: 'code', client_id: registered.body.client_id, redirect_uri: REDIRECT_URI, code_challenge: 'plain-challenge', code_challenge_method: 'plain' });
-    expect(new URL(res.headers.location).searchParams.get('error')).toBe('invalid_request');
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('PKCE is required');
   });
 
   it('a body that cannot be read (malformed or too deep JSON) in the OAuth format, not Strapi\'s', async () => {

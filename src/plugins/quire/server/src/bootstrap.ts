@@ -4,6 +4,7 @@ import { routes } from './routes';
 import { QUIRE_ACTION_DEFINITIONS } from './permissions';
 import { backfillHtmlText, ensureSearchIndex } from './search-index';
 import { subscribeUploadOwner } from './upload-extension';
+import { subscribeCredentialChanges } from './credential-changes';
 
 export default async ({ strapi }: { strapi: Core.Strapi }) => {
   subscribeUploadOwner(strapi);
@@ -12,15 +13,10 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   // After schema sync, every boot: the search index and its triggers (see search-index.ts for why not a migration).
   await ensureSearchIndex(strapi);
   await backfillHtmlText(strapi);
-  // A password change (any route or panel that updates it) ends every web session of the user.
-  strapi.db.lifecycles.subscribe({
-    models: ['plugin::users-permissions.user'],
-    async afterUpdate(event: any) {
-      if (event.params?.data?.password === undefined) return;
-      const id = event.result?.id ?? event.params?.where?.id;
-      if (id !== undefined) await strapi.plugin('quire').service('webSessions').endAllFor(Number(id));
-    },
-  });
+  // A password change or a block ends the user's web sessions and OAuth grants (not API keys).
+  subscribeCredentialChanges(strapi);
+  // Expired OAuth tokens and clients never used are deleted now and hourly.
+  await strapi.plugin('quire').service('oauth').startSweeps();
   // The admin panel's permission actions (plugin::quire.read, ...), before the admin's own
   // bootstrap gives the Super Admin role every registered action.
   await strapi.service('admin::permission').actionProvider.registerMany(QUIRE_ACTION_DEFINITIONS);

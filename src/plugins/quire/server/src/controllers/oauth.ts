@@ -32,8 +32,13 @@ interface AuthorizationRequest {
   raw: string;
 }
 
-/** A request error to show on the page (never redirect to a URI we could not verify), or to send back to the client. */
-type Invalid = { page: string } | { redirect: string };
+/**
+ * A request error, always shown on the page. Errors are never sent back to the redirect URI
+ * before the person has seen the consent page (RFC 9700 4.11.2): a crafted link with a bad
+ * parameter would otherwise bounce the browser to whatever https URI anyone registered, with no
+ * user action (an open redirector). Only the person's own decision goes back to the client.
+ */
+type Invalid = { page: string; status?: number; headers?: Readonly<Record<string, string>> };
 
 /**
  * The OAuth 2.1 authorization server (CONTRACT §16): metadata documents, registration, the
@@ -64,6 +69,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         return json(ctx, 500, { error: 'server_error', error_description: 'Something went wrong on the server. Try again in a moment.' });
       }
       json(ctx, error.status, error.body);
+      for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
       if (error.status === 401) ctx.set('WWW-Authenticate', 'Bearer error="invalid_client"');
     }
   };
@@ -100,23 +106,24 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   }
 
   /** Validates an authorization request (RFC 6749 4.1.1, PKCE, RFC 8707), in the order the RFCs ask. */
-  async function authorizationRequest(raw: string): Promise<AuthorizationRequest | Invalid> {
+  async function authorizationRequest(raw: string, address: string): Promise<AuthorizationRequest | Invalid> {
     const q = new URLSearchParams(raw);
     const clientId = q.get('client_id') ?? '';
     const redirectUri = q.get('redirect_uri') ?? '';
     if (!clientId) return { page: 'The request names no client (client_id).' };
     let client: OAuthClient | null;
     try {
-      client = await oauth().client(clientId);
+      client = await oauth().client(clientId, address);
     } catch (error) {
-      if (error instanceof OAuthError) return { page: error.description };
+      if (error instanceof OAuthError) return { page: error.description, status: error.status === 429 ? 429 : 400, headers: error.headers };
       throw error;
     }
     if (!client) return { page: 'This app is not registered here (unknown client_id).' };
     // Exact match only: a redirect URI the client did not register is never redirected to.
     if (!client.redirectUris.includes(redirectUri)) return { page: 'The redirect_uri is not one this app registered.' };
     const state = q.get('state') ?? undefined;
-    const fail = (error: string, description: string) => ({ redirect: errorRedirect(redirectUri, error, description, state) });
+    // The remaining errors are the app's mistakes: shown here, with the OAuth code for its developer.
+    const fail = (error: string, description: string): Invalid => ({ page: `${description} (${error})` });
     if (q.get('response_type') !== 'code') return fail('unsupported_response_type', 'Only response_type=code is supported.');
     const codeChallenge = q.get('code_challenge') ?? '';
     if (q.get('code_challenge_method') !== 'S256' || !isS256Challenge(codeChallenge)) return fail('invalid_request', 'PKCE is required: code_challenge with code_challenge_method=S256.');
@@ -134,10 +141,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return null;
   }
 
+  /** The page of a request that cannot be honoured (Retry-After on a 429). */
+  function refuse(ctx, invalid: Invalid) {
+    problem(ctx, invalid.status ?? 400, 'This connection cannot be made', invalid.page);
+    for (const [name, value] of Object.entries(invalid.headers ?? {})) ctx.set(name, value);
+  }
+
   async function showRequest(ctx, raw: string, status = 200, error?: string, identifier?: string) {
-    const request = await authorizationRequest(raw);
-    if ('page' in request) return problem(ctx, 400, 'This connection cannot be made', request.page);
-    if ('redirect' in request) return ctx.redirect(request.redirect);
+    const request = await authorizationRequest(raw, ctx.request.ip);
+    if ('page' in request) return refuse(ctx, request);
     const n = nonce(ctx);
     const csrf = csrfToken(ctx);
     const user = pageUser(ctx);
@@ -157,6 +169,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     serverMetadata: async (ctx) => json(ctx, 200, authorizationServerMetadata(base())),
 
     register: oauthJson(async (ctx) => {
+      // Anyone may register, so each address only so often (RateLimit headers on every answer).
+      await oauth().limitRegistrations(ctx.request.ip);
       const body = ctx.request.body;
       if (!body || typeof body !== 'object' || Array.isArray(body)) throw new OAuthError('invalid_client_metadata', 'Send the client metadata as a JSON object.');
       json(ctx, 201, await oauth().register(body));
@@ -198,9 +212,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (!csrfValid(ctx, form)) return problem(ctx, 403, 'This form has expired', 'Reload the page and try again.');
       const user = pageUser(ctx);
       if (!user) return showRequest(ctx, raw, 401, 'Sign in first.');
-      const request = await authorizationRequest(raw);
-      if ('page' in request) return problem(ctx, 400, 'This connection cannot be made', request.page);
-      if ('redirect' in request) return ctx.redirect(request.redirect);
+      const request = await authorizationRequest(raw, ctx.request.ip);
+      if ('page' in request) return refuse(ctx, request);
       if (form.decision !== 'approve') return ctx.redirect(errorRedirect(request.redirectUri, 'access_denied', 'The person denied the connection.', request.state));
       const code = await oauth().approve({ userId: user.id, client: request.client, scope: request.scope, resource: request.resource, redirectUri: request.redirectUri, codeChallenge: request.codeChallenge });
       const url = new URL(request.redirectUri);
@@ -220,7 +233,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       };
       const clientId = field('client_id');
       if (!clientId) throw new OAuthError('invalid_client', 'client_id is required (public clients authenticate with it and PKCE).', 401);
-      const client = await oauth().client(clientId);
+      const client = await oauth().client(clientId, ctx.request.ip);
       if (!client) throw new OAuthError('invalid_client', 'Unknown client_id: register again.', 401);
       const grantType = field('grant_type');
       const resource = field('resource');

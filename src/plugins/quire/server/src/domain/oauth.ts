@@ -15,6 +15,22 @@ export const ACCESS_TOKEN_SECONDS = 3600;
 export const REFRESH_TOKEN_SECONDS = 30 * 24 * 3600;
 export const CODE_SECONDS = 60;
 
+/** Largest client metadata accepted at registration, as JSON (RFC 7591 3.2.2 invalid_client_metadata past it). */
+export const MAX_CLIENT_METADATA_BYTES = 16 * 1024;
+/** A registered client that no person authorized (approved on the consent page) is dropped this long after registering. */
+export const UNUSED_CLIENT_SECONDS = 24 * 3600;
+/** A rotated refresh token is kept this long, so its reuse still revokes its grant; then deleted. */
+export const ROTATED_REFRESH_GRACE_SECONDS = 7 * 24 * 3600;
+
+/** Anonymous registrations per client address (kernel limiter, RateLimit headers). */
+export const REGISTER_LIMIT = { points: 30, durationSec: 3600 };
+/** Fetches of client ID metadata documents (cache misses only), per requesting address and per target host. */
+export const METADATA_FETCH_ADDRESS_LIMIT = { points: 10, durationSec: 60 };
+export const METADATA_FETCH_HOST_LIMIT = { points: 30, durationSec: 60 };
+
+/** The size of client metadata as JSON, in bytes. */
+export const metadataBytes = (metadata: unknown): number => Buffer.byteLength(JSON.stringify(metadata) ?? '', 'utf8');
+
 export const PATHS = {
   resourceMetadata: '/.well-known/oauth-protected-resource/api/mcp',
   resourceMetadataRoot: '/.well-known/oauth-protected-resource',
@@ -25,12 +41,13 @@ export const PATHS = {
   revoke: '/oauth/revoke',
 } as const;
 
-/** An error answered in the OAuth format ({error, error_description}) with its status. */
+/** An error answered in the OAuth format ({error, error_description}) with its status (and headers: Retry-After). */
 export class OAuthError extends Error {
   constructor(
     readonly error: string,
     readonly description: string,
     readonly status = 400,
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(description);
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RATE_LIMIT_HEADERS } from '../../../../../kernel/rate-limit';
 import { content, empty, form, page, rawBody, redirect } from '../../../../../kernel/routes';
 import { PATHS } from '../domain/oauth';
 import { oauthDecisionForm, oauthSignInForm } from '../schemas/inputs';
@@ -11,9 +12,12 @@ const pages = {
   400: page('The request cannot be honoured (unknown client, unregistered redirect_uri...).'),
   401: page('Wrong credentials.'),
   403: page('The form was stale or came from elsewhere.'),
-  429: page('Too many sign-in attempts.'),
+  429: page('Too many sign-in attempts, or too many client ID metadata documents fetched for this address or from that host.'),
   500: page('Something went wrong on our side.'),
 };
+/** An answer that counted against a rate limit: its RateLimit headers (and Retry-After on 429). */
+const limited = (answer: ReturnType<typeof json>, retry = false) => ({ ...answer, headers: { ...RATE_LIMIT_HEADERS, ...(retry ? { 'Retry-After': 'Seconds to wait before retrying.' } : {}) } });
+const tooMany = (what: string) => limited(failure(`too_many_requests: ${what}; Retry-After says when to try again.`), true);
 const serverError = { 500: failure('server_error: something went wrong on the server; try again in a moment.') };
 
 const scopeNote = 'Scopes are those of API keys: write, suggest or read.';
@@ -58,19 +62,25 @@ export const oauthRoutes = route('oauth', 'OAuth', {
     method: 'POST',
     path: PATHS.register,
     summary: 'Register a client (RFC 7591 dynamic client registration)',
-    description: 'Public clients only (token_endpoint_auth_method "none"); redirect_uris are matched exactly later.',
+    description:
+      'Public clients only (token_endpoint_auth_method "none"); redirect_uris are matched exactly later. Anonymous, so bounded: 30 registrations per address per hour, metadata up to 16 KiB, and a client that completes no authorization within a day is deleted.',
     credentials: [],
-    body: rawBody(['application/json'], 'The client metadata: redirect_uris, client_name, client_uri...'),
-    responses: { 201: json('The registered client.', clientRegistered), 400: failure('invalid_redirect_uri or invalid_client_metadata.'), ...serverError },
+    body: rawBody(['application/json'], 'The client metadata: redirect_uris, client_name, client_uri... (16 KiB at most).'),
+    responses: {
+      201: limited(json('The registered client.', clientRegistered)),
+      400: limited(failure('invalid_redirect_uri or invalid_client_metadata (also metadata over 16 KiB).')),
+      429: tooMany('too many registrations from this address'),
+      ...serverError,
+    },
   },
   authorize: {
     method: 'GET',
     path: PATHS.authorize,
     summary: 'The authorize page: sign in, then approve or deny the client',
-    description: `Authorization code with PKCE S256 only (response_type=code, code_challenge, code_challenge_method=S256, client_id, redirect_uri, state, scope, resource). ${scopeNote}`,
+    description: `Authorization code with PKCE S256 only (response_type=code, code_challenge, code_challenge_method=S256, client_id, redirect_uri, state, scope, resource). ${scopeNote} A request that cannot be honoured is a page, never a redirect: only the person's decision on the consent page goes back to the client (RFC 9700 4.11.2).`,
     credentials: ['session'],
     auth: { optional: true },
-    responses: { 200: page('Sign-in or consent.'), 302: redirect('An error sent back to the client\'s redirect_uri.'), ...pages },
+    responses: { 200: page('Sign-in or consent.'), ...pages },
   },
   signIn: {
     method: 'POST',
@@ -96,7 +106,13 @@ export const oauthRoutes = route('oauth', 'OAuth', {
     description: 'Access tokens live 1 hour; refresh tokens rotate: a refresh token used twice revokes its whole grant.',
     credentials: [],
     body: form(tokenForm, 'application/x-www-form-urlencoded, as RFC 6749 says.'),
-    responses: { 200: json('The tokens.', tokenIssued), 400: failure('invalid_request, invalid_grant, invalid_target, unsupported_grant_type.'), 401: failure('invalid_client: register again.'), ...serverError },
+    responses: {
+      200: json('The tokens.', tokenIssued),
+      400: failure('invalid_request, invalid_grant, invalid_target, unsupported_grant_type.'),
+      401: failure('invalid_client: register again (an unknown client, or one registered over a day ago that never completed an authorization).'),
+      429: tooMany('a client ID metadata document fetched too often for this address or from its host'),
+      ...serverError,
+    },
   },
   revoke: {
     method: 'POST',

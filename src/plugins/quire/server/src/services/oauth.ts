@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
-import { notFound } from '../../../../../kernel/errors';
+import { ApiError, notFound } from '../../../../../kernel/errors';
 import { generateSecret, hashSecret, safeEqual } from '../../../../../kernel/secrets';
 import { iso, lastUsedRecorder } from '../../../../../kernel/db';
 import { safeFetch } from '../../../../../kernel/safe-fetch';
@@ -16,7 +16,14 @@ import {
   ACCESS_TOKEN_SECONDS,
   CODE_PREFIX,
   CODE_SECONDS,
+  MAX_CLIENT_METADATA_BYTES,
+  METADATA_FETCH_ADDRESS_LIMIT,
+  METADATA_FETCH_HOST_LIMIT,
   OAuthError,
+  REGISTER_LIMIT,
+  ROTATED_REFRESH_GRACE_SECONDS,
+  UNUSED_CLIENT_SECONDS,
+  metadataBytes,
   REFRESH_TOKEN_PREFIX,
   REFRESH_TOKEN_SECONDS,
   isClientIdUrl,
@@ -56,7 +63,14 @@ export interface TokenSet {
 
 /** A client ID metadata document is cached this long (and at most this many of them). */
 const METADATA_CACHE_MS = 10 * 60 * 1000;
+/** A document that could not be fetched or was not valid is not asked for again for this long. */
+const METADATA_FAILURE_CACHE_MS = 60 * 1000;
 const METADATA_CACHE_SIZE = 500;
+/** The answer to a document that could not be fetched: the same whatever the target did (no port-scan oracle). */
+const FETCH_FAILED = (clientId: string) =>
+  `The client ID metadata document at ${clientId} could not be fetched. Try again later; if it keeps failing, tell the app's developer.`;
+/** How often expired tokens and unused clients are deleted (and once at boot). */
+const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 const MAX_REDIRECT_URIS = 10;
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -88,29 +102,91 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const db = (uid: string) => strapi.db.query(uid as never);
   // A grant's lastUsedAt, written at most once a minute per grant, as for API keys.
   const recordUse = lastUsedRecorder(strapi, GRANTS);
-  const metadataCache = new Map<string, { client: OAuthClient; until: number }>();
+  const rateLimit = () => strapi.plugin('quire').service('rateLimit');
+  // Documents fetched (and failures, for a shorter while), and fetches under way: concurrent
+  // requests for one URL share one fetch.
+  const metadataCache = new Map<string, { client?: OAuthClient; failure?: OAuthError; until: number }>();
+  const fetching = new Map<string, Promise<OAuthClient>>();
+  let sweepTimer: NodeJS.Timeout | null = null;
 
-  async function fetchClientMetadata(clientId: string): Promise<OAuthClient> {
+  function remember(clientId: string, entry: { client?: OAuthClient; failure?: OAuthError; until: number }) {
+    if (metadataCache.size >= METADATA_CACHE_SIZE) metadataCache.delete(metadataCache.keys().next().value!);
+    metadataCache.set(clientId, entry);
+  }
+
+  /** Counts one request against a kernel limit; past it, 429 `too_many_requests` in the OAuth format, with Retry-After. */
+  async function limit(name: string, key: string, spec: { points: number; durationSec: number }, message: string): Promise<void> {
+    try {
+      await rateLimit().consume(name, key, spec, 1, message);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === 'rate-limited')) throw error;
+      throw new OAuthError('too_many_requests', `${message} ${error.nextAction ?? ''}`.trim(), 429, error.headers);
+    }
+  }
+
+  async function fetchClientMetadata(clientId: string, address: string): Promise<OAuthClient> {
     const cached = metadataCache.get(clientId);
-    if (cached && cached.until > Date.now()) return cached.client;
+    if (cached && cached.until > Date.now()) {
+      if (cached.failure) throw cached.failure;
+      return cached.client!;
+    }
+    const pending = fetching.get(clientId);
+    if (pending) return pending;
+    // Registered before anything is awaited, so concurrent requests for one URL share one fetch
+    // (and its refusal, if the limits refuse it).
+    const fetched = (async () => {
+      // Each fetch is an outbound request an anonymous caller makes us send: limited per caller and per target host.
+      await limit('oauth-metadata-fetch', address, METADATA_FETCH_ADDRESS_LIMIT, 'Too many client ID metadata documents fetched for this address.');
+      await limit('oauth-metadata-host', new URL(clientId).hostname, METADATA_FETCH_HOST_LIMIT, 'Too many client ID metadata documents fetched from this host.');
+      try {
+        const client = await loadClientMetadata(clientId);
+        remember(clientId, { client, until: Date.now() + METADATA_CACHE_MS });
+        return client;
+      } catch (error) {
+        if (error instanceof OAuthError) remember(clientId, { failure: error, until: Date.now() + METADATA_FAILURE_CACHE_MS });
+        throw error;
+      }
+    })();
+    fetching.set(clientId, fetched);
+    try {
+      return await fetched;
+    } finally {
+      fetching.delete(clientId);
+    }
+  }
+
+  async function loadClientMetadata(clientId: string): Promise<OAuthClient> {
     let document: Record<string, unknown>;
     try {
       // The guarded fetcher refuses private and loopback addresses before connecting (SSRF);
-      // no redirects, 64 KiB at most.
+      // no redirects, 64 KiB at most. Why it failed is not told (status, refusal, network):
+      // the page would be an oracle for what answers where.
       const { allowedPrivateHosts } = quireConfig(strapi);
       const result = await safeFetch(clientId, { headers: { accept: 'application/json' }, htmlOnly: false, maxBytes: 64 * 1024, maxRedirects: 0, timeoutMs: 5000, allowedPrivateHosts });
-      if (result.status !== 200) throw new Error(`HTTP ${result.status}`);
+      if (result.status !== 200) throw new Error('not 200');
       document = JSON.parse(result.body.toString('utf8'));
-    } catch (error) {
-      throw new OAuthError('invalid_client', `The client ID metadata document at ${clientId} could not be fetched (${(error as Error).message}).`, 401);
+    } catch {
+      throw new OAuthError('invalid_client', FETCH_FAILED(clientId), 401);
     }
     if (!document || typeof document !== 'object' || document.client_id !== clientId) {
       throw new OAuthError('invalid_client', 'The client ID metadata document must be a JSON object whose client_id is its own URL.', 401);
     }
-    const client = clientFromMetadata(clientId, document);
-    if (metadataCache.size >= METADATA_CACHE_SIZE) metadataCache.delete(metadataCache.keys().next().value!);
-    metadataCache.set(clientId, { client, until: Date.now() + METADATA_CACHE_MS });
-    return client;
+    return clientFromMetadata(clientId, document);
+  }
+
+  async function markAuthorized(clientIds: string[]) {
+    if (clientIds.length) await db(CLIENTS).updateMany({ where: { clientId: { $in: clientIds }, authorizedAt: null }, data: { authorizedAt: new Date() } });
+  }
+
+  /**
+   * Which of these clients a person authorized although authorizedAt is unset (clients
+   * registered before it was recorded have grants): they are marked, and kept.
+   */
+  async function authorizedBefore(clientIds: string[]): Promise<string[]> {
+    const grants = await db(GRANTS).findMany({ where: { clientId: { $in: clientIds } }, select: ['clientId'] });
+    const found = [...new Set(grants.map((g: { clientId: string }) => g.clientId))] as string[];
+    await markAuthorized(found);
+    return found;
   }
 
   async function issue(grantId: number, scope: OAuthScope): Promise<TokenSet> {
@@ -132,8 +208,20 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   }
 
   const api = {
-    /** RFC 7591 dynamic registration: a public client with its exact redirect URIs. */
+    /** Counts a registration from `address`: past REGISTER_LIMIT, 429 `too_many_requests` (Retry-After). */
+    async limitRegistrations(address: string): Promise<void> {
+      await limit('oauth-register', address, REGISTER_LIMIT, 'Too many client registrations from this address.');
+    },
+
+    /**
+     * RFC 7591 dynamic registration: a public client with its exact redirect URIs. Anonymous,
+     * so bounded: metadata up to 16 KiB (the controller limits registrations per address), and
+     * a client that completes no authorization within a day is dropped (`client`, `sweep`).
+     */
     async register(metadata: Record<string, unknown>) {
+      if (metadataBytes(metadata) > MAX_CLIENT_METADATA_BYTES) {
+        throw new OAuthError('invalid_client_metadata', `The client metadata is larger than ${MAX_CLIENT_METADATA_BYTES / 1024} KiB: send only what registration needs (redirect_uris, client_name, client_uri).`);
+      }
       const client = clientFromMetadata(`qc_${randomBytes(16).toString('base64url')}`, metadata);
       await db(CLIENTS).create({ data: { clientId: client.clientId, name: client.name, uri: client.uri, redirectUris: client.redirectUris } });
       return {
@@ -148,11 +236,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       };
     },
 
-    /** A registered client, or the client its https client_id names (fetched, cached); null when unknown. */
-    async client(clientId: string): Promise<OAuthClient | null> {
-      if (isClientIdUrl(clientId, quireConfig(strapi).allowedPrivateHosts)) return fetchClientMetadata(clientId);
+    /**
+     * A registered client, or the client its https client_id names (fetched for `address`,
+     * cached); null when unknown, or registered over a day ago and never used to complete an
+     * authorization (the sweep deletes those).
+     */
+    async client(clientId: string, address: string): Promise<OAuthClient | null> {
+      if (isClientIdUrl(clientId, quireConfig(strapi).allowedPrivateHosts)) return fetchClientMetadata(clientId, address);
       const row = await db(CLIENTS).findOne({ where: { clientId } });
-      return row ? { clientId: row.clientId, name: row.name, uri: row.uri ?? null, redirectUris: row.redirectUris } : null;
+      if (!row) return null;
+      if (!row.authorizedAt && new Date(row.createdAt).getTime() < Date.now() - UNUSED_CLIENT_SECONDS * 1000 && !(await authorizedBefore([clientId])).length) return null;
+      return { clientId: row.clientId, name: row.name, uri: row.uri ?? null, redirectUris: row.redirectUris };
     },
 
     /** The person approved: a grant, and its one-time code (60 seconds). */
@@ -160,6 +254,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const grant = await db(GRANTS).create({
         data: { userId: input.userId, clientId: input.client.clientId, clientName: input.client.name, clientUri: input.client.uri, scope: input.scope, resource: input.resource },
       });
+      // A person authorized the client: a registered one is kept from now on.
+      await markAuthorized([input.client.clientId]);
       const code = generateSecret(CODE_PREFIX);
       await db(TOKENS).create({
         data: { hash: hashSecret(code), kind: 'code', grantId: grant.id, expiresAt: later(CODE_SECONDS), redirectUri: input.redirectUri, codeChallenge: input.codeChallenge },
@@ -244,6 +340,53 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         createdAt: iso(g.createdAt)!,
         lastUsedAt: iso(g.lastUsedAt),
       }));
+    },
+
+    /**
+     * Revokes every grant of a user, with all their codes and tokens (a password change or a
+     * block: credential-changes.ts); returns how many grants. A grant's revokedAt is what every
+     * check reads, so it is set first; deleting the tokens is the cleanup.
+     */
+    async revokeAllFor(userId: number): Promise<number> {
+      const grants = await db(GRANTS).findMany({ where: { userId, revokedAt: null }, select: ['id'] });
+      if (!grants.length) return 0;
+      const ids = grants.map((g: { id: number }) => g.id);
+      await db(GRANTS).updateMany({ where: { id: { $in: ids } }, data: { revokedAt: new Date() } });
+      await db(TOKENS).deleteMany({ where: { grantId: { $in: ids } } });
+      return ids.length;
+    },
+
+    /**
+     * Deletes what can no longer be used: expired codes and access tokens, refresh tokens that
+     * expired or were rotated a week ago (kept that long so a reuse still revokes the grant),
+     * and registered clients that completed no authorization within a day.
+     */
+    async sweep(now = Date.now()): Promise<{ tokens: number; clients: number }> {
+      const expired = await db(TOKENS).deleteMany({ where: { expiresAt: { $lt: new Date(now) } } });
+      const rotated = await db(TOKENS).deleteMany({ where: { kind: 'refresh', usedAt: { $lt: new Date(now - ROTATED_REFRESH_GRACE_SECONDS * 1000) } } });
+      let clients = 0;
+      for (;;) {
+        const unused = await db(CLIENTS).findMany({ where: { authorizedAt: null, createdAt: { $lt: new Date(now - UNUSED_CLIENT_SECONDS * 1000) } }, select: ['id', 'clientId'], limit: 500 });
+        if (!unused.length) break;
+        const kept = new Set(await authorizedBefore(unused.map((c: { clientId: string }) => c.clientId)));
+        const dropped = unused.filter((c: { clientId: string }) => !kept.has(c.clientId)).map((c: { id: number }) => c.id);
+        if (dropped.length) clients += (await db(CLIENTS).deleteMany({ where: { id: { $in: dropped } } })).count;
+        if (unused.length < 500) break;
+      }
+      return { tokens: expired.count + rotated.count, clients };
+    },
+
+    /** Sweeps now, then hourly in the background (every process may: the deletes do not conflict). */
+    async startSweeps(): Promise<void> {
+      const run = () => api.sweep().catch((error) => strapi.log.warn(`oauth: sweep failed: ${error?.message ?? error}`));
+      await run();
+      sweepTimer = setInterval(run, SWEEP_INTERVAL_MS);
+      sweepTimer.unref();
+    },
+
+    stopSweeps(): void {
+      if (sweepTimer) clearInterval(sweepTimer);
+      sweepTimer = null;
     },
 
     async revokeGrant(userId: number, id: string): Promise<void> {

@@ -16,14 +16,14 @@ export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
  * Browser sessions of people on our server-rendered pages (the CLI login page; the OAuth
  * authorize page reuses them). The cookie holds a random session id; only its SHA-256 is
  * stored, with the user and the expiry, so a session can be ended: signing out ends the one
- * presented, and a password change (any route that updates a user's password) ends all of the
- * user's sessions. Used through `strapi.plugin('quire').service('webSessions')`:
+ * presented, and a password change or a block (credential-changes.ts) ends all of the user's
+ * sessions. Used through `strapi.plugin('quire').service('webSessions')`:
  *
  *   await webSessions.start(ctx, userId);   // after checking the password: new session, cookie set
  *   const user = await webSessions.user(value); // the session credential's check (kernel auth)
  *   await webSessions.end(ctx);              // sign-out: ends the presented session, clears the cookie
  *   webSessions.clearCookie(ctx);            // a refused cookie: clear it without a lookup
- *   await webSessions.endAllFor(userId);     // password change (wired in bootstrap)
+ *   await webSessions.endAllFor(userId);     // password change or block (credential-changes.ts)
  *   const token = webSessions.csrfToken(ctx, CSRF);  // a page's forms: their CSRF token
  *   if (!webSessions.csrfValid(ctx, CSRF, sent)) ...  // a form post: its token and Origin checked
  *
