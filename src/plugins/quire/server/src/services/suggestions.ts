@@ -8,7 +8,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { ApiError } from '../../../../../kernel/errors';
-import type { Precondition } from '../../../../../kernel/conditional';
+import { preconditionFailed, type Precondition } from '../../../../../kernel/conditional';
 import { iso, knexOf, tableName } from '../../../../../kernel/db';
 import { anchorsOf, newId, resolveAnchor, sortIds, type AnchorScope } from '../domain/anchors';
 import { outlineTag } from '../domain/etags';
@@ -20,7 +20,7 @@ export type SuggestionStatus = 'pending' | 'accepted' | 'rejected' | 'stale';
 
 const suggestionScope = (articleId: string): AnchorScope => ({ item: 'suggestion', listRoute: `GET /api/articles/${articleId}/suggestions` });
 
-const COLUMNS = ['uuid', 'status', 'note', 'ops', 'resolved_ops', 'base', 'results', 'by_kind', 'by_name', 'decided_at', 'decided_by_kind', 'decided_by_name', 'created_at'];
+const COLUMNS = ['uuid', 'status', 'note', 'ops', 'resolved_ops', 'base', 'results', 'by_kind', 'by_name', 'decided_at', 'decided_by_kind', 'decided_by_name', 'reason', 'created_at'];
 
 const json = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
 
@@ -38,6 +38,7 @@ function toRecord(row, anchor: string) {
     by: { kind: row.by_kind as Actor['kind'], name: row.by_name },
     decidedAt: iso(row.decided_at),
     decidedBy: row.decided_by_kind ? { kind: row.decided_by_kind as Actor['kind'], name: row.decided_by_name ?? '' } : null,
+    reason: row.status === 'rejected' ? row.reason || null : null,
     results: json(row.results) as OpResult[],
   };
 }
@@ -58,6 +59,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const ids = (await k(table()).where({ article_id: articleRow }).select('uuid')).map((r) => r.uuid as string);
     const row = await k(table()).where({ article_id: articleRow, uuid }).first(COLUMNS);
     return toRecord(row, anchorsOf(ids).get(uuid)!);
+  }
+
+  /** The outline's ETag as committed now. */
+  async function outlineEtag(k: Knex, articleRow: number, articleId: string): Promise<string> {
+    const article = await k(tableName(strapi, TABLE.articles)).where({ id: articleRow }).first('outline_rev');
+    return outlineTag(articleId, Number(article?.outline_rev ?? 0));
   }
 
   const notPending = (status: string, anchor: string, articleId: string) =>
@@ -125,7 +132,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const articleId = articleUuid(rawArticleId);
       const articleRow = await articleRowId(strapi, userId, rawArticleId);
       const { row, anchor } = await find(await knexOf(strapi), articleRow, rawAnchor, articleId);
-      if (row.status === 'stale') throw staleError(anchor, articleId);
+      if (row.status === 'stale') throw staleError(anchor, articleId, await outlineEtag(await knexOf(strapi), articleRow, articleId));
       if (row.status !== 'pending') throw notPending(row.status, anchor, articleId);
       let outcome: EditOutcome;
       try {
@@ -147,7 +154,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         if (error instanceof ApiError && error.status < 500 && error.code !== 'conflict') {
           const k = await knexOf(strapi);
           await k(table()).where({ article_id: articleRow, uuid: row.uuid, status: 'pending' }).update({ status: 'stale', updated_at: new Date() });
-          throw staleError(anchor, articleId, error.code === 'precondition-failed' ? undefined : error.message);
+          throw staleError(anchor, articleId, await outlineEtag(k, articleRow, articleId), error.code === 'precondition-failed' ? undefined : error.message);
         }
         throw error;
       }
@@ -174,11 +181,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   return api;
 };
 
-function staleError(anchor: string, articleId: string, why?: string) {
-  return new ApiError(
-    'precondition-failed',
+/** 412 with the outline's current ETag (the version the nextAction's GET returns). */
+function staleError(anchor: string, articleId: string, outlineEtag: string, why?: string) {
+  return preconditionFailed(
     `Suggestion ${anchor} is stale: the article changed since it was made${why ? ` (${why})` : ''}. Nothing was changed.`,
     `Call GET /api/articles/${articleId}/outline for the current article, and make a new suggestion (or edit) against it.`,
+    outlineEtag,
   );
 }
 
