@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { configDir, findProfile, loadConfig, normalizeUrl, removeProfile, saveConfig, serverIdentity, setProfile, type ConfigFile } from '../../src/cli/config';
 import { CliError, EXIT, exitCodeFor } from '../../src/cli/errors';
-import { clip, table, when } from '../../src/cli/output';
+import { clip, Output, table, terminalSafe, terminalSafeJson, when } from '../../src/cli/output';
+import { PassThrough } from 'node:stream';
 import { shortIds } from '../../src/cli/render';
 import { speak } from '../../src/cli/speech';
 
@@ -77,6 +78,43 @@ describe('output helpers', () => {
     expect(when(null)).toBe('-');
     expect(clip('a  b\nc', 10)).toBe('a b c');
     expect(clip('x'.repeat(20), 10)).toBe('xxxxxxxxx…');
+  });
+});
+
+describe('terminal safety (issue 25 point 10)', () => {
+  it('strips escape sequences whole and other control characters, keeping text, newlines, tabs and any script', () => {
+    expect(terminalSafe('a\x1b[31mred\x1b[0m b')).toBe('ared b');
+    expect(terminalSafe('x\x1b[2J\x1b[1;1Hy')).toBe('xy');
+    expect(terminalSafe('t\x1b]0;window title\x07u')).toBe('tu'); // OSC ended by BEL
+    expect(terminalSafe('t\x1b]52;c;Y29weQ==\x1b\\u')).toBe('tu'); // OSC 52 (clipboard) ended by ST
+    expect(terminalSafe('t\x1b]8;;http://evil\x1b\\link\x1b]8;;\x1b\\')).toBe('tlink'); // a hidden hyperlink
+    expect(terminalSafe('a\x1bPq#0;2;0;0;0\x1b\\b')).toBe('ab'); // DCS
+    expect(terminalSafe('a\x9b31mb\x9d0;x\x9cc')).toBe('abc'); // C1 CSI and OSC
+    expect(terminalSafe('a\x1b7b\x1bcc')).toBe('abc'); // two-character escapes
+    expect(terminalSafe('fake\roverwrite\x08\x07\x00\x7f')).toBe('fakeoverwrite');
+    expect(terminalSafe('line 1\r\nline\t2\n')).toBe('line 1\nline\t2\n');
+    expect(terminalSafe('unterminated \x1b]0;title\nnext line')).toBe('unterminated \nnext line');
+    expect(terminalSafe('雨 é 🙂 «ok» — ü')).toBe('雨 é 🙂 «ok» — ü');
+  });
+
+  it('escapes control characters in JSON without changing what it says', () => {
+    const value = { name: 'a\u009b31m\u007fb', n: 1 };
+    const raw = JSON.stringify(value);
+    expect(raw).toMatch(/[\x7f-\x9f]/);
+    const safe = terminalSafeJson(raw);
+    expect(safe).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+    expect(JSON.parse(safe)).toEqual(value);
+    expect(terminalSafeJson('{\n  "a": "b"\n}')).toBe('{\n  "a": "b"\n}');
+  });
+
+  it('is applied to everything Output prints, and tables pad by what shows', async () => {
+    const [stdout, stderr] = [new PassThrough(), new PassThrough()];
+    const out = new Output(false, stdout, stderr);
+    out.out('name: \x1b]0;x\x07bot');
+    out.info('hint \x1b[2Jhere');
+    expect(stdout.read().toString()).toBe('name: bot\n');
+    expect(stderr.read().toString()).toBe('hint here\n');
+    expect(table(['A', 'B'], [['\x1b[31mab\x1b[0m', 'x'], ['abc', 'y']])).toBe('A    B\nab   x\nabc  y');
   });
 });
 
