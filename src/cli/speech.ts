@@ -16,12 +16,17 @@ export interface Terms {
   next?: Record<string, string>;
 }
 
+/** A --cursor the server refused: where the right one is printed. */
+const CURSOR_NEXT = (command: string) =>
+  `Pass --cursor exactly as the previous page printed it (the line "More: ${command} --cursor …", or "nextCursor" under --json), or leave --cursor out for the first page.`;
+
 const MARKDOWN_FILE = 'Pass a file of Markdown, or "-" and pipe it (it must not be empty).';
 const NOTE_FIELDS = { kind: '--kind', title: '--title', body: '--body', url: '--link' };
 
 /** Per command path ("notes add"); `articles import` and the like share their short form's terms. */
 const TERMS: Record<string, Terms> = {
-  'articles list': { fields: { limit: '--limit', cursor: '--cursor' } },
+  'articles list': { fields: { limit: '--limit', cursor: '--cursor' }, next: { cursor: CURSOR_NEXT('quire articles list') } },
+  search: { fields: { limit: '--limit', cursor: '--cursor' }, next: { cursor: CURSOR_NEXT('quire search "…"') } },
   'articles create': { fields: { title: '--title', premise: '--premise', markdown: 'the Markdown' }, next: { markdown: MARKDOWN_FILE } },
   'articles rename': { fields: { title: 'the title' }, next: { title: 'Pass a non-empty title (at most 300 characters) after the article.' } },
   'sections add': { fields: { markdown: 'the Markdown', after: '--after', before: '--before' }, next: { markdown: MARKDOWN_FILE } },
@@ -74,6 +79,20 @@ const ROUTES: Array<[RegExp, (match: RegExpExecArray, source: KeySource) => stri
   [/^Use a longer anchor\.$/, () => 'Use a longer anchor (more of the characters of the one you mean).'],
 ];
 
+/**
+ * Server messages about what only a flag sends, told as that flag. The CLI sends If-Match only
+ * from --if-match, so "If-Match is not an entity tag" is that flag's value, shown with the form it takes.
+ */
+const MESSAGES: Array<[RegExp, (match: RegExpExecArray) => Spoken]> = [
+  [
+    /^If-Match is not an entity tag \(got (.*)\)\.$/s,
+    (m) => ({
+      message: `--if-match ${m[1]} is not an ETag.`,
+      next: `Pass the ETag exactly as quire printed it ("ETag: …" on stderr, or "etag" under --json), double quotes included: --if-match '"s.3f2a9c51-….2"'. Or --if-match '*' for any version.`,
+    }),
+  ],
+];
+
 export interface Spoken {
   message: string;
   next?: string;
@@ -91,6 +110,10 @@ export function speak(
   context: { command: string; keySource: KeySource; fromServer: boolean },
 ): Spoken {
   if (!context.fromServer) return { message: error.message, next: error.nextAction };
+  for (const [pattern, say] of MESSAGES) {
+    const match = pattern.exec(error.message);
+    if (match) return say(match);
+  }
   const terms = termsOf(context.command);
   let message = error.message;
   let field: string | undefined;

@@ -46,6 +46,10 @@ it('sections get --json carries the ETag; --if-match writes when current, exits 
   expect(stale.code).toBe(10);
   expect(stale.stderr).toContain('precondition-failed');
   expect(stale.stderr).toContain(`quire sections get ${id} ${anchors[0]} --json`);
+  const malformed = await quire(['sections', 'replace', id, anchors[0], file, '--if-match', 'abc']);
+  expect(malformed.code).toBe(2);
+  expect(malformed.stderr).toContain('Error: --if-match "abc" is not an ETag. (invalid-argument)');
+  expect(malformed.stderr).toMatch(/^Next: Pass the ETag exactly as quire printed it/m);
 });
 
 it('edit --dry-run prints the diffs and writes nothing; edit applies all or nothing', async () => {

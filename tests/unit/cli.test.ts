@@ -5,7 +5,7 @@ import { configDir, findProfile, loadConfig, normalizeUrl, removeProfile, saveCo
 import { CliError, EXIT, exitCodeFor } from '../../src/cli/errors';
 import { clip, Output, table, terminalSafe, terminalSafeJson, when } from '../../src/cli/output';
 import { PassThrough } from 'node:stream';
-import { shortIds } from '../../src/cli/render';
+import { outlineTable, shortIds, UNTITLED } from '../../src/cli/render';
 import { speak } from '../../src/cli/speech';
 
 describe('exit statuses', () => {
@@ -65,6 +65,14 @@ describe('config', () => {
 });
 
 describe('output helpers', () => {
+  it('names a section without a heading in the canvas\'s words', () => {
+    const admin = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'src/plugins/quire/admin/src/translations/en.json'), 'utf8'));
+    expect(UNTITLED).toBe(admin['canvas.untitled']);
+    const shown = outlineTable([{ anchor: 'abc123', level: 0, title: '', words: 3, source: 'markdown' }]);
+    expect(shown).toContain('(text before the first heading)');
+    expect(shown).not.toContain('(no heading)');
+  });
+
   it('pads table columns, counting wide characters twice', () => {
     expect(table(['A', 'B'], [['雨', 'x'], ['abc', null]])).toBe('A    B\n雨   x\nabc');
   });
@@ -184,6 +192,19 @@ describe('speech: server errors in the CLI\'s words', () => {
     expect(server('articles import', 'url: The URL points to a local or private-network address, which cannot be fetched.', 'Pass a public http or https link.').message).toBe(
       'The URL points to a local or private-network address, which cannot be fetched.',
     );
+  });
+
+  it('tells a malformed --if-match as that flag, with the form it takes, and a bad --cursor as where the right one is printed (issue 23 point 8)', () => {
+    const ifMatch = server('sections replace', 'If-Match is not an entity tag (got "abc").', 'Send back the ETag header exactly as you received it, double quotes included (or * for any version).');
+    expect(ifMatch.message).toBe('--if-match "abc" is not an ETag.');
+    expect(ifMatch.next).toContain(`--if-match '"s.3f2a9c51-….2"'`);
+    expect(ifMatch.next).toContain(`--if-match '*'`);
+    expect(`${ifMatch.message} ${ifMatch.next}`).not.toMatch(/If-Match|entity tag/);
+    const cursor = server('articles list', 'cursor is not valid.', 'Pass the nextCursor of the previous page unchanged, or leave cursor out for the first page.');
+    expect(cursor.message).toBe('--cursor is not valid.');
+    expect(cursor.next).toBe('Pass --cursor exactly as the previous page printed it (the line "More: quire articles list --cursor …", or "nextCursor" under --json), or leave --cursor out for the first page.');
+    const empty = server('search', 'cursor must not be empty.', 'Pass the nextCursor you were given, or leave cursor out.');
+    expect(empty).toEqual({ message: '--cursor must not be empty.', next: expect.stringMatching(/^Pass --cursor exactly as the previous page printed it \(the line "More: quire search/) });
   });
 
   it('leaves the CLI\'s own errors as they are', () => {
