@@ -69,6 +69,10 @@ const ROUTES: Array<[RegExp, (match: RegExpExecArray, source: KeySource) => stri
   ],
   [/^Call GET \/api\/articles\/([^/\s]+)\/notes\/([^/\s]+) for its current version and ETag/, (m) => `quire notes get ${m[1]} ${m[2]} --json (its "etag"), and retry with --if-match`],
   [/^Call GET \/api\/articles\/([^/\s]+)\/outline for the current outline and its ETag/, (m) => `quire outline ${m[1]}, then retry (with the outline's ETag in --if-match)`],
+  [
+    /^Wait until a person with write access accepts or rejects some of them \(GET \/api\/articles\/([^/\s]+)\/suggestions\?status=pending/,
+    (m) => `Wait until a person with write access accepts or rejects some of them (quire suggestions list ${m[1]} --status pending), then run the command again.`,
+  ],
   [/Start again with POST \/api\/cli\/login-request/, () => 'Run quire login again.'],
   [/^Keep polling POST \/api\/cli\/login-complete/, () => 'Approve the login in the browser, then run quire login --resume.'],
   [/^Wait (\d+) seconds, then keep polling/, (m) => `Wait ${m[1]} seconds, then run the command again.`],

@@ -169,6 +169,13 @@ describe('speech: server errors in the CLI\'s words', () => {
     expect(server('notes get', 'No note...', 'Call GET /api/articles/3f2a/notes for the current anchors.').next).toBe('quire notes list 3f2a');
     expect(server('login', 'This login has expired.', 'Stop polling. Start again with POST /api/cli/login-request ("quire login").').next).toBe('Run quire login again.');
     expect(server('keys list', 'Too many requests.', 'Retry after 12 seconds.').next).toBe('Wait 12 seconds, then run the command again.');
+    expect(
+      server(
+        'sections replace',
+        'This article already has 100 suggestions waiting for review, the most it holds: this one was not filed.',
+        "Wait until a person with write access accepts or rejects some of them (GET /api/articles/3f2a/suggestions?status=pending lists this article's), then suggest again.",
+      ).next,
+    ).toBe('Wait until a person with write access accepts or rejects some of them (quire suggestions list 3f2a --status pending), then run the command again.');
     expect(server('whoami', 'The API key is not valid.', 'Send "Authorization: Bearer <API key>" (create one with POST /api/keys or "quire login").').next).toMatch(
       /^Run quire login again/,
     );
