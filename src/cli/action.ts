@@ -3,7 +3,7 @@ import { seg } from './client';
 import { contextOf, type Context } from './context';
 import { CliError } from './errors';
 import { clip } from './output';
-import type { Data } from './render';
+import { sectionTitle, type Data } from './render';
 import { speak } from './speech';
 
 /** "sections add": a command's path below `quire`. */
@@ -52,7 +52,7 @@ async function ambiguousMatches(ctx: Context, message: string, article: string |
     if (anchor[2] === 'section') {
       const { outline } = (await ctx.client.call<Data<'outlineOnly'>>('GET', `/articles/${seg(article)}/outline`)).envelope.data;
       // An ambiguous prefix is shorter than the anchors it matches, so they start with it.
-      return capped(outline.filter((s) => s.anchor.startsWith(prefix)).map((s) => `${s.anchor}  ${s.title ? clip(s.title, 70) : '(no heading)'}`));
+      return capped(outline.filter((s) => s.anchor.startsWith(prefix)).map((s) => `${s.anchor}  ${sectionTitle(s.title)}`));
     }
     const { notes } = (await ctx.client.call<Data<'notesOnly'>>('GET', `/articles/${seg(article)}/notes`)).envelope.data;
     return capped(notes.filter((n) => n.anchor.startsWith(prefix)).map((n) => `${n.anchor}  ${n.kind}: ${clip(n.title, 60)}`));

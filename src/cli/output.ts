@@ -1,7 +1,34 @@
 import { CliError } from './errors';
 import type { CallResult } from './client';
 
-/** Writes results to stdout and everything else (progress, hints, errors) to stderr. */
+/**
+ * Terminal control sequences: CSI (`ESC [` or C1 CSI) with its parameters, OSC, DCS, SOS, PM
+ * and APC strings up to their terminator (or the end of the line), and any other escape.
+ */
+const ESCAPES =
+  /(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]?|(?:\x1b[\]PX^_]|[\x9d\x90\x98\x9e\x9f])[^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c)?|\x1b[\x20-\x2f]*[\x30-\x7e]?/g;
+/** C0 controls but newline and tab (a carriage return can overwrite what a line showed), DEL, C1. */
+const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+
+/**
+ * Text fit for a terminal: a name or text the server sent (a key's or client's name, a title)
+ * could otherwise move the cursor, rewrite the screen or the window title, or set the
+ * clipboard. Escape sequences go whole, other control characters one by one.
+ */
+export const terminalSafe = (text: string): string => text.replace(/\r\n/g, '\n').replace(ESCAPES, '').replace(CONTROLS, '');
+
+/**
+ * JSON fit for a terminal with the same meaning: control characters written as `\uXXXX`
+ * escapes. (In valid JSON raw ones can only be DEL and C1, inside strings, where the escape
+ * means the same character; whitespace between tokens stays.)
+ */
+export const terminalSafeJson = (json: string): string =>
+  json.replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/**
+ * Writes results to stdout and everything else (progress, hints, errors) to stderr. The one
+ * place the CLI prints: what it prints is made terminal-safe here (most of it came from the server).
+ */
 export class Output {
   constructor(
     readonly json: boolean,
@@ -19,12 +46,15 @@ export class Output {
     this.out(this.json ? JSON.stringify({ success: true, data }) : human());
   }
 
+  /** A result: JSON under --json (kept JSON), text otherwise. */
   out(text: string): void {
-    if (text) this.stdout.write(text.endsWith('\n') ? text : text + '\n');
+    const safe = this.json ? terminalSafeJson(text) : terminalSafe(text);
+    if (safe) this.stdout.write(safe.endsWith('\n') ? safe : safe + '\n');
   }
 
   info(text: string): void {
-    this.stderr.write(text.endsWith('\n') ? text : text + '\n');
+    const safe = terminalSafe(text);
+    this.stderr.write(safe.endsWith('\n') ? safe : safe + '\n');
   }
 
   /**
@@ -43,7 +73,8 @@ export class Output {
 
 /** A plain text table: columns padded to their widest cell, the last one left ragged. */
 export function table(headers: string[], rows: Array<Array<string | number | null | undefined>>): string {
-  const cells = [headers, ...rows.map((row) => row.map((cell) => (cell == null ? '' : String(cell))))];
+  // Safe before measuring: an escape sequence takes no columns, and would skew the padding.
+  const cells = [headers, ...rows.map((row) => row.map((cell) => (cell == null ? '' : terminalSafe(String(cell)))))];
   const widths = headers.map((_, i) => Math.max(...cells.map((row) => displayWidth(row[i] ?? ''))));
   return cells
     .map((row) =>

@@ -32,12 +32,18 @@ export function shortIds(ids: string[], min = SHORT_ID_LENGTH): Map<string, stri
   return result;
 }
 
+/** A section without a heading, in the canvas's words (admin translations: canvas.untitled). */
+export const UNTITLED = '(text before the first heading)';
+
+/** A section's title for a table or list line. */
+export const sectionTitle = (title: string, max = 70) => (title ? clip(title, max) : UNTITLED);
+
 /** Headings indented by level, so the table reads as the article's shape. */
 export function outlineTable(outline: OutlineEntry[]): string {
   if (!outline.length) return '(no sections)';
   return table(
     ['ANCHOR', 'LEVEL', 'WORDS', 'SOURCE', 'TITLE'],
-    outline.map((s) => [s.anchor, s.level, s.words, s.source, '  '.repeat(Math.max(0, s.level - 1)) + (s.title ? clip(s.title, 70) : '(no heading)')]),
+    outline.map((s) => [s.anchor, s.level, s.words, s.source, '  '.repeat(Math.max(0, s.level - 1)) + sectionTitle(s.title)]),
   );
 }
 

@@ -16,12 +16,17 @@ export interface Terms {
   next?: Record<string, string>;
 }
 
+/** A --cursor the server refused: where the right one is printed. */
+const CURSOR_NEXT = (command: string) =>
+  `Pass --cursor exactly as the previous page printed it (the line "More: ${command} --cursor …", or "nextCursor" under --json), or leave --cursor out for the first page.`;
+
 const MARKDOWN_FILE = 'Pass a file of Markdown, or "-" and pipe it (it must not be empty).';
 const NOTE_FIELDS = { kind: '--kind', title: '--title', body: '--body', url: '--link' };
 
 /** Per command path ("notes add"); `articles import` and the like share their short form's terms. */
 const TERMS: Record<string, Terms> = {
-  'articles list': { fields: { limit: '--limit', cursor: '--cursor' } },
+  'articles list': { fields: { limit: '--limit', cursor: '--cursor' }, next: { cursor: CURSOR_NEXT('quire articles list') } },
+  search: { fields: { limit: '--limit', cursor: '--cursor' }, next: { cursor: CURSOR_NEXT('quire search "…"') } },
   'articles create': { fields: { title: '--title', premise: '--premise', markdown: 'the Markdown' }, next: { markdown: MARKDOWN_FILE } },
   'articles rename': { fields: { title: 'the title' }, next: { title: 'Pass a non-empty title (at most 300 characters) after the article.' } },
   'sections add': { fields: { markdown: 'the Markdown', after: '--after', before: '--before' }, next: { markdown: MARKDOWN_FILE } },
@@ -64,6 +69,10 @@ const ROUTES: Array<[RegExp, (match: RegExpExecArray, source: KeySource) => stri
   ],
   [/^Call GET \/api\/articles\/([^/\s]+)\/notes\/([^/\s]+) for its current version and ETag/, (m) => `quire notes get ${m[1]} ${m[2]} --json (its "etag"), and retry with --if-match`],
   [/^Call GET \/api\/articles\/([^/\s]+)\/outline for the current outline and its ETag/, (m) => `quire outline ${m[1]}, then retry (with the outline's ETag in --if-match)`],
+  [
+    /^Wait until a person with write access accepts or rejects some of them \(GET \/api\/articles\/([^/\s]+)\/suggestions\?status=pending/,
+    (m) => `Wait until a person with write access accepts or rejects some of them (quire suggestions list ${m[1]} --status pending), then run the command again.`,
+  ],
   [/Start again with POST \/api\/cli\/login-request/, () => 'Run quire login again.'],
   [/^Keep polling POST \/api\/cli\/login-complete/, () => 'Approve the login in the browser, then run quire login --resume.'],
   [/^Wait (\d+) seconds, then keep polling/, (m) => `Wait ${m[1]} seconds, then run the command again.`],
@@ -72,6 +81,20 @@ const ROUTES: Array<[RegExp, (match: RegExpExecArray, source: KeySource) => stri
   [/^Send "Authorization: Bearer/, (_m, source) => REFUSED_KEY_NEXT[source]],
   [/^Log in again\.$/, () => 'Run quire login again.'],
   [/^Use a longer anchor\.$/, () => 'Use a longer anchor (more of the characters of the one you mean).'],
+];
+
+/**
+ * Server messages about what only a flag sends, told as that flag. The CLI sends If-Match only
+ * from --if-match, so "If-Match is not an entity tag" is that flag's value, shown with the form it takes.
+ */
+const MESSAGES: Array<[RegExp, (match: RegExpExecArray) => Spoken]> = [
+  [
+    /^If-Match is not an entity tag \(got (.*)\)\.$/s,
+    (m) => ({
+      message: `--if-match ${m[1]} is not an ETag.`,
+      next: `Pass the ETag exactly as quire printed it ("ETag: …" on stderr, or "etag" under --json), double quotes included: --if-match '"s.3f2a9c51-….2"'. Or --if-match '*' for any version.`,
+    }),
+  ],
 ];
 
 export interface Spoken {
@@ -91,6 +114,10 @@ export function speak(
   context: { command: string; keySource: KeySource; fromServer: boolean },
 ): Spoken {
   if (!context.fromServer) return { message: error.message, next: error.nextAction };
+  for (const [pattern, say] of MESSAGES) {
+    const match = pattern.exec(error.message);
+    if (match) return say(match);
+  }
   const terms = termsOf(context.command);
   let message = error.message;
   let field: string | undefined;

@@ -55,5 +55,10 @@ export function notModified(header: string | undefined, current: string): boolea
   return tags.some((tag) => strip(tag) === strip(current));
 }
 
-/** 412 `precondition-failed`: nothing changed; the nextAction names the GET that returns the current version. */
-export const preconditionFailed = (message: string, nextAction: string) => new ApiError('precondition-failed', message, nextAction);
+/**
+ * 412 `precondition-failed`: nothing changed; the nextAction names the GET that returns the
+ * current version, and `ETag` carries that version's tag so a client can tell whether it must
+ * re-read (CONTRACT section 20). Without a current version (it was made in the failed request) no ETag.
+ */
+export const preconditionFailed = (message: string, nextAction: string, currentTag?: string) =>
+  new ApiError('precondition-failed', message, nextAction, currentTag ? { headers: { ETag: currentTag } } : {});

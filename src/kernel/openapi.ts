@@ -240,6 +240,7 @@ function responses(route: AnyRoute, writer: SchemaWriter): Record<string, unknow
       content: { 'application/json': { schema: writer.failure(codes) } },
     };
     if (status === 429) response.headers = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'string' } } };
+    if (status === 412) response.headers = { ETag: { description: 'The ETag of the current version (send it in If-Match after merging, or re-read first).', schema: { type: 'string' } } };
     out[status] = response;
   }
   return out;

@@ -20,6 +20,8 @@ export type Hint = string | ((field: string, context: HintContext) => string | u
 export interface HintContext {
   /** The route's path parameters ({ id: '...' }), for hints that name a route. */
   params: Readonly<Record<string, string>>;
+  /** The problem itself, for hints that depend on it (a text over its size limit needs splitting, not rewording). */
+  issue?: z.core.$ZodIssue;
 }
 
 const hints = new WeakMap<z.ZodType, Hint>();
@@ -78,7 +80,7 @@ export function parseInput<S extends z.ZodType>(
   const issue = result.error.issues[0];
   const field = fieldOf(issue.path);
   const hint = paramsOf(issue)?.nextAction ?? hints.get(schema) ?? nextAction;
-  throw invalidArgument(describeIssue(issue), typeof hint === 'function' ? hint(field, context) : hint);
+  throw invalidArgument(describeIssue(issue), typeof hint === 'function' ? hint(field, { ...context, issue }) : hint);
 }
 
 /** JSON bodies of ours are objects; anything else (array, string, nothing) is refused up front. */

@@ -189,3 +189,48 @@ describe('concurrent conditional writes', () => {
   });
 });
 
+
+describe('a 412 carries the current version\'s ETag (CONTRACT section 20)', () => {
+  it('section, note and outline preconditions, on the single routes and on edits', async () => {
+    const { article, outline } = await newArticle(a, { title: 'T', markdown: sectionsDoc(3) });
+    const base = `/api/articles/${article.id}`;
+    const [s1, s2] = outline.map((e) => e.anchor);
+    const old1 = (await a.get(`${base}/sections/${s1}`)).headers.etag;
+    await a.patch(`${base}/sections/${s1}`, { markdown: '## S1\n\nChanged.' });
+    const current1 = (await a.get(`${base}/sections/${s1}`)).headers.etag;
+    expect(current1).not.toBe(old1);
+    for (const req of [
+      a.patch(`${base}/sections/${s1}`, { markdown: '## S1\n\nLate.' }),
+      a.del(`${base}/sections/${s1}`),
+      a.post(`${base}/sections/${s1}/move`, { after: s2 }),
+    ]) {
+      const res = await withHeaders(req, { 'If-Match': old1 });
+      expectFailure(res, 412, 'precondition-failed');
+      expect(res.headers.etag).toBe(current1);
+    }
+    // An edits op's ifMatch names the section; the request's names the outline.
+    const opStale = await a.post(`${base}/edits`, { ops: [{ op: 'replace', section: s1, markdown: '## S1\n\nX.', ifMatch: old1 }] });
+    expectFailure(opStale, 412, 'precondition-failed');
+    expect(opStale.headers.etag).toBe(current1);
+    const outlineNow = (await a.get(`${base}/outline`)).headers.etag;
+    const oldOutline = '"o.00000000-0000-4000-8000-000000000000.1"';
+    const outlineStale = await a.post(`${base}/edits`, { ops: [{ op: 'insert', markdown: '## N' }], ifMatch: oldOutline });
+    expectFailure(outlineStale, 412, 'precondition-failed');
+    expect(outlineStale.headers.etag).toBe(outlineNow);
+    const insertStale = await withHeaders(a.post(`${base}/sections`, { markdown: '## N' }), { 'If-Match': oldOutline });
+    expectFailure(insertStale, 412, 'precondition-failed');
+    expect(insertStale.headers.etag).toBe(outlineNow);
+    // The ETag names the version a GET returns now: sending it back succeeds.
+    expect((await withHeaders(a.patch(`${base}/sections/${s1}`, { markdown: '## S1\n\nMerged.' }), { 'If-Match': current1 })).status).toBe(200);
+
+    const note = await a.post(`${base}/notes`, { kind: 'idea', title: 'N' });
+    const path = `${base}/notes/${note.body.data.note.anchor}`;
+    await a.patch(path, { title: 'N2' });
+    const noteNow = (await a.get(path)).headers.etag;
+    for (const req of [a.patch(path, { title: 'N3' }), a.del(path)]) {
+      const res = await withHeaders(req, { 'If-Match': note.headers.etag });
+      expectFailure(res, 412, 'precondition-failed');
+      expect(res.headers.etag).toBe(noteNow);
+    }
+  });
+});

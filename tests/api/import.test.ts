@@ -201,7 +201,7 @@ describe('importing Markdown', () => {
       ['---\n- a\n- b\n---\nx', /front matter must be a YAML mapping/],
       ['---\nnotes:\n  - kind: rumour\n    title: x\n---\nx', /^markdown front matter: notes\.0\.kind must be one of source, decision, idea, question\.$/],
       ['---\nnotes:\n  - kind: idea\n---\nx', /^markdown front matter: notes\.0\.title is required\.$/],
-      ['---\nnotes:\n  - kind: source\n    title: x\n    url: ftp://files.example\n---\nx', /notes\.0\.url must be an absolute http or https URL/],
+      ['---\nnotes:\n  - kind: source\n    title: x\n    url: ftp://files.example\n---\nx', /notes\.0\.url: The link must be a full web address that starts with http:\/\/ or https:\/\//],
       ['---\nnotes: just text\n---\nx', /^markdown front matter: notes must be an array\.$/],
       [`---\ntitle: ${'x'.repeat(301)}\n---\nx`, /^markdown front matter: title must be at most 300 characters\.$/],
       ['---\npremise: [1, 2]\n---\nx', /^markdown front matter: premise must be a string or null\.$/],
@@ -294,9 +294,10 @@ describe('limits and edge cases', () => {
 
   it('over the limits: 400 naming the field', async () => {
     const markdown = expectFailure(await api.post('/api/articles/import', { markdown: 'x'.repeat(2_000_001) }), 400, 'invalid-argument');
-    expect(markdown.message).toBe('markdown must be at most 2,000,000 characters.');
+    expect(markdown.message).toBe('markdown: The Markdown is 2,000,001 characters long; one request takes at most 2,000,000.');
+    expect(markdown.nextAction).toMatch(/^Split the text at headings/);
     const html = expectFailure(await api.post('/api/articles/import', { html: 'x'.repeat(2_000_001) }), 400, 'invalid-argument');
-    expect(html.message).toBe('html must be at most 2,000,000 characters.');
+    expect(html.message).toBe('html: The HTML is 2,000,001 characters long; one request takes at most 2,000,000.');
     // Within the HTML limit, but its Markdown (every "*" escaped) is not.
     const grows = expectFailure(await api.post('/api/articles/import', { html: `<p>${'*'.repeat(1_100_000)}</p>` }), 400, 'invalid-argument');
     expect(grows.message).toBe('html converts to more than 2,000,000 characters of Markdown.');

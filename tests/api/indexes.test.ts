@@ -48,6 +48,8 @@ const EXPECTED: Array<[table: string, name: string, columns: string[], unique: b
   ['quire_articles', 'quire_articles_user_id_uuid_idx', ['user_id', 'uuid'], false],
   ['quire_sections', 'quire_sections_article_id_uuid_uq', ['article_id', 'uuid'], true],
   ['quire_notes', 'quire_notes_article_id_uuid_uq', ['article_id', 'uuid'], true],
+  // The pending suggestions of one credential, counted on every suggestion (services/suggestions).
+  ['quire_suggestions', 'quire_suggestions_by_credential_status_idx', ['by_credential', 'status'], false],
   ['quire_publications', 'quire_publications_article_id_uq', ['article_id'], true],
   ['quire_publications', 'quire_publications_slug_uq', ['slug'], true],
   ['files', 'files_user_id_idx', ['user_id'], false],

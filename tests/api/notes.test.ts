@@ -69,9 +69,9 @@ describe('POST /api/articles/{id}/notes', () => {
       [{ kind: 'idea', title: '  ' }, 'title must not be empty.'],
       [{ kind: 'idea', title: 5 }, 'title must be a string.'],
       [{ kind: 'idea', title: 'x', body: 5 }, 'body must be a string or null.'],
-      [{ kind: 'idea', title: 'x', url: 'ftp://example.com/x' }, 'url must be an absolute http or https URL.'],
-      [{ kind: 'idea', title: 'x', url: 'javascript:alert(1)' }, 'url must be an absolute http or https URL.'],
-      [{ kind: 'idea', title: 'x', url: '/relative' }, 'url must be an absolute http or https URL.'],
+      [{ kind: 'idea', title: 'x', url: 'ftp://example.com/x' }, 'url: The link must be a full web address that starts with http:// or https://, such as https://example.com/page.'],
+      [{ kind: 'idea', title: 'x', url: 'javascript:alert(1)' }, 'url: The link must be a full web address that starts with http:// or https://, such as https://example.com/page.'],
+      [{ kind: 'idea', title: 'x', url: '/relative' }, 'url: The link must be a full web address that starts with http:// or https://, such as https://example.com/page.'],
       [{ kind: 'idea', title: 'x', createdBy: 'human' }, 'Unknown field: createdBy.'],
     ];
     for (const [body, message] of cases) {
@@ -156,7 +156,7 @@ describe('PATCH /api/articles/{id}/notes/{nid}', () => {
       [{ title: null }, 'title must be a string.'],
       [{ body: 12 }, 'body must be a string or null.'],
       [{ url: false }, 'url must be a string or null.'],
-      [{ url: 'mailto:a@example.com' }, 'url must be an absolute http or https URL.'],
+      [{ url: 'mailto:a@example.com' }, 'url: The link must be a full web address that starts with http:// or https://, such as https://example.com/page.'],
       [{ anchor: 'x' }, 'Unknown field: anchor.'],
     ];
     for (const [body, message] of cases) {

@@ -102,6 +102,29 @@ describe('POST /api/articles/{id}/sections', () => {
   });
 });
 
+describe('text over the size limit (issue 23 point 8)', () => {
+  it('says how long it is in words, and the nextAction says to split it, on every route that takes section text', async () => {
+    const { article, outline } = await newArticle(a, { title: 'T', markdown: sectionsDoc(1) });
+    const base = `/api/articles/${article.id}`;
+    const big = 'x'.repeat(2_000_001);
+    const split = `Split the text at headings into parts of at most 2,000,000 characters and send each in its own request: this one with the first part, the others with POST /api/articles/${article.id}/sections, "after" the last section.`;
+    const add = expectFailure(await a.post(`${base}/sections`, { markdown: big }), 400, 'invalid-argument');
+    expect(add).toEqual({ code: 'invalid-argument', message: 'markdown: The Markdown is 2,000,001 characters long; one request takes at most 2,000,000.', nextAction: split });
+    const patch = expectFailure(await a.patch(`${base}/sections/${outline[0].anchor}`, { markdown: big }), 400, 'invalid-argument');
+    expect(patch.nextAction).toBe(split);
+    const html = expectFailure(await a.patch(`${base}/sections/${outline[0].anchor}`, { html: `<p>${big}</p>` }), 400, 'invalid-argument');
+    expect(html.message).toBe('html: The section is 2,000,008 characters long; one section holds at most 2,000,000.');
+    expect(html.nextAction).toBe(split);
+    const op = expectFailure(await a.post(`${base}/edits`, { ops: [{ op: 'insert', markdown: big }] }), 400, 'invalid-argument');
+    expect(op.message).toBe('ops[0] (insert): markdown: The Markdown is 2,000,001 characters long; one request takes at most 2,000,000.');
+    expect(op.nextAction).toMatch(/^Split the text at headings into parts of at most 2,000,000 characters/);
+    // Other problems keep their own nextAction.
+    expect(expectFailure(await a.post(`${base}/sections`, { markdown: ' ' }), 400, 'invalid-argument').nextAction).toBe(
+      'Pass the section body as a non-empty Markdown string in "markdown".',
+    );
+  });
+});
+
 describe('GET /api/articles/{id}/sections/{sid}', () => {
   it('returns the full section by its anchor, any longer prefix, the full id, in any case', async () => {
     const markdown = '# Title *here*\n\nSome **bold** text.\n\n<script>alert(1)</script>';

@@ -44,7 +44,8 @@ describe('a suggest credential\'s section writes become suggestions', () => {
       decidedBy: null,
     });
     expect(first.results[0].diff).toContain('+Suggested.');
-    expect(Object.keys(first).sort()).toEqual(['anchor', 'by', 'createdAt', 'decidedAt', 'decidedBy', 'id', 'note', 'ops', 'results', 'status']);
+    expect(Object.keys(first).sort()).toEqual(['anchor', 'by', 'createdAt', 'decidedAt', 'decidedBy', 'id', 'note', 'ops', 'reason', 'results', 'status']);
+    expect(first.reason).toBeNull();
     expect((await writer.get(`${base}/outline?include=rev`)).body.data.outline).toEqual(before);
     expect((await writer.get(`${base}/trash`)).body.data.sections).toEqual([]);
 
@@ -126,12 +127,17 @@ describe('deciding', () => {
     const base = `/api/articles/${article.id}`;
     const suggestion = (await suggester.patch(`${base}/sections/${outline[0].anchor}`, { markdown: '## From the agent' })).body.data.suggestion;
     await writer.patch(`${base}/sections/${outline[0].anchor}`, { markdown: '## From the editor' });
-    const error = expectFailure(await writer.post(`${base}/suggestions/${suggestion.anchor}/accept`), 412, 'precondition-failed');
+    const staleAnswer = await writer.post(`${base}/suggestions/${suggestion.anchor}/accept`);
+    const error = expectFailure(staleAnswer, 412, 'precondition-failed');
     expect(error.message).toMatch(/stale/);
+    // The 412 carries the outline's current ETag (CONTRACT section 20).
+    expect(staleAnswer.headers.etag).toBe((await writer.get(`${base}/outline`)).headers.etag);
     expect(error.nextAction).toContain(`GET /api/articles/${article.id}/outline`);
     expect((await writer.get(`${base}/suggestions/${suggestion.anchor}`)).body.data.suggestion.status).toBe('stale');
     expect(titles((await writer.get(`${base}/outline`)).body.data.outline)).toEqual(['From the editor', 'S2']);
-    expectFailure(await writer.post(`${base}/suggestions/${suggestion.anchor}/accept`), 412, 'precondition-failed');
+    const again = await writer.post(`${base}/suggestions/${suggestion.anchor}/accept`);
+    expectFailure(again, 412, 'precondition-failed');
+    expect(again.headers.etag).toBe((await writer.get(`${base}/outline`)).headers.etag);
     // A change elsewhere does not make it stale.
     const other = (await suggester.patch(`${base}/sections/${outline[1].anchor}`, { markdown: '## S2 agent' })).body.data.suggestion;
     await writer.patch(`${base}/sections/${outline[0].anchor}`, { markdown: '## Again' });
@@ -144,13 +150,20 @@ describe('deciding', () => {
     const one = (await suggester.post(`${base}/sections`, { markdown: '## Maybe' })).body.data.suggestion;
     const rejected = await writer.post(`${base}/suggestions/${one.anchor}/reject`, { reason: 'Not needed.' });
     expect(rejected.status).toBe(200);
-    expect(rejected.body.data.suggestion).toMatchObject({ status: 'rejected', decidedBy: { kind: 'agent', name: 'editor bot' } });
+    expect(rejected.body.data.suggestion).toMatchObject({ status: 'rejected', decidedBy: { kind: 'agent', name: 'editor bot' }, reason: 'Not needed.' });
+    // The suggester reads the reason wherever the suggestion is (CONTRACT section 20).
+    expect((await suggester.get(`${base}/suggestions/${one.anchor}`)).body.data.suggestion.reason).toBe('Not needed.');
+    const listed = (await suggester.get(`${base}/suggestions?status=rejected`)).body.data.suggestions;
+    expect(listed.map((x) => [x.id, x.reason])).toEqual([[one.id, 'Not needed.']]);
+    const noReason = (await suggester.post(`${base}/sections`, { markdown: '## Silent' })).body.data.suggestion;
+    expect((await writer.post(`${base}/suggestions/${noReason.anchor}/reject`, {})).body.data.suggestion.reason).toBeNull();
     expectFailure(await writer.post(`${base}/suggestions/${one.anchor}/accept`), 409, 'conflict');
     expectFailure(await writer.post(`${base}/suggestions/${one.anchor}/reject`, { reason: 5 }), 400, 'invalid-argument');
 
     const two = (await suggester.post(`${base}/sections`, { markdown: '## Once', after: outline[0].anchor })).body.data.suggestion;
     const results = await Promise.all([writer.post(`${base}/suggestions/${two.anchor}/accept`), writer.post(`${base}/suggestions/${two.anchor}/accept`)]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(results.find((r) => r.status === 200)!.body.data.suggestion.reason).toBeNull();
     expect(titles((await writer.get(`${base}/outline`)).body.data.outline)).toEqual(['S1', 'Once', 'S2']);
     expectFailure(await writer.get(`${base}/suggestions/ffffffff`), 404, 'not-found');
   });

@@ -90,3 +90,15 @@ it('README\'s first steps and quick start, then the agent session of docs/cli.md
   const brief = (await app.http.get(`/api/articles/${notes.id}/brief`).set('Authorization', `Bearer ${jwt}`)).body.data;
   expect(brief.notes.map((n) => n.kind)).toEqual(['source', 'question']);
 });
+
+it('README step 3 run again (ada exists now) prints the server\'s message and fails, with no stack trace', async () => {
+  const port = new URL(base).port;
+  const [helper, register] = shellBlocks('README.md').slice(1, 3);
+  expect(helper.code).toContain('json()');
+  expect(register.code).toContain('/api/auth/local/register');
+  const script = [helper.code, register.code.replace(/localhost:1337/g, `127.0.0.1:${port}`), 'echo "JWT=[$JWT]"'].join('\n');
+  const result = await runBash(script);
+  expect(result.stdout).toContain('JWT=[]');
+  expect(result.stderr).toMatch(/^Error: .*(taken|exists|already)/im);
+  expect(result.stderr).not.toMatch(/TypeError|\n\s+at |node:internal|\[eval\]/);
+});

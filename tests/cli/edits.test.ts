@@ -46,6 +46,10 @@ it('sections get --json carries the ETag; --if-match writes when current, exits 
   expect(stale.code).toBe(10);
   expect(stale.stderr).toContain('precondition-failed');
   expect(stale.stderr).toContain(`quire sections get ${id} ${anchors[0]} --json`);
+  const malformed = await quire(['sections', 'replace', id, anchors[0], file, '--if-match', 'abc']);
+  expect(malformed.code).toBe(2);
+  expect(malformed.stderr).toContain('Error: --if-match "abc" is not an ETag. (invalid-argument)');
+  expect(malformed.stderr).toMatch(/^Next: Pass the ETag exactly as quire printed it/m);
 });
 
 it('edit --dry-run prints the diffs and writes nothing; edit applies all or nothing', async () => {
@@ -99,8 +103,44 @@ it('suggestions list, show, accept and reject', async () => {
   expect(shown.stdout).toContain('+Suggested.');
   expect((await json(['suggestions', 'accept', id, first.anchor])).data.suggestion.status).toBe('accepted');
   const second = await make('## Two\n\nAnother.');
-  await json(['suggestions', 'reject', id, second.anchor, '--reason', 'No.']);
-  expect((await json(['suggestions', 'show', id, second.anchor])).data.suggestion.status).toBe('rejected');
+  const rejected = await quire(['suggestions', 'reject', id, second.anchor, '--reason', 'Too long.']);
+  expect(rejected.stdout).toBe(`Rejected ${second.anchor}. Reason: Too long.\n`);
+  expect((await json(['suggestions', 'show', id, second.anchor])).data.suggestion).toMatchObject({ status: 'rejected', reason: 'Too long.' });
+  // The suggester reads why (CONTRACT section 20).
+  const why = await runCli(['suggestions', 'show', id, second.anchor], { env: { QUIRE_CONFIG_DIR: dir, QUIRE_URL: base, QUIRE_API_KEY: suggestKey } });
+  expect(why.stdout).toMatch(/^Reason: Too long\.$/m);
+  expect((await quire(['suggestions', 'show', id, first.anchor])).stdout).not.toContain('Reason:');
+});
+
+describe('what the server sends is printed terminal-safe (issue 25 point 10)', () => {
+  // A key name and an article title that would set the window title, clear the screen, return
+  // the cursor, ring the bell and colour the rest (C1 CSI) if printed as sent.
+  const hostile = 'evil\x1b]0;pwned\x07 bot\x1b[2J\r\x9b31m\x07\x7f';
+  const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
+
+  it('strips escape sequences and control characters from readable output, and escapes them in --json', async () => {
+    const eveUser = await registerUser(app, 'eve');
+    const eveKey = await createKey(app, eveUser, hostile);
+    const eve = (args: string[]) => runCli(args, { env: { QUIRE_CONFIG_DIR: dir, QUIRE_URL: base, QUIRE_API_KEY: eveKey } });
+    const created = await app.http.post('/api/articles').set(bearer(eveKey)).send({ title: `Title\x1b[31m red\x1b[0m`, markdown: '## A\n\nAlpha.' });
+    expect(created.status).toBe(201);
+
+    const keys = await eve(['keys', 'list']);
+    expect(keys.code).toBe(0);
+    expect(keys.stdout).not.toMatch(RAW_CONTROL);
+    expect(keys.stdout).toContain('evil bot');
+    const articles = await eve(['articles', 'list']);
+    expect(articles.stdout).not.toMatch(RAW_CONTROL);
+    expect(articles.stdout).toContain('Title red');
+
+    const raw = await eve(['keys', 'list', '--json']);
+    expect(raw.stdout).not.toMatch(RAW_CONTROL);
+    expect(JSON.parse(raw.stdout).data.keys.map((k) => k.name)).toEqual([hostile]);
+    // An error message the server sends is printed safe too (stderr).
+    const missing = await eve(['articles', 'show', `\x1b[2Jnope`]);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).not.toMatch(RAW_CONTROL);
+  });
 });
 
 it('a suggest key\'s edit, move and delete are not applied: each says which suggestion it filed', async () => {

@@ -215,12 +215,13 @@ describe('errors in the CLI\'s own words', () => {
     const args = ['notes', 'add', art, '--kind', 'source', '--title', 'A link', '--link', 'not a link'];
     const human = await quire(args);
     expect(human.code).toBe(2);
-    expect(human.stderr).toMatch(/^Error: --link must be an absolute http or https URL\. \(invalid-argument\)$/m);
+    // The message is a sentence a person reads (no field name); the next step names the flag.
+    expect(human.stderr).toMatch(/^Error: The link must be a full web address that starts with http:\/\/ or https:\/\/, such as https:\/\/example\.com\/page\. \(invalid-argument\)$/m);
     expect(human.stderr).toMatch(/^Next: Pass --link as an absolute http\(s\) URL\.$/m);
     const json = await quire([...args, '--json']);
     const direct = await app.http.post(`/api/articles/${art}/notes`).set(bearer(adaKey)).send({ kind: 'source', title: 'A link', url: 'not a link' });
     expect(json.stdout).toBe(direct.text + '\n');
-    expect(JSON.parse(json.stdout).error.message).toMatch(/^url /);
+    expect(JSON.parse(json.stdout).error.message).toMatch(/^url: /);
 
     const note = (await quireJson(['notes', 'add', art, '--kind', 'idea', '--title', 'Edit me'])).data.note;
     const edit = await quire(['notes', 'edit', art, note.anchor, '--link', 'ftp://x']);

@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { configDir, findProfile, loadConfig, normalizeUrl, removeProfile, saveConfig, serverIdentity, setProfile, type ConfigFile } from '../../src/cli/config';
 import { CliError, EXIT, exitCodeFor } from '../../src/cli/errors';
-import { clip, table, when } from '../../src/cli/output';
-import { shortIds } from '../../src/cli/render';
+import { clip, Output, table, terminalSafe, terminalSafeJson, when } from '../../src/cli/output';
+import { PassThrough } from 'node:stream';
+import { outlineTable, shortIds, UNTITLED } from '../../src/cli/render';
 import { speak } from '../../src/cli/speech';
 
 describe('exit statuses', () => {
@@ -64,6 +65,14 @@ describe('config', () => {
 });
 
 describe('output helpers', () => {
+  it('names a section without a heading in the canvas\'s words', () => {
+    const admin = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'src/plugins/quire/admin/src/translations/en.json'), 'utf8'));
+    expect(UNTITLED).toBe(admin['canvas.untitled']);
+    const shown = outlineTable([{ anchor: 'abc123', level: 0, title: '', words: 3, source: 'markdown' }]);
+    expect(shown).toContain('(text before the first heading)');
+    expect(shown).not.toContain('(no heading)');
+  });
+
   it('pads table columns, counting wide characters twice', () => {
     expect(table(['A', 'B'], [['雨', 'x'], ['abc', null]])).toBe('A    B\n雨   x\nabc');
   });
@@ -77,6 +86,43 @@ describe('output helpers', () => {
     expect(when(null)).toBe('-');
     expect(clip('a  b\nc', 10)).toBe('a b c');
     expect(clip('x'.repeat(20), 10)).toBe('xxxxxxxxx…');
+  });
+});
+
+describe('terminal safety (issue 25 point 10)', () => {
+  it('strips escape sequences whole and other control characters, keeping text, newlines, tabs and any script', () => {
+    expect(terminalSafe('a\x1b[31mred\x1b[0m b')).toBe('ared b');
+    expect(terminalSafe('x\x1b[2J\x1b[1;1Hy')).toBe('xy');
+    expect(terminalSafe('t\x1b]0;window title\x07u')).toBe('tu'); // OSC ended by BEL
+    expect(terminalSafe('t\x1b]52;c;Y29weQ==\x1b\\u')).toBe('tu'); // OSC 52 (clipboard) ended by ST
+    expect(terminalSafe('t\x1b]8;;http://evil\x1b\\link\x1b]8;;\x1b\\')).toBe('tlink'); // a hidden hyperlink
+    expect(terminalSafe('a\x1bPq#0;2;0;0;0\x1b\\b')).toBe('ab'); // DCS
+    expect(terminalSafe('a\x9b31mb\x9d0;x\x9cc')).toBe('abc'); // C1 CSI and OSC
+    expect(terminalSafe('a\x1b7b\x1bcc')).toBe('abc'); // two-character escapes
+    expect(terminalSafe('fake\roverwrite\x08\x07\x00\x7f')).toBe('fakeoverwrite');
+    expect(terminalSafe('line 1\r\nline\t2\n')).toBe('line 1\nline\t2\n');
+    expect(terminalSafe('unterminated \x1b]0;title\nnext line')).toBe('unterminated \nnext line');
+    expect(terminalSafe('雨 é 🙂 «ok» — ü')).toBe('雨 é 🙂 «ok» — ü');
+  });
+
+  it('escapes control characters in JSON without changing what it says', () => {
+    const value = { name: 'a\u009b31m\u007fb', n: 1 };
+    const raw = JSON.stringify(value);
+    expect(raw).toMatch(/[\x7f-\x9f]/);
+    const safe = terminalSafeJson(raw);
+    expect(safe).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+    expect(JSON.parse(safe)).toEqual(value);
+    expect(terminalSafeJson('{\n  "a": "b"\n}')).toBe('{\n  "a": "b"\n}');
+  });
+
+  it('is applied to everything Output prints, and tables pad by what shows', async () => {
+    const [stdout, stderr] = [new PassThrough(), new PassThrough()];
+    const out = new Output(false, stdout, stderr);
+    out.out('name: \x1b]0;x\x07bot');
+    out.info('hint \x1b[2Jhere');
+    expect(stdout.read().toString()).toBe('name: bot\n');
+    expect(stderr.read().toString()).toBe('hint here\n');
+    expect(table(['A', 'B'], [['\x1b[31mab\x1b[0m', 'x'], ['abc', 'y']])).toBe('A    B\nab   x\nabc  y');
   });
 });
 
@@ -123,6 +169,13 @@ describe('speech: server errors in the CLI\'s words', () => {
     expect(server('notes get', 'No note...', 'Call GET /api/articles/3f2a/notes for the current anchors.').next).toBe('quire notes list 3f2a');
     expect(server('login', 'This login has expired.', 'Stop polling. Start again with POST /api/cli/login-request ("quire login").').next).toBe('Run quire login again.');
     expect(server('keys list', 'Too many requests.', 'Retry after 12 seconds.').next).toBe('Wait 12 seconds, then run the command again.');
+    expect(
+      server(
+        'sections replace',
+        'This article already has 100 suggestions waiting for review, the most it holds: this one was not filed.',
+        "Wait until a person with write access accepts or rejects some of them (GET /api/articles/3f2a/suggestions?status=pending lists this article's), then suggest again.",
+      ).next,
+    ).toBe('Wait until a person with write access accepts or rejects some of them (quire suggestions list 3f2a --status pending), then run the command again.');
     expect(server('whoami', 'The API key is not valid.', 'Send "Authorization: Bearer <API key>" (create one with POST /api/keys or "quire login").').next).toMatch(
       /^Run quire login again/,
     );
@@ -146,6 +199,19 @@ describe('speech: server errors in the CLI\'s words', () => {
     expect(server('articles import', 'url: The URL points to a local or private-network address, which cannot be fetched.', 'Pass a public http or https link.').message).toBe(
       'The URL points to a local or private-network address, which cannot be fetched.',
     );
+  });
+
+  it('tells a malformed --if-match as that flag, with the form it takes, and a bad --cursor as where the right one is printed (issue 23 point 8)', () => {
+    const ifMatch = server('sections replace', 'If-Match is not an entity tag (got "abc").', 'Send back the ETag header exactly as you received it, double quotes included (or * for any version).');
+    expect(ifMatch.message).toBe('--if-match "abc" is not an ETag.');
+    expect(ifMatch.next).toContain(`--if-match '"s.3f2a9c51-….2"'`);
+    expect(ifMatch.next).toContain(`--if-match '*'`);
+    expect(`${ifMatch.message} ${ifMatch.next}`).not.toMatch(/If-Match|entity tag/);
+    const cursor = server('articles list', 'cursor is not valid.', 'Pass the nextCursor of the previous page unchanged, or leave cursor out for the first page.');
+    expect(cursor.message).toBe('--cursor is not valid.');
+    expect(cursor.next).toBe('Pass --cursor exactly as the previous page printed it (the line "More: quire articles list --cursor …", or "nextCursor" under --json), or leave --cursor out for the first page.');
+    const empty = server('search', 'cursor must not be empty.', 'Pass the nextCursor you were given, or leave cursor out.');
+    expect(empty).toEqual({ message: '--cursor must not be empty.', next: expect.stringMatching(/^Pass --cursor exactly as the previous page printed it \(the line "More: quire search/) });
   });
 
   it('leaves the CLI\'s own errors as they are', () => {

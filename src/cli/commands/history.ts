@@ -20,6 +20,7 @@ function suggestionText(s: Suggestion): string {
     `Suggestion ${s.anchor}: ${s.status}, by ${byText(s.by)} at ${when(s.createdAt)}`,
     ...(s.note ? [`Note: ${s.note}`] : []),
     ...(s.decidedBy ? [`Decided by ${byText(s.decidedBy)} at ${when(s.decidedAt)}`] : []),
+    ...(s.reason ? [`Reason: ${s.reason}`] : []),
     '',
     ...s.results.map((r, i) => `ops[${i}] ${r.op}${r.replaced !== undefined ? ` (${r.replaced} replaced)` : ''}\n${r.diff ?? ''}`),
   ];
@@ -213,7 +214,7 @@ export function registerHistory(program: Command) {
         const res = await ctx.client.call<Data<'suggestionOnly'>>('POST', `/articles/${seg(id)}/suggestions/${seg(anchor)}/reject`, {
           body: options.reason !== undefined ? { reason: options.reason } : {},
         });
-        ctx.out.result(res, () => `Rejected ${anchor}.`);
+        ctx.out.result(res, () => `Rejected ${anchor}.${res.envelope.data.suggestion.reason ? ` Reason: ${res.envelope.data.suggestion.reason}` : ''}`);
       }),
     );
 }

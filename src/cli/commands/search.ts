@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import { act, examples } from '../action';
 import { seg } from '../client';
 import { usage } from '../errors';
-import { clip, table } from '../output';
-import type { Data } from '../render';
+import { table } from '../output';
+import { sectionTitle, type Data } from '../render';
 
 type Match = Data<'articleSearch'>['matches'][number];
 
@@ -11,7 +11,7 @@ type Match = Data<'articleSearch'>['matches'][number];
 function matchLines(matches: Match[]): string {
   return matches
     .map((m) => {
-      const head = table(['ANCHOR', 'COUNT', 'TITLE'], [[m.anchor, m.count, m.title ? clip(m.title, 70) : '(no heading)']])
+      const head = table(['ANCHOR', 'COUNT', 'TITLE'], [[m.anchor, m.count, sectionTitle(m.title)]])
         .split('\n')
         .slice(1)
         .join('\n');

@@ -38,6 +38,9 @@ export const settings = {
   outlineCacheSections: int('QUIRE_OUTLINE_CACHE_SECTIONS', { min: 0, max: 100_000_000, default: 50_000 }),
   /** Previous versions kept per section (CONTRACT section 12: at least the last 100). */
   revisionsKeep: int('QUIRE_REVISIONS_KEEP', { min: 100, max: 1_000_000, default: 100 }),
+  /** Pending suggestions an article holds, and one credential may have across articles; past either, 429 until some are decided. */
+  suggestionsPendingPerArticle: int('QUIRE_SUGGESTIONS_PER_ARTICLE', { min: 1, max: 1_000_000, default: 100 }),
+  suggestionsPendingPerCredential: int('QUIRE_SUGGESTIONS_PER_KEY', { min: 1, max: 1_000_000, default: 50 }),
   /** Keep section history at all (false only to measure what it costs: bench/revisions.js). */
   keepHistory: bool('QUIRE_HISTORY', { default: true }),
   /** Seconds a device polling for its CLI login is asked to wait between polls. */

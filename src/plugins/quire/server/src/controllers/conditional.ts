@@ -28,4 +28,14 @@ export function tagged<T>(ctx, data: T, etag: string) {
 /** Notes written with an API key or an OAuth token are the agent's; with a JWT or the session, the person's. */
 export const authorOf = (caller: UserCaller) => (caller.via === 'session' ? 'human' : 'agent');
 
+/**
+ * The credential a suggestion is counted against (its pending ones are capped): the API key, an
+ * OAuth client acting for the person, or the person's own session.
+ */
+export function credentialOf(caller: UserCaller): string {
+  if (caller.credential === 'api-key' && caller.keyId !== undefined) return `key:${caller.keyId}`;
+  if (caller.credential === 'oauth') return `oauth:${caller.userId}:${(caller.clientName ?? '').slice(0, 200)}`;
+  return `user:${caller.userId}`;
+}
+
 export const actorOf = (strapi: Core.Strapi, caller: UserCaller): Promise<Actor> => strapi.plugin('quire').service('edits').actorOf(caller);

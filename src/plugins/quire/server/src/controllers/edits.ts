@@ -4,7 +4,7 @@ import { controller, reply } from '../../../../../kernel/routes';
 import { outlineTag } from '../domain/etags';
 import { editRoutes } from '../routes/edits';
 import type { EditOutcome } from '../services/edits';
-import { actorOf, preconditionOf } from './conditional';
+import { actorOf, credentialOf, preconditionOf } from './conditional';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const edits = () => strapi.plugin('quire').service('edits');
@@ -15,7 +15,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (caller.scope === 'suggest' && !body.dryRun) {
         // A suggest key's edits are not applied: they become a suggestion (202). A dry run writes
         // nothing for anyone (CONTRACT 11), so it is answered as such, and no suggestion is filed.
-        return reply(202, await strapi.plugin('quire').service('suggestions').create(caller.userId, params.id, body.ops, { actor: await actorOf(strapi, caller), ifMatch }));
+        return reply(202, await strapi.plugin('quire').service('suggestions').create(caller.userId, params.id, body.ops, { actor: await actorOf(strapi, caller), credential: credentialOf(caller), ifMatch }));
       }
       const outcome: EditOutcome = await edits().apply(caller.userId, params.id, body.ops, { actor: await actorOf(strapi, caller), dryRun: body.dryRun, ifMatch });
       const rev = body.dryRun ? outcome.outlineRev - 1 : outcome.outlineRev;

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { controller, reply } from '../../../../../kernel/routes';
 import { sectionRoutes } from '../routes/sections';
-import { actorOf, ifMatchOf, preconditionOf, tagged } from './conditional';
+import { actorOf, credentialOf, ifMatchOf, preconditionOf, tagged } from './conditional';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const sections = () => strapi.plugin('quire').service('sections');
@@ -17,7 +17,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await strapi
         .plugin('quire')
         .service('suggestions')
-        .create(caller.userId, params.id, ops, { actor: await actorOf(strapi, caller), single: true, ifMatch: outline ? preconditionOf(ctx) : undefined }),
+        .create(caller.userId, params.id, ops, { actor: await actorOf(strapi, caller), credential: credentialOf(caller), single: true, ifMatch: outline ? preconditionOf(ctx) : undefined }),
     );
   return controller(sectionRoutes, {
     add: async ({ params, body, caller }, ctx) => {

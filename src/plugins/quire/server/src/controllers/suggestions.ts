@@ -1,13 +1,13 @@
 import type { Core } from '@strapi/strapi';
 import { controller, reply } from '../../../../../kernel/routes';
 import { suggestionRoutes } from '../routes/suggestions';
-import { actorOf } from './conditional';
+import { actorOf, credentialOf } from './conditional';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const suggestions = () => strapi.plugin('quire').service('suggestions');
   return controller(suggestionRoutes, {
     create: async ({ params, body, caller }) =>
-      suggestions().create(caller.userId, params.id, body.ops, { note: body.note, actor: await actorOf(strapi, caller) }),
+      suggestions().create(caller.userId, params.id, body.ops, { note: body.note, actor: await actorOf(strapi, caller), credential: credentialOf(caller) }),
     list: ({ params, query, caller }) => suggestions().list(caller.userId, params.id, query.status),
     get: ({ params, caller }) => suggestions().get(caller.userId, params.id, params.anchor),
     accept: async ({ params, caller }) => {

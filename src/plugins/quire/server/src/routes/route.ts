@@ -18,8 +18,17 @@ function withShortArticleIds<T extends Record<string, RouteSpec>>(specs: T): T {
   return out as T;
 }
 
+/** A suggestible write may file a suggestion, and an article or credential with too many pending ones is 429 (services/suggestions). */
+function withSuggestionLimits<T extends Record<string, RouteSpec>>(specs: T): T {
+  const out: Record<string, RouteSpec> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    out[name] = spec.suggestible && !(spec.errors ?? []).includes('rate-limited') ? { ...spec, errors: [...(spec.errors ?? []), 'rate-limited'] } : spec;
+  }
+  return out as T;
+}
+
 /** Quire's routes take the user's credential unless they say otherwise (see kernel/routes.ts). */
-export const route: typeof group = (controller, tag, specs) => group(controller, tag, withShortArticleIds(specs));
+export const route: typeof group = (controller, tag, specs) => group(controller, tag, withSuggestionLimits(withShortArticleIds(specs)));
 
 export const articleId = z.string().describe('The article\'s id.');
 export const sectionAnchor = z.string().describe('A section\'s anchor: a unique prefix of its id (any case), at least 6 characters in outlines.');

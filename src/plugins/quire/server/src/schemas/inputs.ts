@@ -6,7 +6,7 @@
  * and nextAction (`rule`).
  */
 import { z } from 'zod';
-import { describeIssue, rule, withHint } from '../../../../../kernel/parse';
+import { describeIssue, rule, withHint, type HintContext } from '../../../../../kernel/parse';
 import { DEFAULT_DEVICE_NAME, DEVICE_NAME_MAX } from '../domain/device-login';
 import { MAX_QUERY_LENGTH } from '../domain/search';
 import { KEY_SCOPES, NOTE_KINDS } from './records';
@@ -37,8 +37,37 @@ const nullableText = (max: number) =>
 
 export const titleField = text(LIMITS.title).trim().min(1, 'must not be empty');
 
+/**
+ * Section text (Markdown or HTML) past its limit: the message says so in words a person reads
+ * (the field's name stays only as the "field: " prefix), and the nextAction (`splitHint`) says
+ * how to go on, which is to split it, not to reword it.
+ */
+const sectionText = (max: number, what: string, holder: string) =>
+  z.string().max(max, {
+    error: (issue) =>
+      `${what} is ${String(issue.input ?? '').length.toLocaleString('en')} characters long; ${holder} at most ${max.toLocaleString('en')}.`,
+  });
+
+const markdownText = sectionText(LIMITS.markdown, 'The Markdown', 'one request takes');
+const htmlText = sectionText(LIMITS.html, 'The section', 'one section holds');
+
+/** True when a problem is section text (a markdown or html field) over its size limit. */
+const isTooLong = (issue: { code: string; origin?: string; path?: ReadonlyArray<PropertyKey> } | undefined) =>
+  issue?.code === 'too_big' && issue.origin === 'string' && ['markdown', 'html'].includes(String(issue.path?.[issue.path.length - 1]));
+
+/** What to do with text over the limit: split it at headings, and send the parts in turn. */
+export const splitNext = (articleId?: string) =>
+  `Split the text at headings into parts of at most ${LIMITS.markdown.toLocaleString('en')} characters and send each in its own request: this one with the first part, ` +
+  `the others with POST /api/articles/${articleId ?? '{id}'}/sections, "after" the last section.`;
+
+/** A hint that answers text over the limit with `splitNext`, and anything else as `hint` does. */
+const splitHint =
+  (hint: (field: string, context: HintContext) => string | undefined) =>
+  (field: string, context: HintContext): string | undefined =>
+    isTooLong(context.issue as Parameters<typeof isTooLong>[0]) ? splitNext(context.params.id) : hint(field, context);
+
 /** A Markdown body that must say something. */
-export const markdownField = text(LIMITS.markdown).refine(nonBlank, 'must not be empty');
+export const markdownField = markdownText.refine(nonBlank, 'must not be empty');
 
 /** An anchor in a body; null is the same as leaving it out. */
 const anchorField = z
@@ -61,7 +90,10 @@ const isHttpUrl = (value: string) => {
 const noteKind = z.enum(NOTE_KINDS, { error: `must be one of ${NOTE_KINDS.join(', ')}` });
 const noteTitle = text(LIMITS.noteTitle).trim().min(1, 'must not be empty');
 const noteBody = nullableText(LIMITS.noteBody);
-const noteUrl = nullableText(LIMITS.url).refine((v) => v === null || isHttpUrl(v), 'must be an absolute http or https URL');
+const noteUrl = nullableText(LIMITS.url).refine(
+  (v) => v === null || isHttpUrl(v),
+  'The link must be a full web address that starts with http:// or https://, such as https://example.com/page.',
+);
 
 const TITLE_NEXT = 'Pass a non-empty "title" string.';
 const MARKDOWN_NEXT = 'Pass the section body as a non-empty Markdown string in "markdown".';
@@ -70,11 +102,12 @@ const anchorNext = (params: { id?: string }) => `Pass section anchors as strings
 /** `POST /api/articles` (and the `article.import` trigger action, which extends it). */
 export const createArticleInput = z.strictObject({
   title: titleField,
-  markdown: text(LIMITS.markdown).nullish(),
+  markdown: markdownText.nullish(),
   premise: premiseField.optional(),
 });
-withHint(createArticleInput, (field) =>
-  field === 'title' ? TITLE_NEXT : field === 'markdown' ? 'Pass the article body as a Markdown string in "markdown".' : undefined,
+withHint(
+  createArticleInput,
+  splitHint((field) => (field === 'title' ? TITLE_NEXT : field === 'markdown' ? 'Pass the article body as a Markdown string in "markdown".' : undefined)),
 );
 
 export const updateArticleInput = withHint(z.strictObject({ title: titleField }), TITLE_NEXT);
@@ -90,7 +123,7 @@ export const listArticlesQuery = withHint(
       .describe('How many articles (1 to 100, default 20).'),
     cursor: z.string().min(1, 'must not be empty').optional().describe('The nextCursor of the previous page.'),
   }),
-  'Pass limit as an integer from 1 to 100 and cursor as a nextCursor you were given.',
+  'Pass limit as an integer from 1 to 100, and cursor as the nextCursor of the previous page, unchanged (or leave it out for the first page).',
 );
 
 export const addSectionsInput = withHint(
@@ -104,7 +137,7 @@ export const addSectionsInput = withHint(
       (v) => v.after === undefined || v.before === undefined,
       rule('after and before were both given; pass at most one.', 'Pass "after" or "before", or neither to append at the end.'),
     ),
-  (field, { params }) => (field === 'after' || field === 'before' ? anchorNext(params) : MARKDOWN_NEXT),
+  splitHint((field, { params }) => (field === 'after' || field === 'before' ? anchorNext(params) : MARKDOWN_NEXT)),
 );
 
 const MOVE_NEXT = 'Pass exactly one of "after" or "before": the anchor of another section.';
@@ -122,12 +155,12 @@ export const replaceSectionInput = withHint(
   z
     .strictObject({
       markdown: markdownField.optional(),
-      html: text(LIMITS.html).optional(),
+      html: htmlText.optional(),
     })
     .refine((v) => v.markdown === undefined || v.html === undefined, rule('markdown and html were both given; pass one of them.', REPLACE_NEXT))
     .refine((v) => v.markdown !== undefined || v.html !== undefined, rule('markdown or html is required.', REPLACE_NEXT))
     .transform((v): { markdown: string } | { html: string } => (v.markdown !== undefined ? { markdown: v.markdown } : { html: v.html! })),
-  (field) => (field === 'html' ? 'Pass the section as an HTML string in "html".' : MARKDOWN_NEXT),
+  splitHint((field) => (field === 'html' ? 'Pass the section as an HTML string in "html".' : MARKDOWN_NEXT)),
 );
 
 export const patchBriefInput = withHint(z.strictObject({ premise: premiseField }), 'Pass premise as a string, or null (or "") to clear it.');
@@ -173,7 +206,7 @@ export const importArticleInput = withHint(
   z
     .strictObject({
       markdown: markdownField.optional(),
-      html: text(LIMITS.html).refine(nonBlank, 'must not be empty').optional(),
+      html: sectionText(LIMITS.html, 'The HTML', 'one request takes').refine(nonBlank, 'must not be empty').optional(),
       url: z.string().trim().min(1, 'must not be empty').max(LIMITS.url, `must be at most ${LIMITS.url.toLocaleString('en')} characters`).optional(),
       title: titleField.optional(),
     })
@@ -187,13 +220,14 @@ export const importArticleInput = withHint(
       const name = IMPORT_SOURCES.find((n) => v[n] !== undefined)!;
       return { source: { [name]: v[name] } as ImportSource, title: v.title };
     }),
-  (field) =>
+  splitHint((field) =>
     ({
       markdown: 'Pass the document as a Markdown string in "markdown".',
       html: 'Pass the document as an HTML string in "html".',
       url: 'Pass the page as an absolute http(s) URL in "url".',
       title: 'Pass a non-empty "title" string, or leave it out to take it from the document.',
     })[field] ?? ONE_SOURCE_NEXT,
+  ),
 );
 
 const SEARCH_NEXT = 'Pass ?q= as 1 to 200 characters of text to find (matched literally, any case).';
@@ -320,7 +354,7 @@ const replaceOp = z
     op: z.literal('replace'),
     section: sectionRef,
     markdown: markdownField.optional(),
-    html: text(LIMITS.html).optional(),
+    html: htmlText.optional(),
     ifMatch: ifMatchField.optional(),
   })
   .refine((v) => v.markdown === undefined || v.html === undefined, 'markdown and html were both given; pass one of them')
@@ -367,7 +401,8 @@ const opsField = z
       }
       const result = OP_SCHEMAS[name as EditOpName].safeParse(raw, { reportInput: true });
       if (!result.success) {
-        issues.addIssue({ code: 'custom', ...rule(`ops[${i}] (${name}): ${describeIssue(result.error.issues[0])}`, OP_FIELDS[name as EditOpName]) });
+        const issue = result.error.issues[0];
+        issues.addIssue({ code: 'custom', ...rule(`ops[${i}] (${name}): ${describeIssue(issue)}`, isTooLong(issue) ? splitNext() : OP_FIELDS[name as EditOpName]) });
         return;
       }
     }

@@ -190,6 +190,7 @@ export const suggestionRecord = z
     by: actor,
     decidedAt: timestamp.nullable(),
     decidedBy: actor.nullable(),
+    reason: z.string().nullable().describe('Why it was rejected, as the person who rejected it said (null unless rejected with a reason).'),
     results: z.array(editResult).describe('The dry run\'s results, against the article as it was when the suggestion was made.'),
   })
   .meta({ id: 'Suggestion', description: 'Proposed edits, waiting for a person with write access.' });

@@ -187,12 +187,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       strapi.db.transaction(async ({ trx: t, onCommit }) => {
         const trx = t as unknown as Knex;
         const { id: articleRowId, outlineRev } = await lockArticle(strapi, trx, userId, rawArticleId, { outline: true });
-        const session = new Session(trx, articleRowId, uuid, sectionScope(uuid), await outlineBefore(trx, articleRowId, outlineRev), options);
+        // The outline as committed: what a 412 names (the failed request rolls its bump back).
         const current = outlineTag(uuid, outlineRev - 1);
+        const session = new Session(trx, articleRowId, uuid, sectionScope(uuid), await outlineBefore(trx, articleRowId, outlineRev), options, current);
         if (!preconditionHolds(options.ifMatch, current)) {
           throw preconditionFailed(
             'The article\'s outline has changed since you read it: nothing was changed.',
             `Call GET /api/articles/${uuid}/outline for the current outline and its ETag, apply your change to it, and retry with that ETag in If-Match.`,
+            current,
           );
         }
         await work(session);
@@ -229,6 +231,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       readonly scope: AnchorScope,
       public outline: Outline,
       readonly options: EditOptions,
+      /** The outline's ETag before this request. */
+      readonly outlineTagBefore: string,
     ) {}
 
     private get by() {
@@ -242,6 +246,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           throw preconditionFailed(
             'A section this suggestion changes has changed since it was made: nothing was changed, and the suggestion is now stale.',
             `Call GET /api/articles/${this.articleUuid}/outline for the current article, and make a new suggestion or edit against it.`,
+            this.outlineTagBefore,
           );
         }
       }
@@ -270,9 +275,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     private checkPrecondition(item: OutlineItem, precondition: Precondition | undefined) {
       if (preconditionHolds(precondition, sectionTag(item.uuid, item.rev))) return;
       const anchor = this.outline.anchorOf(item.uuid);
+      // The section as committed: an earlier op of this request may have changed it (none survives
+      // the 412), or made it (then there is no current version to name).
+      const made = this.produced.some((ids) => ids.includes(item.uuid));
+      const committedRev = made ? undefined : (this.touched[item.uuid] ?? item.rev);
       throw preconditionFailed(
         `The section ${anchor} has changed since you read it (it is at revision ${item.rev} now): nothing was changed.`,
         `Call GET /api/articles/${this.articleUuid}/sections/${anchor} for its current version and ETag, merge your change into it, and retry with that ETag in If-Match.`,
+        committedRev !== undefined ? sectionTag(item.uuid, committedRev) : undefined,
       );
     }
 

@@ -65,11 +65,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   /** 412 unless the note (found under the article's lock) is at the revision If-Match names. */
   function checkPrecondition(rows: { uuid: string; rev: number }[], uuid: string, precondition: Precondition | undefined, articleId: string) {
     const row = rows.find((r) => r.uuid === uuid)!;
-    if (preconditionHolds(precondition, noteTag(uuid, Number(row.rev)))) return;
+    const current = noteTag(uuid, Number(row.rev));
+    if (preconditionHolds(precondition, current)) return;
     const anchor = anchorsOf(rows.map((r) => r.uuid)).get(uuid);
     throw preconditionFailed(
       `The note ${anchor} has changed since you read it (it is at revision ${row.rev} now): nothing was changed.`,
       `Call GET /api/articles/${articleId}/notes/${anchor} for its current version and ETag, merge your change into it, and retry with that ETag in If-Match.`,
+      current,
     );
   }
 

@@ -8,11 +8,12 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { ApiError } from '../../../../../kernel/errors';
-import type { Precondition } from '../../../../../kernel/conditional';
+import { preconditionFailed, type Precondition } from '../../../../../kernel/conditional';
 import { iso, knexOf, tableName } from '../../../../../kernel/db';
 import { anchorsOf, newId, resolveAnchor, sortIds, type AnchorScope } from '../domain/anchors';
 import { outlineTag } from '../domain/etags';
 import type { EditOp } from '../schemas/inputs';
+import { quireConfig } from '../config';
 import { articleRowId, articleUuid, TABLE, UID } from './store';
 import type { Actor, EditOutcome, OpResult } from './edits';
 
@@ -20,7 +21,7 @@ export type SuggestionStatus = 'pending' | 'accepted' | 'rejected' | 'stale';
 
 const suggestionScope = (articleId: string): AnchorScope => ({ item: 'suggestion', listRoute: `GET /api/articles/${articleId}/suggestions` });
 
-const COLUMNS = ['uuid', 'status', 'note', 'ops', 'resolved_ops', 'base', 'results', 'by_kind', 'by_name', 'decided_at', 'decided_by_kind', 'decided_by_name', 'created_at'];
+const COLUMNS = ['uuid', 'status', 'note', 'ops', 'resolved_ops', 'base', 'results', 'by_kind', 'by_name', 'decided_at', 'decided_by_kind', 'decided_by_name', 'reason', 'created_at'];
 
 const json = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
 
@@ -38,6 +39,7 @@ function toRecord(row, anchor: string) {
     by: { kind: row.by_kind as Actor['kind'], name: row.by_name },
     decidedAt: iso(row.decided_at),
     decidedBy: row.decided_by_kind ? { kind: row.decided_by_kind as Actor['kind'], name: row.decided_by_name ?? '' } : null,
+    reason: row.status === 'rejected' ? row.reason || null : null,
     results: json(row.results) as OpResult[],
   };
 }
@@ -60,6 +62,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return toRecord(row, anchorsOf(ids).get(uuid)!);
   }
 
+  /** The outline's ETag as committed now. */
+  async function outlineEtag(k: Knex, articleRow: number, articleId: string): Promise<string> {
+    const article = await k(tableName(strapi, TABLE.articles)).where({ id: articleRow }).first('outline_rev');
+    return outlineTag(articleId, Number(article?.outline_rev ?? 0));
+  }
+
   const notPending = (status: string, anchor: string, articleId: string) =>
     new ApiError(
       'conflict',
@@ -67,17 +75,43 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       `Call GET /api/articles/${articleId}/suggestions?status=pending for the suggestions still waiting.`,
     );
 
+  /**
+   * Refuses a suggestion past the pending ones an article holds or a credential may have
+   * (issue 25: unlimited suggestions grew without bound). Checked before the dry run, so a
+   * refused one costs no diff; and again after the row is in (`mine`: rows up to its id count,
+   * itself included), so concurrent ones cannot all slip under the limit.
+   */
+  async function checkRoom(k: Knex, articleRow: number, articleId: string, credential: string | undefined, mine?: number) {
+    const { suggestionsPendingPerArticle: perArticle, suggestionsPendingPerCredential: perCredential } = quireConfig(strapi);
+    const pending = async (where: Record<string, unknown>) => {
+      const query = k(table()).where({ ...where, status: 'pending' });
+      if (mine !== undefined) query.andWhere('id', '<=', mine);
+      const row = await query.count({ n: '*' }).first();
+      return Number(row?.n ?? 0) + (mine === undefined ? 1 : 0);
+    };
+    const review = `Wait until a person with write access accepts or rejects some of them (GET /api/articles/${articleId}/suggestions?status=pending lists this article's), then suggest again.`;
+    if ((await pending({ article_id: articleRow })) > perArticle) {
+      throw tooMany(`This article already has ${perArticle} suggestions waiting for review, the most it holds: this one was not filed.`, review);
+    }
+    if (credential && (await pending({ by_credential: credential })) > perCredential) {
+      throw tooMany(`Your credential already has ${perCredential} suggestions waiting for review across your articles, the most one may have: this one was not filed.`, review);
+    }
+  }
+
   const api = {
     /**
      * Makes a suggestion of ops: a dry run against the article as it is (the same checks as
      * the edits themselves: a bad op is refused now, not at review), then one stored row.
+     * `credential` is who its pending ones are counted against (controllers/conditional credentialOf).
      */
-    async create(userId: number, rawArticleId: string, ops: EditOp[], input: { note?: string | null; actor: Actor; ifMatch?: Precondition; single?: boolean }) {
-      const outcome: EditOutcome = await edits().apply(userId, rawArticleId, ops, { actor: input.actor, ifMatch: input.ifMatch, dryRun: true, single: input.single });
+    async create(userId: number, rawArticleId: string, ops: EditOp[], input: { note?: string | null; actor: Actor; credential?: string; ifMatch?: Precondition; single?: boolean }) {
       const articleRow = await articleRowId(strapi, userId, rawArticleId);
+      const articleId = articleUuid(rawArticleId);
+      await checkRoom(await knexOf(strapi), articleRow, articleId, input.credential);
+      const outcome: EditOutcome = await edits().apply(userId, rawArticleId, ops, { actor: input.actor, ifMatch: input.ifMatch, dryRun: true, single: input.single });
       const uuid = newId();
       const now = new Date();
-      await strapi.db.query(UID.suggestion).create({
+      const created = await strapi.db.query(UID.suggestion).create({
         data: {
           uuid,
           articleId: articleRow,
@@ -89,11 +123,19 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           results: outcome.results,
           byKind: input.actor.kind,
           byName: input.actor.name,
+          byCredential: input.credential ?? null,
           createdAt: now,
           updatedAt: now,
         },
         select: ['id'],
       });
+      const k = await knexOf(strapi);
+      try {
+        await checkRoom(k, articleRow, articleId, input.credential, Number(created.id));
+      } catch (error) {
+        await k(table()).where({ id: created.id }).delete();
+        throw error;
+      }
       return { suggestion: await recordOf(await knexOf(strapi), articleRow, uuid) };
     },
 
@@ -125,7 +167,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const articleId = articleUuid(rawArticleId);
       const articleRow = await articleRowId(strapi, userId, rawArticleId);
       const { row, anchor } = await find(await knexOf(strapi), articleRow, rawAnchor, articleId);
-      if (row.status === 'stale') throw staleError(anchor, articleId);
+      if (row.status === 'stale') throw staleError(anchor, articleId, await outlineEtag(await knexOf(strapi), articleRow, articleId));
       if (row.status !== 'pending') throw notPending(row.status, anchor, articleId);
       let outcome: EditOutcome;
       try {
@@ -147,7 +189,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         if (error instanceof ApiError && error.status < 500 && error.code !== 'conflict') {
           const k = await knexOf(strapi);
           await k(table()).where({ article_id: articleRow, uuid: row.uuid, status: 'pending' }).update({ status: 'stale', updated_at: new Date() });
-          throw staleError(anchor, articleId, error.code === 'precondition-failed' ? undefined : error.message);
+          throw staleError(anchor, articleId, await outlineEtag(k, articleRow, articleId), error.code === 'precondition-failed' ? undefined : error.message);
         }
         throw error;
       }
@@ -174,11 +216,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   return api;
 };
 
-function staleError(anchor: string, articleId: string, why?: string) {
-  return new ApiError(
-    'precondition-failed',
+/** 412 with the outline's current ETag (the version the nextAction's GET returns). */
+/** 429 with the Retry-After every rate-limited answer carries (CONTRACT section 1): a review takes a while. */
+const tooMany = (message: string, nextAction: string) => new ApiError('rate-limited', message, nextAction, { headers: { 'Retry-After': '60' } });
+
+function staleError(anchor: string, articleId: string, outlineEtag: string, why?: string) {
+  return preconditionFailed(
     `Suggestion ${anchor} is stale: the article changed since it was made${why ? ` (${why})` : ''}. Nothing was changed.`,
     `Call GET /api/articles/${articleId}/outline for the current article, and make a new suggestion (or edit) against it.`,
+    outlineEtag,
   );
 }
 
