@@ -196,12 +196,15 @@ export const importArticleInput = withHint(
     })[field] ?? ONE_SOURCE_NEXT,
 );
 
-const SEARCH_NEXT = 'Pass ?q= as 1 to 200 characters of text to find (matched literally, any case).';
+const SEARCH_NEXT = 'Pass ?q= as 1 to 200 characters of text to find (matched literally, any case), with no control characters.';
+/** C0 and C1 control characters, NUL included: no text a reader searches for has them (and databases refuse NUL). */
+const CONTROL_CHARACTER = /\p{Cc}/u;
 const searchText = z
   .string({ error: 'is required' })
   .min(1, 'must not be empty')
   .max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`)
-  .describe('The text to find: 1 to 200 characters, matched literally and case-insensitively (% _ * and the like are plain characters).');
+  .refine((v) => !CONTROL_CHARACTER.test(v), 'must not contain control characters (NUL, tab, line breaks and the like)')
+  .describe('The text to find: 1 to 200 characters, matched literally and case-insensitively (% _ * and the like are plain characters); no control characters.');
 const searchLimit = (max: number, fallback: number, what: string) =>
   z
     .string()
