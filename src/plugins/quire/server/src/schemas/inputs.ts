@@ -214,6 +214,17 @@ const searchLimit = (max: number, fallback: number, what: string) =>
     .optional()
     .describe(`How many ${what} (1 to ${max}, default ${fallback}).`);
 
+/** `GET /api/articles/{id}/sections/{sid}?as=`: `as=markdown` renders an html section's HTML as Markdown (CONTRACT 20). */
+export const sectionQuery = withHint(
+  z.object({
+    as: z
+      .enum(['markdown'], { error: 'must be "markdown"' })
+      .optional()
+      .describe('markdown: an html section\'s "markdown" is a Markdown rendering of its HTML (its source stays html); Markdown sections are unchanged.'),
+  }),
+  'Pass ?as=markdown for a Markdown rendering of an html section, or leave "as" out.',
+);
+
 /** `GET /api/articles/{id}/search?q=&limit=`. */
 export const articleSearchQuery = withHint(z.object({ q: searchText, limit: searchLimit(200, 50, 'matching sections') }), (field) =>
   field === 'limit' ? 'Pass limit as an integer from 1 to 200, or leave it out.' : SEARCH_NEXT,
