@@ -45,10 +45,10 @@ export function coarseDiff(anchor: string, before: string, after: string): strin
       removed.length || added.length
         ? [
             {
-              // As diff does: a hunk of no lines starts at the line before it (0 for an empty text).
-              oldStart: oldLines ? from + 1 : from,
+              // 1-based; formatPatch writes a side of no lines as starting at the line before (0 for an empty text).
+              oldStart: from + 1,
               oldLines,
-              newStart: newLines ? from + 1 : from,
+              newStart: from + 1,
               newLines,
               lines: [...lead.map((l) => ` ${l}`), ...removed.map((l) => `-${l}`), ...added.map((l) => `+${l}`), ...trail.map((l) => ` ${l}`)],
             },
