@@ -18,7 +18,8 @@
  * /_health: it prints how each was answered and the event loop's longest stall meanwhile.
  * Prints requests/s, p50/p99 latency and the ratio to /_health, and writes bench/results.json.
  * Searches: in the article of 200 sections, and across another user's 200 articles.
- * BENCH_ONLY=<regexp> measures only the scenarios it matches, beside /_health, and stops there.
+ * BENCH_ONLY=<regexp> measures only the scenarios it matches, beside /_health, then sends only
+ * the hostile inputs it matches (e.g. BENCH_ONLY='10,000 lines|200 KB'), and stops there.
  *
  * Not part of the tests: numbers depend on the machine and on what else runs on it.
  */
@@ -427,6 +428,12 @@ async function main() {
     if (only) {
       console.log('');
       console.log(table(results, health));
+      // The hostile inputs whose name it matches too (BENCH_ONLY='10,000 lines|200 KB').
+      const hostile = await hostileCases({ baseUrl, apiKey: s.apiKey, jwt: s.jwt, request, only });
+      if (hostile.length > 1) {
+        console.log('');
+        console.log(hostileTable(hostile));
+      }
       return;
     }
 
@@ -440,7 +447,7 @@ async function main() {
     const revisions = await revisionBench(baseUrl, s.auth);
 
     console.log('Sending hostile inputs (issue 11) while polling /_health...');
-    const hostile = await hostileCases({ baseUrl, apiKey: s.apiKey, request });
+    const hostile = await hostileCases({ baseUrl, apiKey: s.apiKey, jwt: s.jwt, request });
 
     console.log('');
     console.log(table(results, health));

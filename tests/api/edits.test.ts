@@ -184,17 +184,18 @@ describe('what bad input gets', () => {
     }
   });
 
-  it('refuses replaceText whose count does not match (saying how many there are), and on an html section', async () => {
+  it('refuses replaceText whose count does not match (saying how many there are), counting html sections\' text too', async () => {
     const none = expectFailure(await post({ ops: [{ op: 'replaceText', find: 'Nowhere', replace: 'x' }] }), 400, 'invalid-argument');
-    expect(none.message).toMatch(/^ops\[0\] \(replaceText\): find occurs 0 times in the article's Markdown sections, not 1/);
+    expect(none.message).toMatch(/^ops\[0\] \(replaceText\): find occurs 0 times in the article's sections, not 1/);
     const many = expectFailure(await post({ ops: [{ op: 'replaceText', find: 'Body of', replace: 'x' }] }), 400, 'invalid-argument');
-    expect(many.message).toMatch(/find occurs 2 times/);
-    expect(many.nextAction).toMatch(/"count": 2/);
+    expect(many.message).toMatch(/find occurs 3 times/);
+    expect(many.nextAction).toMatch(/"count": 3/);
     const one = expectFailure(await post({ ops: [{ op: 'replaceText', find: 'Body', replace: 'x', section: anchors[0], count: 3 }] }), 400, 'invalid-argument');
     expect(one.message).toMatch(new RegExp(`find occurs 1 time in section ${anchors[0]}, not 3`));
-    const html = expectFailure(await post({ ops: [{ op: 'replaceText', find: 'canvas', replace: 'x', section: anchors[2] }] }), 400, 'invalid-argument');
-    expect(html.message).toMatch(/HTML canonical/);
-    expect(html.nextAction).toMatch(/replace operation with "html"/);
+    // An html section's text is edited (CONTRACT 20; tests/api/html-sections.test.ts), its diff is of its HTML.
+    const html = await post({ ops: [{ op: 'replaceText', find: 'canvas', replace: 'x', section: anchors[2] }], dryRun: true });
+    expect(html.status).toBe(200);
+    expect(html.body.data.results[0].diff).toContain('-<h2>Canvas</h2><p>Body of canvas.</p>\n+<h2>Canvas</h2><p>Body of x.</p>');
   });
 
   it('answers 404 naming the op for an unknown anchor, and 400 for an ambiguous one', async () => {

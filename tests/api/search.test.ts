@@ -133,6 +133,18 @@ describe('search in an article', () => {
     expect((await search(ada, id, 'x'.repeat(200))).status).toBe(200);
   });
 
+  it('refuses control characters in q (NUL, tab, line breaks, DEL, C1) with 400, on both search routes (issue 25, item 9)', async () => {
+    for (const q of ['ab%00c', '%00', 'ab%01', 'a%09b', 'a%0Ab', 'a%0Db', 'a%1Fb', 'a%7Fb', 'a%C2%85b']) {
+      for (const path of [`/api/articles/${id}/search?q=${q}`, `/api/search?q=${q}`]) {
+        const error = expectFailure(await ada.get(path), 400, 'invalid-argument');
+        expect([path, error.message]).toEqual([path, 'q must not contain control characters (NUL, tab, line breaks and the like).']);
+        expect(error.nextAction).toBe('Pass ?q= as 1 to 200 characters of text to find (matched literally, any case), with no control characters.');
+      }
+    }
+    // Other characters beyond ASCII are text.
+    expect((await search(ada, id, 'école')).status).toBe(200);
+  });
+
   it('is 404 for an article of someone else', async () => {
     expectFailure(await search(bob, id, 'schools'), 404, 'not-found');
   });

@@ -161,3 +161,28 @@ it('a suggest key\'s edit, move and delete are not applied: each says which sugg
   expect(runs[0].stdout).toContain('+Alpha, suggested.');
   expect((await json(['outline', art])).data.outline.map((e) => e.title)).toEqual(['A', 'B']);
 });
+
+it('sections get and edit work on a section edited in the canvas: --as markdown renders it, replaceText works on its text (CONTRACT 20)', async () => {
+  const res = await app.http.post('/api/articles').set(bearer(key)).send({ title: 'Canvas', markdown: '## Intro\n\nPlain.' });
+  const art = res.body.data.article.id;
+  const anchor = res.body.data.outline[0].anchor;
+  await app.http.patch(`/api/articles/${art}/sections/${anchor}`).set(bearer(key)).send({ html: '<h2>Fish &amp; Chips</h2><p>The <a href="https://example.com/fish">fish</a> shop.</p>' });
+  const html = await quire(['sections', 'get', art, anchor]);
+  expect(html.stdout.trim()).toBe('<h2>Fish &#x26; Chips</h2><p>The <a href="https://example.com/fish">fish</a> shop.</p>');
+  expect(html.stderr).toContain('--as markdown prints a Markdown rendering');
+  const md = await quire(['sections', 'get', art, anchor, '--as', 'markdown']);
+  expect(md.code).toBe(0);
+  expect(md.stdout.trim()).toBe('## Fish & Chips\n\nThe [fish](https://example.com/fish) shop.');
+  expect(md.stderr).toContain('printing a Markdown rendering of it');
+  expect((await json(['sections', 'get', art, anchor, '--as', 'markdown'])).data.section).toMatchObject({ source: 'html', markdown: '## Fish & Chips\n\nThe [fish](https://example.com/fish) shop.' });
+  const bad = await quire(['sections', 'get', art, anchor, '--as', 'xyz']);
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toContain('as must be "markdown"');
+
+  const edited = await json(['edit', art, '-'], { input: JSON.stringify([{ op: 'replaceText', section: anchor, find: 'fish', replace: 'cod' }]) });
+  expect(edited.data.results[0]).toMatchObject({ op: 'replaceText', replaced: 1 });
+  expect((await quire(['sections', 'get', art, anchor])).stdout.trim()).toBe('<h2>Fish &#x26; Chips</h2><p>The <a href="https://example.com/fish">cod</a> shop.</p>');
+  const across = await quire(['edit', art, '-'], { input: JSON.stringify([{ op: 'replaceText', section: anchor, find: 'cod shop', replace: 'x' }]) });
+  expect(across.code).toBe(2);
+  expect(across.stderr).toContain('runs across an element boundary');
+});

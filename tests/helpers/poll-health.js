@@ -21,7 +21,8 @@ function health(baseUrl, agent) {
 /**
  * Runs `send()` while polling `baseUrl`/_health (then `alsoPoll()`, when given) every
  * `intervalMs`. Resolves to `send()`'s result, the longest wait in ms (a poll's answer, or the
- * gap between two answers beyond the interval) and the statuses /_health answered other than 204.
+ * gap between two answers beyond the interval) and the statuses /_health answered other than 204
+ * (or the error code of a poll that failed, as ECONNRESET after a long stall).
  * @template T
  * @param {string} baseUrl
  * @param {() => Promise<T>} send
@@ -39,7 +40,8 @@ async function whilePolled(baseUrl, send, options = {}) {
   const poller = (async () => {
     while (!done) {
       const sent = performance.now();
-      const status = await health(baseUrl, agent);
+      // A stall past the server's keep-alive timeout resets the connection: a failure, not a crash.
+      const status = await health(baseUrl, agent).catch((error) => error.code ?? String(error));
       if (status !== 204) healthFailures.push(status);
       if (options.alsoPoll) await options.alsoPoll();
       const now = performance.now();

@@ -97,19 +97,30 @@ export function registerSections(program: Command) {
 
   sections
     .command('get <article> <section>')
-    .description('Print a section: its Markdown (default) or its rendered HTML (--html)')
+    .description('Print a section: its Markdown (default), or its rendered HTML (--html); a section edited in the canvas prints its HTML unless --as markdown')
     .option('--html', 'print the rendered, sanitised HTML')
-    .addHelpText('after', examples(['quire sections get "$ART" 3f2a9c', 'quire sections get "$ART" 3f2a9c --html > section.html']))
+    .option('--as <format>', 'markdown: for a section edited in the canvas (HTML canonical), a Markdown rendering of its HTML')
+    .addHelpText(
+      'after',
+      examples([
+        'quire sections get "$ART" 3f2a9c',
+        'quire sections get "$ART" 3f2a9c --html > section.html',
+        'quire sections get "$ART" 3f2a9c --as markdown > section.md   # also for a section edited in the canvas',
+      ]),
+    )
     .action(
-      act(async (ctx, id: string, anchor: string, options: { html?: boolean }) => {
-        const res = await ctx.client.call<Data<'sectionOnly'>>('GET', `/articles/${seg(id)}/sections/${seg(anchor)}`);
+      act(async (ctx, id: string, anchor: string, options: { html?: boolean; as?: string }) => {
+        if (options.as !== undefined && options.html) throw usage('--as and --html cannot be combined.', 'Pass --html for the HTML, or --as markdown for Markdown.');
+        const res = await ctx.client.call<Data<'sectionOnly'>>('GET', `/articles/${seg(id)}/sections/${seg(anchor)}`, { query: { as: options.as } });
         const section = res.envelope.data.section;
         const etag = res.headers.get('etag');
         // --json: the envelope with the section's ETag beside it (what --if-match takes back).
         if (ctx.out.json) return ctx.out.out(JSON.stringify({ ...JSON.parse(res.text), etag }));
         ctx.out.info(`ETag: ${etag}`);
-        if (!options.html && section.markdown === null && !ctx.out.json) {
-          ctx.out.info('This section was edited as HTML and has no Markdown; printing its HTML.');
+        if (options.as !== undefined && section.source === 'html') {
+          ctx.out.info('This section was edited as HTML: printing a Markdown rendering of it (replacing it with Markdown makes it a Markdown section again).');
+        } else if (!options.html && section.markdown === null) {
+          ctx.out.info('This section was edited as HTML and has no Markdown; printing its HTML (--as markdown prints a Markdown rendering).');
         }
         ctx.out.result(res, () => (options.html || section.markdown === null ? section.html : section.markdown));
       }),

@@ -25,8 +25,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const { data, etag } = await sections().add(caller.userId, params.id, body.markdown, body, await writeOf(caller, ctx, 'outline'));
       return reply(201, data, { ETag: etag });
     },
-    get: async ({ params, caller }, ctx) => {
-      const { section, etag } = await sections().getTagged(caller.userId, params.id, params.sid);
+    get: async ({ params, query, caller }, ctx) => {
+      const { section, etag } = await sections().getTagged(caller.userId, params.id, params.sid, { as: query.as });
       return tagged(ctx, { section }, etag);
     },
     replace: async ({ params, body, caller }, ctx) => {

@@ -123,6 +123,9 @@ const INLINE = new Set([
   'rp', 'rt', 'ruby', 's', 'samp', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var',
 ]);
 
+/** Whether an element's text runs on with its neighbours' (inline) rather than standing apart (block). */
+export const isInlineElement = (tagName: string) => INLINE.has(tagName);
+
 /** Plain text of a sanitised HTML tree, with block boundaries kept as line breaks, built in one pass. */
 function hastText(node: HastRoot | HastContent): string {
   const parts: string[] = [];
@@ -291,6 +294,15 @@ export function splitMarkdown(markdown: string): SectionContent[] {
 /** HTML sanitised with the schema of every section (the public copy runs its HTML through it again). */
 export function sanitizeHtml(html: string): string {
   return htmlProcessor.stringify(htmlProcessor.runSync(htmlProcessor.parse(html)) as HastRoot);
+}
+
+/** HTML parsed as a fragment and sanitised with the sections' schema: a tree to edit, then `stringifyHtml`. */
+export function parseSectionHtml(html: string): HastRoot {
+  return htmlProcessor.runSync(htmlProcessor.parse(html)) as HastRoot;
+}
+
+export function stringifyHtml(tree: HastRoot): string {
+  return htmlProcessor.stringify(tree);
 }
 
 function firstHeading(node: HastRoot | Element): Element | undefined {

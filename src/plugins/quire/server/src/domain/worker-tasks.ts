@@ -9,7 +9,10 @@
  * jsdom are required on first use, so that threads doing only Markdown start fast.
  */
 import { workerTask } from '../../../../../kernel/worker-task';
+import * as diff from './diff';
 import * as frontMatter from './front-matter';
+import * as htmlReplace from './html-replace';
+import { htmlToMarkdown } from './html-to-markdown';
 import { cleanTitle, htmlToImportMarkdown, resolveTitle } from './import-document';
 import * as markdown from './markdown';
 import type { SectionContent } from './markdown';
@@ -61,6 +64,10 @@ export const {
   draftArticle,
   sanitizeSvg,
   publicationContent,
+  diffAll,
+  countHtmlText,
+  replaceHtmlText,
+  sectionMarkdown,
 } = {
   splitMarkdown: workerTask(markdown.splitMarkdown),
   renderMarkdown: workerTask(markdown.renderMarkdown),
@@ -72,6 +79,10 @@ export const {
   publicationContent: workerTask((input: { sections: publication.PublishedSection[]; publicUrl: string }) =>
     publication.publicationContent(input.sections, input.publicUrl),
   ),
+  diffAll: workerTask(diff.diffAll),
+  countHtmlText: workerTask(htmlReplace.countHtmlText),
+  replaceHtmlText: workerTask(htmlReplace.replaceHtmlText),
+  sectionMarkdown: workerTask(htmlToMarkdown),
 };
 
 /** Each task's input and result, for the main thread's side. */
@@ -84,4 +95,8 @@ export interface Tasks {
   draftArticle: [{ markdown: string; explicit?: string | null; page?: string | null }, ArticleDraft];
   sanitizeSvg: [Uint8Array, string];
   publicationContent: [{ sections: publication.PublishedSection[]; publicUrl: string }, publication.PublicationContent];
+  diffAll: [diff.DiffPart[][], string[]];
+  countHtmlText: [{ html: string; find: string }, htmlReplace.HtmlTextCount];
+  replaceHtmlText: [{ html: string; find: string; replace: string }, SectionContent];
+  sectionMarkdown: [string, string];
 }

@@ -66,7 +66,12 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
     name: 'get_section',
     route: 'GET /api/articles/:id/sections/:sid',
     title: 'Read a section',
-    description: 'Returns one section in full: its Markdown (the canonical text unless it was edited as HTML in the canvas), its HTML, title, level and words. ' + ANCHORS + ' ' + ETAGS,
+    description:
+      'Returns one section in full: its Markdown (the canonical text unless it was edited as HTML in the canvas), its HTML, title, level and words. ' +
+      'A section edited in the canvas (source "html") has markdown null: pass as: "markdown" for a Markdown rendering of it. ' +
+      ANCHORS +
+      ' ' +
+      ETAGS,
   },
   {
     name: 'add_sections',

@@ -1,4 +1,4 @@
-import { addSectionsInput, moveSectionInput, replaceSectionInput } from '../schemas/inputs';
+import { addSectionsInput, moveSectionInput, replaceSectionInput, sectionQuery } from '../schemas/inputs';
 import { outlineOnly, sectionOnly, sectionReplaced, sectionsAdded, suggestionOnly } from '../schemas/responses';
 import { articleParams, conditionalRead, conditionalWrite, route, sectionParams, WORKER_ERRORS } from './route';
 
@@ -28,11 +28,14 @@ export const sectionRoutes = route('sections', 'Sections', {
     method: 'GET',
     path: '/api/articles/:id/sections/:sid',
     summary: 'Get a section with its Markdown and HTML',
+    description:
+      'An html section (edited on the canvas) has markdown null; with ?as=markdown its markdown is a Markdown rendering of its HTML (source stays html; PATCHing Markdown back makes it a Markdown section again).',
     params: sectionParams,
+    query: sectionQuery,
     headers: sectionRead.headers,
     responses: { 200: sectionOnly, 304: sectionRead.notModified },
     responseHeaders: sectionRead.responseHeaders,
-    errors: ANCHOR_ERRORS,
+    errors: WORKER_ERRORS,
   },
   replace: {
     method: 'PATCH',

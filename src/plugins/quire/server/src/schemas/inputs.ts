@@ -230,12 +230,15 @@ export const importArticleInput = withHint(
   ),
 );
 
-const SEARCH_NEXT = 'Pass ?q= as 1 to 200 characters of text to find (matched literally, any case).';
+const SEARCH_NEXT = 'Pass ?q= as 1 to 200 characters of text to find (matched literally, any case), with no control characters.';
+/** C0 and C1 control characters, NUL included: no text a reader searches for has them (and databases refuse NUL). */
+const CONTROL_CHARACTER = /\p{Cc}/u;
 const searchText = z
   .string({ error: 'is required' })
   .min(1, 'must not be empty')
   .max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`)
-  .describe('The text to find: 1 to 200 characters, matched literally and case-insensitively (% _ * and the like are plain characters).');
+  .refine((v) => !CONTROL_CHARACTER.test(v), 'must not contain control characters (NUL, tab, line breaks and the like)')
+  .describe('The text to find: 1 to 200 characters, matched literally and case-insensitively (% _ * and the like are plain characters); no control characters.');
 const searchLimit = (max: number, fallback: number, what: string) =>
   z
     .string()
@@ -244,6 +247,17 @@ const searchLimit = (max: number, fallback: number, what: string) =>
     .refine((n) => n >= 1 && n <= max, `must be an integer from 1 to ${max}`)
     .optional()
     .describe(`How many ${what} (1 to ${max}, default ${fallback}).`);
+
+/** `GET /api/articles/{id}/sections/{sid}?as=`: `as=markdown` renders an html section's HTML as Markdown (CONTRACT 20). */
+export const sectionQuery = withHint(
+  z.object({
+    as: z
+      .enum(['markdown'], { error: 'must be "markdown"' })
+      .optional()
+      .describe('markdown: an html section\'s "markdown" is a Markdown rendering of its HTML (its source stays html); Markdown sections are unchanged.'),
+  }),
+  'Pass ?as=markdown for a Markdown rendering of an html section, or leave "as" out.',
+);
 
 /** `GET /api/articles/{id}/search?q=&limit=`. */
 export const articleSearchQuery = withHint(z.object({ q: searchText, limit: searchLimit(200, 50, 'matching sections') }), (field) =>

@@ -49,7 +49,7 @@ export const sectionRecord = z
     title: z.string(),
     words: count,
     source: z.enum(SECTION_SOURCES),
-    markdown: z.string().nullable().describe('The exact Markdown source; null for html sections.'),
+    markdown: z.string().nullable().describe('The exact Markdown source; for html sections null, or with ?as=markdown a Markdown rendering of the HTML.'),
     html: z.string().describe('The rendered, sanitised HTML.'),
   })
   .meta({ id: 'Section', description: 'A section with its content.' });

@@ -18,17 +18,18 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { createTwoFilesPatch } from 'diff';
 import { ApiError, invalidArgument, notFound } from '../../../../../kernel/errors';
 import { parseIfMatch, preconditionFailed, preconditionHolds, type Precondition } from '../../../../../kernel/conditional';
 import { iso, knexOf, tableName } from '../../../../../kernel/db';
 import type { AnchorScope } from '../domain/anchors';
+import type { DiffPart } from '../domain/diff';
+import { occurrences } from '../domain/html-replace';
 import { outlineTag, sectionTag } from '../domain/etags';
 import { emptySection, type SectionContent } from '../domain/markdown';
 import { ranksBetween, slotBounds } from '../domain/ordering';
 import { Outline, type OutlineItem } from '../domain/outline';
 import { quireConfig } from '../config';
-import type { EditOp } from '../schemas/inputs';
+import { LIMITS, type EditOp } from '../schemas/inputs';
 import type { OutlineEntry } from '../schemas/records';
 import { articleUuid, lockArticle, TABLE, UID } from './store';
 
@@ -76,6 +77,8 @@ export interface EditOutcome {
   touched: Record<string, number>;
   /** The ops with every anchor and `$N` replaced by the full section id (what a suggestion stores). */
   resolvedOps: EditOp[];
+  /** Dry runs: the texts each changing op's diff compares (result index -> parts), diffed after the transaction. */
+  diffParts?: Map<number, DiffPart[]>;
 }
 
 /** Raised inside a dry run's transaction to roll it back with its outcome. */
@@ -98,15 +101,10 @@ const looksEmpty = (item: OutlineItem) => item.level === 0 && item.title === '' 
 /** The text of a section as diffs and replaceText see it: its Markdown, or its HTML when HTML is canonical. */
 const textOf = (row: { source: string; markdown: string | null; html: string }) => (row.source === 'html' ? row.html : (row.markdown ?? ''));
 
-const unifiedDiff = (anchor: string, before: string, after: string) =>
-  createTwoFilesPatch(`a/${anchor}`, `b/${anchor}`, before ? `${before}\n` : '', after ? `${after}\n` : '', undefined, undefined, { context: 3 });
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** Occurrences of a literal string (non-overlapping, case-sensitive). */
-function occurrences(text: string, find: string): number {
-  let n = 0;
-  for (let at = text.indexOf(find); at !== -1; at = text.indexOf(find, at + find.length)) n += 1;
-  return n;
-}
+/** A row of quire_sections as the engine reads it (SECTION_ROW). */
+type SectionRow = { uuid: string; source: string; markdown: string | null; html: string } & Record<string, unknown>;
 
 const REF = /^\$(\d+)(?:\.(\d+))?$/;
 
@@ -163,7 +161,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       }
     });
     const contents = await splitAll(ops, label, options.contents);
-    return withSession(userId, rawArticleId, options, async (session) => {
+    const outcome = await withSession(userId, rawArticleId, options, async (session) => {
       if (options.within) await options.within(session.trx, session.articleRowId);
       if (options.base) session.checkBase(options.base);
       for (const [i, op] of ops.entries()) {
@@ -174,6 +172,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         }
       }
     });
+    // Diffs are computed once the transaction (and the article's lock) is over, in a worker,
+    // one op at a time: each is bounded (domain/diff), so no request holds a thread for long.
+    for (const [index, parts] of outcome.diffParts ?? []) {
+      try {
+        [outcome.results[index].diff] = await workers().diffs([parts]);
+      } catch (error) {
+        throw labelled(error, label(index));
+      }
+    }
+    delete outcome.diffParts;
+    return outcome;
   }
 
   /**
@@ -218,6 +227,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     readonly results: OpResult[] = [];
     readonly touched: Record<string, number> = {};
     readonly resolvedOps: EditOp[] = [];
+    /** Dry runs: what each result's diff compares (result index -> parts). */
+    private readonly diffParts = new Map<number, DiffPart[]>();
     /** Per result: the ids behind `added` and `updated`, for their final entries. */
     private readonly ids: Array<{ added?: string[]; updated?: string[]; entries: Map<string, OutlineEntry> }> = [];
     private readonly now = new Date();
@@ -379,7 +390,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return { afterItem, beforeItem };
     }
 
-    private record(result: OpResult, ids: { added?: string[]; updated?: string[] } = {}) {
+    private record(result: OpResult, ids: { added?: string[]; updated?: string[] } = {}, diff?: DiffPart[]) {
+      if (this.options.dryRun && diff) this.diffParts.set(this.results.length, diff);
       const entries = new Map<string, OutlineEntry>();
       for (const id of [...(ids.added ?? []), ...(ids.updated ?? [])]) {
         const item = this.outline.find(id);
@@ -390,7 +402,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     }
 
     async run(op: EditOp, i: number, contents: SectionContent[] | undefined, precondition: Precondition | undefined): Promise<void> {
-      const dry = this.options.dryRun;
       const full = (item?: OutlineItem) => item?.uuid;
       switch (op.op) {
         case 'insert': {
@@ -403,9 +414,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           const ids = added.map((a) => a.uuid);
           this.produced.push(ids);
           this.resolvedOps.push({ ...op, after: full(afterItem), before: full(beforeItem) });
-          const result: OpResult = { op: 'insert' };
-          if (dry) result.diff = unifiedDiff(this.outline.anchorOf(ids[0]), '', contents!.map((c) => textOf(c)).join('\n\n'));
-          this.record(result, { added: ids });
+          this.record({ op: 'insert' }, { added: ids }, [{ anchor: this.outline.anchorOf(ids[0]), before: '', after: contents!.map((c) => textOf(c)).join('\n\n') }]);
           return;
         }
         case 'replace': {
@@ -416,9 +425,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           const ids = await this.replaceWith(item, contents!, before);
           this.produced.push(ids);
           this.resolvedOps.push({ ...op, section: item.uuid });
-          const result: OpResult = { op: 'replace' };
-          if (dry) result.diff = unifiedDiff(this.outline.anchorOf(item.uuid), textOf(before), contents!.map((c) => textOf(c)).join('\n\n'));
-          this.record(result, { updated: ids });
+          this.record({ op: 'replace' }, { updated: ids }, [
+            { anchor: this.outline.anchorOf(item.uuid), before: textOf(before), after: contents!.map((c) => textOf(c)).join('\n\n') },
+          ]);
           return;
         }
         case 'move': {
@@ -458,69 +467,113 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           if (this.outline.size === 0) this.outline = this.outline.with({ upsert: await this.insertRows([emptySection()], ranksBetween(null, null, 1)) });
           this.produced.push([]);
           this.resolvedOps.push({ ...op, section: doomed.uuid });
-          const result: OpResult = { op: 'delete', removed: [anchor] };
-          if (dry) result.diff = unifiedDiff(anchor, textOf(row), '');
-          this.record(result);
+          this.record({ op: 'delete', removed: [anchor] }, {}, [{ anchor, before: textOf(row), after: '' }]);
           return;
         }
         case 'replaceText': {
-          const count = op.count ?? 1;
-          let targets: OutlineItem[];
-          if (op.section !== undefined) {
-            const item = this.resolve(op.section, i);
-            this.checkPrecondition(item, precondition);
-            if (item.source === 'html') {
-              throw invalidArgument(
-                `Section ${this.outline.anchorOf(item.uuid)} is HTML canonical (edited on the canvas): replaceText works on Markdown.`,
-                'Use a replace operation with "html" for this section.',
-              );
-            }
-            targets = [item];
-          } else {
-            targets = this.outline.items.filter((item) => item.source === 'markdown');
-          }
-          const rows = targets.length
-            ? await this.trx(sections())
-                .where({ article_id: this.articleRowId })
-                .whereIn('uuid', targets.map((t) => t.uuid))
-                .select(SECTION_ROW)
-            : [];
-          const byId = new Map(rows.map((row) => [row.uuid, row]));
-          const found = targets.map((item) => ({ item, row: byId.get(item.uuid), n: occurrences(byId.get(item.uuid)?.markdown ?? '', op.find) }));
-          const total = found.reduce((sum, f) => sum + f.n, 0);
-          const where = op.section !== undefined ? `section ${this.outline.anchorOf(targets[0].uuid)}` : 'the article\'s Markdown sections';
-          if (total !== count) {
-            throw invalidArgument(
-              `find occurs ${total} time${total === 1 ? '' : 's'} in ${where}, not ${count}: nothing was replaced.`,
-              total === 0
-                ? `Read the section(s) again (GET /api/articles/${this.articleUuid}/sections/{anchor}) and pass text that is there.`
-                : `Pass "count": ${total} to replace all of them, or a longer "find" that occurs exactly ${count === 1 ? 'once' : `${count} times`}.`,
-            );
-          }
-          const updated: string[] = [];
-          const diffs: string[] = [];
-          for (const { item, row, n } of found) {
-            if (!n) continue;
-            this.touch(item);
-            const markdown = (row.markdown as string).split(op.find).join(op.replace);
-            const split: SectionContent[] = markdown.trim() ? await workers().splitMarkdown(markdown) : [];
-            if (!split.length) {
-              throw invalidArgument(
-                `Section ${this.outline.anchorOf(item.uuid)} would be empty after the replacement.`,
-                'Use a delete operation to remove a section.',
-              );
-            }
-            updated.push(...(await this.replaceWith(item, split, row)));
-            if (dry) diffs.push(unifiedDiff(this.outline.anchorOf(item.uuid), row.markdown, markdown));
-          }
-          this.produced.push(updated);
-          this.resolvedOps.push(op.section !== undefined ? { ...op, section: targets[0].uuid } : op);
-          const result: OpResult = { op: 'replaceText', replaced: total };
-          if (dry) result.diff = diffs.join('');
-          this.record(result, { updated });
+          await this.replaceText(op, i, precondition);
           return;
         }
       }
+    }
+
+    /**
+     * replaceText (CONTRACT sections 11 and 20): counts first, in every target, then checks the
+     * count and the size each section would have, and only then builds the new text. Markdown
+     * sections are matched in their source; html sections in their text (domain/html-replace,
+     * in a worker), where an occurrence across an element boundary does not count.
+     */
+    private async replaceText(op: Extract<EditOp, { op: 'replaceText' }>, i: number, precondition: Precondition | undefined) {
+      const count = op.count ?? 1;
+      let targets: OutlineItem[];
+      if (op.section !== undefined) {
+        const item = this.resolve(op.section, i);
+        this.checkPrecondition(item, precondition);
+        targets = [item];
+      } else {
+        targets = [...this.outline.items];
+      }
+      const rows = targets.length
+        ? await this.trx(sections())
+            .where({ article_id: this.articleRowId })
+            .whereIn('uuid', targets.map((t) => t.uuid))
+            .select(SECTION_ROW)
+        : [];
+      const byId = new Map(rows.map((row) => [row.uuid, row]));
+      const found: Array<{ item: OutlineItem; row: SectionRow; n: number; length: number }> = [];
+      let crossing = 0;
+      let crossingExample: string | null = null;
+      let markupOnly = false;
+      for (const item of targets) {
+        const row: SectionRow | undefined = byId.get(item.uuid);
+        if (!row) continue;
+        if (row.source === 'html') {
+          const html: string = row.html ?? '';
+          const counted = await workers().countHtmlText({ html, find: op.find });
+          found.push({ item, row, n: counted.inText, length: html.length });
+          crossing += counted.crossing;
+          crossingExample ??= counted.crossingExample;
+          markupOnly ||= counted.markupOnly;
+        } else {
+          const markdown: string = row.markdown ?? '';
+          found.push({ item, row, n: occurrences(markdown, op.find), length: markdown.length });
+        }
+      }
+      const total = found.reduce((sum, f) => sum + f.n, 0);
+      const where = op.section !== undefined ? `section ${this.outline.anchorOf(targets[0].uuid)}` : 'the article\'s sections';
+      if (total !== count) {
+        const across = crossing
+          ? ` (${plural(crossing, 'more occurrence')} ${crossing === 1 ? 'runs' : 'run'} across an element boundary${crossingExample ? `, as in "${crossingExample}"` : ''}, and ${crossing === 1 ? 'does' : 'do'} not count)`
+          : '';
+        const markup = total === 0 && !crossing && markupOnly ? ': it matches only markup (tags or attributes), and replaceText changes only the text a reader sees' : '';
+        throw invalidArgument(
+          `find occurs ${plural(total, 'time')} in ${where}, not ${count}${across}${markup}: nothing was replaced.`,
+          markup
+            ? 'Pass text as a reader sees it (character references like &amp; decoded), or change markup with a replace operation with "html".'
+            : total === 0 && crossing
+              ? 'In an html section an occurrence must lie inside one run of text: pass a "find" that does not span formatting (bold, links...), or use a replace operation with "html".'
+              : total === 0
+                ? `Read the section(s) again (GET /api/articles/${this.articleUuid}/sections/{anchor}) and pass text that is there.`
+                : `Pass "count": ${total} to replace all of them, or a longer "find" that occurs exactly ${count === 1 ? 'once' : `${count} times`}.`,
+        );
+      }
+      // The size each section would have, from the count: nothing is built past the limit.
+      const grow = op.replace.length - op.find.length;
+      for (const { item, row, n, length } of found) {
+        const limit = row.source === 'html' ? LIMITS.html : LIMITS.markdown;
+        if (n && length + n * grow > limit) throw this.tooLarge(item, length + n * grow, limit);
+      }
+      const updated: string[] = [];
+      const diffs: DiffPart[] = [];
+      for (const { item, row, n } of found) {
+        if (!n) continue;
+        this.touch(item);
+        const anchor = this.outline.anchorOf(item.uuid);
+        let split: SectionContent[];
+        if (row.source === 'html') {
+          const content: SectionContent = await workers().replaceHtmlText({ html: row.html ?? '', find: op.find, replace: op.replace });
+          if (content.html.length > LIMITS.html) throw this.tooLarge(item, content.html.length, LIMITS.html);
+          split = content.html.trim() ? [content] : [];
+        } else {
+          const markdown = (row.markdown as string).split(op.find).join(op.replace);
+          split = markdown.trim() ? await workers().splitMarkdown(markdown) : [];
+        }
+        if (!split.length) {
+          throw invalidArgument(`Section ${anchor} would be empty after the replacement.`, 'Use a delete operation to remove a section.');
+        }
+        updated.push(...(await this.replaceWith(item, split, row)));
+        diffs.push({ anchor, before: textOf(row), after: split.map((c) => textOf(c)).join('\n\n') });
+      }
+      this.produced.push(updated);
+      this.resolvedOps.push(op.section !== undefined ? { ...op, section: targets[0].uuid } : op);
+      this.record({ op: 'replaceText', replaced: total }, { updated }, diffs);
+    }
+
+    private tooLarge(item: OutlineItem, length: number, limit: number) {
+      return invalidArgument(
+        `Section ${this.outline.anchorOf(item.uuid)} would be ${length.toLocaleString('en')} characters after the replacement, more than the limit of ${limit.toLocaleString('en')}: nothing was replaced.`,
+        'Replace fewer occurrences (a longer "find", or a "section"), or a shorter "replace"; or split the section into smaller ones first.',
+      );
     }
 
     /** A deleted section's content, revision and authorship go to the article's trash. */
@@ -600,6 +653,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         produced: this.produced,
         touched: this.touched,
         resolvedOps: this.resolvedOps,
+        diffParts: this.diffParts,
       };
     }
   }

@@ -135,14 +135,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** One section and its ETag. */
-    async getTagged(userId: number, rawArticleId: string, rawAnchor: string): Promise<{ section: SectionRecord; etag: string }> {
+    async getTagged(userId: number, rawArticleId: string, rawAnchor: string, options: { as?: 'markdown' } = {}): Promise<{ section: SectionRecord; etag: string }> {
       const { row, anchor } = await findByAnchor(strapi, TABLE.sections, SECTION_COLUMNS, {
         userId,
         rawArticleId,
         rawAnchor,
         scope: sectionScope(articleUuid(rawArticleId)),
       });
-      return { section: toRecord(row, anchor), etag: sectionTag(row.uuid, Number(row.rev)) };
+      const section = toRecord(row, anchor);
+      // The same revision either way, so the same ETag: If-Match from this read applies to a write.
+      if (options.as === 'markdown' && section.source === 'html') section.markdown = await strapi.plugin('quire').service('workers').sectionMarkdown(section.html);
+      return { section, etag: sectionTag(row.uuid, Number(row.rev)) };
     },
 
     /** Inserts a Markdown body (one section per top-level heading) after, before or at the end. */

@@ -77,6 +77,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     'Split it into smaller sections, or simplify what nests or repeats (links and images inside one another, long runs of * or _, tables of thousands of rows, thousands of footnotes).';
   const markdownSubject = (field: string): Subject => ({ field, what: 'the Markdown', verb: 'process', done: 'rendered', nextAction: MARKDOWN_NEXT });
 
+  const htmlSubject = (field: string): Subject => ({ field, what: 'the HTML', verb: 'process', done: 'sanitised', nextAction: 'Split it into smaller sections, or simplify its nesting.' });
+
   return {
 
     /** splitMarkdown (domain/markdown), off the event loop. */
@@ -91,8 +93,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** canvasSection (domain/markdown), off the event loop. */
     canvasSection(html: string, field = 'html') {
-      const subject: Subject = { field, what: 'the HTML', verb: 'process', done: 'sanitised', nextAction: 'Split it into smaller sections, or simplify its nesting.' };
-      return run('canvasSection', html, subject, { size: html.length });
+      return run('canvasSection', html, htmlSubject(field), { size: html.length });
     },
 
     /** An imported document's front matter and body (domain/front-matter). */
@@ -127,6 +128,29 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         nextAction: 'Simplify or split its largest sections, then publish again.',
       };
       return run('publicationContent', input, subject, { size });
+    },
+
+    /** The unified diffs of a dry run, one per op (domain/diff: bounded, then coarse). */
+    diffs(jobs: Tasks['diffAll'][0]) {
+      const size = jobs.reduce((sum, parts) => sum + parts.reduce((n, p) => n + p.before.length + p.after.length, 0), 0);
+      const subject: Subject = { field: null, what: 'the diff', verb: 'compute', done: 'computed', nextAction: 'Retry without dryRun, or with fewer operations.' };
+      return run('diffAll', jobs, subject, { size });
+    },
+
+    /** replaceText on an html section, step 1: its occurrences in the text (domain/html-replace). */
+    countHtmlText(input: Tasks['countHtmlText'][0]) {
+      return run('countHtmlText', input, htmlSubject('html'), { size: input.html.length });
+    },
+
+    /** replaceText on an html section, step 2: the section with them replaced, sanitised. */
+    replaceHtmlText(input: Tasks['replaceHtmlText'][0]) {
+      return run('replaceHtmlText', input, htmlSubject('html'), { size: input.html.length });
+    },
+
+    /** A Markdown rendering of an html section's HTML (GET ...?as=markdown). */
+    sectionMarkdown(html: string) {
+      const subject: Subject = { field: null, what: 'the section\'s HTML', verb: 'convert', done: 'converted', nextAction: 'Read the section without ?as=markdown (its HTML).' };
+      return run('sectionMarkdown', html, subject, { size: html.length });
     },
 
     stats() {
