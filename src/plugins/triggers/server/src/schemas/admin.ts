@@ -51,6 +51,7 @@ export const adminInstanceSummary = z
     name: z.string(),
     keyHint: z.string().describe('The key masked but for its last 4 characters (ck_••••abcd); reveal it with GET .../key.'),
     workflows: z.number().int().min(0),
+    mcpUrl: z.string().describe('The MCP endpoint its organization\'s keys connect to (<PUBLIC_URL>/api/mcp).'),
     createdAt: timestamp,
   })
   .meta({ id: 'AdminProcessInstance', description: 'A process instance with its organization and owner, key masked (the admin panel).' });

@@ -96,6 +96,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         name: r.name,
         keyHint: maskKey(service('vault').openInstanceKey(r.key_ciphertext)),
         workflows: Number(r.workflow_count ?? 0),
+        mcpUrl: `${publicUrl(strapi)}/api/mcp`,
         createdAt: iso(r.created_at)!,
       }),
     );
