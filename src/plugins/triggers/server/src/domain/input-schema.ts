@@ -35,6 +35,11 @@ export const MAX_PROBLEMS = 10;
 export const LIST_ALL_UP_TO_BYTES = 64 * 1024;
 /** Time one validation may take before it is given up (400): patterns and loops check it. */
 export const VALIDATION_BUDGET_MS = 50;
+/**
+ * Turns (loop iterations, pattern tests) before the clock is read at all: a small input is never
+ * refused because this process was descheduled on a busy machine, and costs one increment a turn.
+ */
+export const FREE_TURNS = 1_000;
 
 export class SchemaProblem extends Error {}
 /** A validation ran past its budget: the input is too large for this schema. */
@@ -45,8 +50,10 @@ export class ValidationTooSlow extends Error {}
  * Compiled code reads it through a global symbol (it runs outside this module's scope).
  */
 const BUDGET = Symbol.for('quire.triggers.inputSchemaBudget');
-const budget = ((globalThis as Record<symbol, unknown>)[BUDGET] ??= { deadline: Infinity, TooSlow: ValidationTooSlow }) as {
+const budget = ((globalThis as Record<symbol, unknown>)[BUDGET] ??= { deadline: Infinity, turns: 0, free: FREE_TURNS, TooSlow: ValidationTooSlow }) as {
   deadline: number;
+  turns: number;
+  free: number;
   TooSlow: typeof ValidationTooSlow;
 };
 
@@ -58,7 +65,7 @@ function re2(pattern: string, flags: string) {
   const regex = new RE2(pattern, flags);
   return {
     test(value: string): boolean {
-      if (performance.now() > budget.deadline) throw new budget.TooSlow();
+      if (++budget.turns > budget.free && performance.now() > budget.deadline) throw new budget.TooSlow();
       return regex.test(value);
     },
     // ajv shares compiled patterns by this key.
@@ -73,7 +80,7 @@ re2.code = 'require("re2")';
  * turns are cut off at the deadline.
  */
 const LOOP = /for\(([^()]*)\)\{/g;
-const CHECK = `{const b=globalThis[Symbol.for("quire.triggers.inputSchemaBudget")];if(performance.now()>b.deadline)throw new b.TooSlow();}`;
+const CHECK = `{const b=globalThis[Symbol.for("quire.triggers.inputSchemaBudget")];if(++b.turns>b.free&&performance.now()>b.deadline)throw new b.TooSlow();}`;
 const withBudget = (code: string) => code.replace(LOOP, (_m, header: string) => `for(${header}){${CHECK}`);
 
 function newAjv(allErrors: boolean) {
@@ -82,7 +89,8 @@ function newAjv(allErrors: boolean) {
     // Unknown keywords are annotations in JSON Schema; types and required stay as written.
     strict: false,
     logger: false,
-    code: { regExp: re2 as never, process: withBudget },
+    // No optimisation passes over the generated code: compiling is what a first trigger may wait for.
+    code: { regExp: re2 as never, process: withBudget, optimize: false },
   });
   // The fast formats: simple regular expressions, linear on any input.
   addFormats(ajv, { mode: 'fast' });
@@ -219,6 +227,7 @@ function describe(error: ErrorObject, base: string): string {
 
 function run(validate: ValidateFunction, input: unknown): boolean {
   budget.deadline = performance.now() + VALIDATION_BUDGET_MS;
+  budget.turns = 0;
   try {
     return validate(input) as boolean;
   } finally {
