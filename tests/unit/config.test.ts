@@ -123,6 +123,8 @@ describe('plugin configuration', () => {
       outlineCacheSections: 50_000,
       revisionsKeep: 100,
       keepHistory: true,
+      suggestionsPendingPerArticle: 100,
+      suggestionsPendingPerCredential: 50,
       cliLoginInterval: 5,
       authRateLimitEnabled: true,
       authRateLimitMax: 10,
@@ -141,6 +143,9 @@ describe('plugin configuration', () => {
     );
     // At least the last 100 revisions of each section are kept (CONTRACT section 12).
     expect(errorOf(() => readQuireConfig({ QUIRE_REVISIONS_KEEP: '10' })).message).toMatch(/^QUIRE_REVISIONS_KEEP="10" is not valid: expected a whole number from 100/);
+    // Pending suggestions are capped (issue 25 point 10); a cap of 0 would refuse every suggestion.
+    expect(errorOf(() => readQuireConfig({ QUIRE_SUGGESTIONS_PER_ARTICLE: '0' })).message).toMatch(/^QUIRE_SUGGESTIONS_PER_ARTICLE="0" is not valid: expected a whole number from 1/);
+    expect(readQuireConfig({ QUIRE_SUGGESTIONS_PER_KEY: '7' })).toMatchObject({ suggestionsPendingPerCredential: 7 });
     expect(readQuireConfig({ QUIRE_HISTORY: 'false', QUIRE_REVISIONS_KEEP: '500' })).toMatchObject({ keepHistory: false, revisionsKeep: 500 });
     expect(errorOf(() => readQuireConfig({ WORKER_THREADS: '0' })).message).toBe('WORKER_THREADS="0" is not valid: expected a whole number from 1 to 256');
     expect(readQuireConfig({ WORKER_INLINE_MAX_CHARS: '0', WORKER_QUEUE: '0' })).toMatchObject({ workerInlineMaxChars: 0, workerQueue: 0 });
