@@ -49,7 +49,7 @@ it('lists our routes as actions on the role page, under Quire and Triggers, and 
   const role = await roles().findOne(await authenticatedRoleId());
   expect(Object.keys(role.permissions['plugin::quire'].controllers).sort()).toEqual(['articles', 'edits', 'history', 'keys', 'mcp', 'notes', 'oauthGrants', 'publications', 'search', 'sections', 'suggestions', 'unfurl', 'upload']);
   expect(Object.keys(role.permissions['plugin::quire'].controllers.articles).sort()).toEqual(['create', 'get', 'list', 'outline', 'remove', 'update']);
-  expect(Object.keys(role.permissions['plugin::triggers'].controllers).sort()).toEqual(['instances', 'organizations']);
+  expect(Object.keys(role.permissions['plugin::triggers'].controllers).sort()).toEqual(['instances', 'organizations', 'skills']);
 });
 
 it('gives the Authenticated role every action of ours on a fresh install', async () => {
