@@ -7,7 +7,8 @@
  * temporary folder, seeds a user, an API key and articles, then measures each scenario with
  * autocannon (20 connections, BENCH_DURATION seconds each, default 10):
  *   - GET /_health (Strapi's floor) and users-permissions' stock GET /api/users/me (JWT);
- *   - ours, with an API key: GET section by anchor, GET outline (200 sections),
+ *   - ours, with an API key: GET section by anchor (and the same read as the MCP tool
+ *     get_section: a JSON-RPC tools/call POST, its ratio to the plain GET printed), GET outline (200 sections),
  *     POST section (insert in the middle of articles of about 200 sections), PATCH note;
  *   - extra scenarios exported by bench/triggers.js, when that file exists.
  * Then it times inserting one section into the middle of an article of 20 and of 2,000
@@ -329,6 +330,17 @@ async function main() {
       { name: 'GET /_health (Strapi floor)', method: 'GET', path: '/_health', headers: {} },
       { name: 'GET /api/users/me (stock, JWT)', method: 'GET', path: '/api/users/me', headers: jwtAuth },
       { name: 'GET section by anchor', method: 'GET', path: `/api/articles/${s.main.id}/sections/${s.main.middle}`, headers: s.auth },
+      {
+        // The same read as an agent makes it: one JSON-RPC tools/call per POST (the route runs in-process).
+        name: 'MCP get_section (tools/call)',
+        method: 'POST',
+        path: '/api/mcp',
+        label: '/api/mcp tools/call get_section',
+        headers: { ...json, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_section', arguments: { id: s.main.id, sid: s.main.middle } } }),
+        // 200 even for a tool error: the result must be the section.
+        check: (res) => Boolean(res.json().result?.structuredContent?.section),
+      },
       { name: 'GET outline (200 sections)', method: 'GET', path: `/api/articles/${s.main.id}/outline`, headers: s.auth },
       {
         name: 'POST section (insert in the middle)',
@@ -411,7 +423,7 @@ async function main() {
     // Each scenario must work before it is measured.
     for (const sc of scenarios) {
       const res = await request(baseUrl, sc.method, sc.path, { headers: sc.fresh ? sc.fresh() : sc.headers, body: sc.body });
-      if (res.status < 200 || res.status >= 300) throw new Error(`${sc.name}: ${res.status} ${res.text.slice(0, 300)}`);
+      if (res.status < 200 || res.status >= 300 || (sc.check && !sc.check(res))) throw new Error(`${sc.name}: ${res.status} ${res.text.slice(0, 300)}`);
     }
 
     const results = [];
@@ -424,9 +436,14 @@ async function main() {
     }
     const health = results[0].requestsPerSec;
     for (const r of results) r.ratioToHealth = Number((r.requestsPerSec / health).toFixed(3));
+    // Issue 21's MCP target is relative to the same read over plain HTTP (>= 0.8x).
+    const plainSection = results.find((r) => r.name === 'GET section by anchor');
+    const mcpSection = results.find((r) => r.name === 'MCP get_section (tools/call)');
+    const mcpToPlain = plainSection && mcpSection ? Number((mcpSection.requestsPerSec / plainSection.requestsPerSec).toFixed(3)) : undefined;
     if (only) {
       console.log('');
       console.log(table(results, health));
+      if (mcpToPlain !== undefined) console.log(`MCP get_section / GET section: ${mcpToPlain}x`);
       return;
     }
 
@@ -444,6 +461,7 @@ async function main() {
 
     console.log('');
     console.log(table(results, health));
+    if (mcpToPlain !== undefined) console.log(`MCP get_section / GET section: ${mcpToPlain}x`);
     console.log('');
     console.log(
       `Insert into ${small.sections} sections: ${small.medianMs} ms median; into ${large.sections}: ${large.medianMs} ms; ratio ${insertScaling.ratio}`,
@@ -463,6 +481,7 @@ async function main() {
       durationSec: DURATION,
       connections: CONNECTIONS,
       scenarios: results,
+      mcpToPlainSection: mcpToPlain,
       insertScaling,
       inlineThreshold,
       revisions,

@@ -6,3 +6,23 @@ export const MAX_BATCH_MESSAGES = 10;
 export const BATCH_CONCURRENCY = 4;
 /** The first protocol version without JSON-RPC batching (2025-03-26 had it; 2025-06-18 removed it). */
 export const FIRST_VERSION_WITHOUT_BATCHES = '2025-06-18';
+
+/** Runs tasks with at most `limit` at once. */
+export function limiter(limit: number) {
+  let running = 0;
+  const queue: Array<() => void> = [];
+  return <T>(task: () => Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const run = () => {
+        running += 1;
+        task()
+          .then(resolve, reject)
+          .finally(() => {
+            running -= 1;
+            queue.shift()?.();
+          });
+      };
+      if (running < limit) run();
+      else queue.push(run);
+    });
+}

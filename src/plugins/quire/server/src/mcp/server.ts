@@ -35,7 +35,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '../../../../../kernel/auth';
 import { invokeRoute } from '../../../../../kernel/invoke';
-import { BATCH_CONCURRENCY, FIRST_VERSION_WITHOUT_BATCHES, MAX_BATCH_MESSAGES } from './limits';
+import { BATCH_CONCURRENCY, FIRST_VERSION_WITHOUT_BATCHES, limiter, MAX_BATCH_MESSAGES } from './limits';
 import { routeFor, type Tool } from './tools';
 
 export const SERVER_INFO = { name: 'quire', title: 'Quire', version: '1' };
@@ -182,26 +182,6 @@ class Multiplexer implements Transport {
       this.onmessage?.({ ...message, id: internal }, extra);
     });
   }
-}
-
-/** Runs tasks with at most `limit` at once. */
-function limiter(limit: number) {
-  let running = 0;
-  const queue: Array<() => void> = [];
-  return <T>(task: () => Promise<T>): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      const run = () => {
-        running += 1;
-        task()
-          .then(resolve, reject)
-          .finally(() => {
-            running -= 1;
-            queue.shift()?.();
-          });
-      };
-      if (running < limit) run();
-      else queue.push(run);
-    });
 }
 
 const callerOf = (extra: { authInfo?: { extra?: Record<string, unknown> } }): Caller => {
