@@ -292,6 +292,23 @@ async function timeThreshold(baseUrl, auth, article, bodies) {
   return { inlineMs: median(times.inline), workerMs: median(times.worker) };
 }
 
+/** Median latencies of two scenarios' requests sent one at a time, alternating; ratio = a's median / b's (b's speed relative to a). */
+async function alternate(baseUrl, a, b) {
+  const times = { a: [], b: [] };
+  for (let i = 0; i < INSERT_SAMPLES; i += 1) {
+    for (const [which, sc] of [['a', a], ['b', b]]) {
+      const started = process.hrtime.bigint();
+      const res = await request(baseUrl, sc.method, sc.path, { headers: sc.headers, body: sc.body });
+      times[which].push(Number(process.hrtime.bigint() - started) / 1e6);
+      if (res.status !== 200) throw new Error(`${sc.name}: ${res.status}`);
+    }
+  }
+  const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+  const plainMs = median(times.a);
+  const mcpMs = median(times.b);
+  return { plainMs: Number(plainMs.toFixed(2)), mcpMs: Number(mcpMs.toFixed(2)), ratio: Number((plainMs / mcpMs).toFixed(3)) };
+}
+
 function table(rows, health) {
   const lines = [
     ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'x /_health', 'non-2xx'],
@@ -440,10 +457,18 @@ async function main() {
     const plainSection = results.find((r) => r.name === 'GET section by anchor');
     const mcpSection = results.find((r) => r.name === 'MCP get_section (tools/call)');
     const mcpToPlain = plainSection && mcpSection ? Number((mcpSection.requestsPerSec / plainSection.requestsPerSec).toFixed(3)) : undefined;
+    // On a shared machine the two autocannon runs see different loads: also time them alternately, one request at a time.
+    const mcpSequential = plainSection && mcpSection ? await alternate(baseUrl, scenarios.find((sc) => sc.name === plainSection.name), scenarios.find((sc) => sc.name === mcpSection.name)) : undefined;
+    const mcpLine = () =>
+      mcpToPlain !== undefined &&
+      console.log(
+        `MCP get_section / GET section: ${mcpToPlain}x in throughput; one at a time, alternating (${INSERT_SAMPLES} each): ` +
+          `${mcpSequential.plainMs} ms vs ${mcpSequential.mcpMs} ms median, ${mcpSequential.ratio}x`,
+      );
     if (only) {
       console.log('');
       console.log(table(results, health));
-      if (mcpToPlain !== undefined) console.log(`MCP get_section / GET section: ${mcpToPlain}x`);
+      mcpLine();
       return;
     }
 
@@ -461,7 +486,7 @@ async function main() {
 
     console.log('');
     console.log(table(results, health));
-    if (mcpToPlain !== undefined) console.log(`MCP get_section / GET section: ${mcpToPlain}x`);
+    mcpLine();
     console.log('');
     console.log(
       `Insert into ${small.sections} sections: ${small.medianMs} ms median; into ${large.sections}: ${large.medianMs} ms; ratio ${insertScaling.ratio}`,
@@ -481,7 +506,7 @@ async function main() {
       durationSec: DURATION,
       connections: CONNECTIONS,
       scenarios: results,
-      mcpToPlainSection: mcpToPlain,
+      mcpToPlainSection: { throughput: mcpToPlain, sequential: mcpSequential },
       insertScaling,
       inlineThreshold,
       revisions,

@@ -23,9 +23,7 @@ import {
   CallToolRequestSchema,
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
   isInitializeRequest,
-  isJSONRPCErrorResponse,
   isJSONRPCRequest,
-  isJSONRPCResultResponse,
   ListToolsRequestSchema,
   type CallToolResult,
   type JSONRPCMessage,
@@ -167,7 +165,8 @@ class Multiplexer implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    if (!isJSONRPCResultResponse(message) && !isJSONRPCErrorResponse(message)) return;
+    // An answer has an id and a result or error (the SDK's type guards would parse the whole result with zod again).
+    if (!('id' in message) || !('result' in message || 'error' in message)) return;
     const waiting = this.pending.get(message.id as number);
     if (!waiting) return;
     this.pending.delete(message.id as number);
@@ -267,7 +266,8 @@ export class McpEndpoint {
       const text = await response.text();
       response.headers.forEach((value, name) => ctx.set(name, value));
       ctx.status = response.status;
-      if (text) ctx.body = response.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : text;
+      // The JSON as the transport wrote it (its Content-Type is set above): not parsed to be written again.
+      if (text) ctx.body = text;
       else {
         ctx.body = null;
         ctx.status = response.status;
