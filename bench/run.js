@@ -17,6 +17,7 @@
  * WORKER_INLINE_MAX_CHARS (parsed on the main thread, and in a worker thread). Last, the hostile
  * inputs of bench/event-loop.js are sent one at a time while another connection polls
  * /_health: it prints how each was answered and the event loop's longest stall meanwhile.
+ * Then, in-process, the cost of validating an input against a 50-field inputSchema (bench/skills.js).
  * Prints requests/s, p50/p99 latency and the ratio to /_health, and writes bench/results.json.
  * Searches: in the article of 200 sections, and across another user's 200 articles.
  * BENCH_ONLY=<regexp> measures only the scenarios it matches, beside /_health, then sends only
@@ -35,6 +36,7 @@ const autocannon = require('autocannon');
 const { serverEnv } = require('../tests/helpers/server-env');
 const { hostileCases, hostileTable, thresholdBodies, INLINE_MAX } = require('./event-loop');
 const { revisionCases, revisionTable } = require('./revisions');
+const { validationBench, validationLine } = require('./skills');
 
 const ROOT = path.join(__dirname, '..');
 const DURATION = Number(process.env.BENCH_DURATION || 10);
@@ -505,6 +507,10 @@ async function main() {
     console.log(revisionTable(revisions));
     console.log('');
     console.log(hostileTable(hostile));
+    // In-process: what checking an input against a workflow's inputSchema costs (issue 24).
+    const inputValidation = validationBench();
+    console.log('');
+    console.log(validationLine(inputValidation));
     const out = {
       date: new Date().toISOString(),
       node: process.version,
@@ -518,6 +524,7 @@ async function main() {
       inlineThreshold,
       revisions,
       hostile,
+      inputValidation,
     };
     fs.writeFileSync(path.join(__dirname, 'results.json'), JSON.stringify(out, null, 2) + '\n');
     console.log('Written to bench/results.json');

@@ -39,3 +39,50 @@ export interface QuireServices {
   /** Where Redis is, if anywhere (REDIS_URL). */
   redis: { url: () => string | null };
 }
+
+/** A skill (CONTRACT 21): an enabled workflow of an organization, as agents see it. */
+export interface SkillRecord {
+  /** `^[a-z0-9_]{1,64}$`, unique in the organization, made from the workflow's name. */
+  name: string;
+  /** The workflow's name. */
+  title: string;
+  description: string | null;
+  /** JSON Schema 2020-12 of the input, or null (any input). */
+  inputSchema: Record<string, unknown> | null;
+  processInstanceId: string;
+  workflowId: string;
+  triggerUrl: string;
+}
+
+interface SkillCallIds {
+  executionId: string;
+  workflowId: string;
+  processInstanceId: string;
+  /** True when an idempotency key named an earlier call: nothing ran again. */
+  duplicate: boolean;
+}
+
+/** What a skill call ends with: the output, the execution's error, or where to poll while it runs. */
+export type SkillCallResult =
+  | (SkillCallIds & { status: 'success'; output: unknown })
+  | (SkillCallIds & { status: 'failed'; error: { code: string; message: string } })
+  | (SkillCallIds & { status: 'pending' | 'running'; statusUrl: string });
+
+/**
+ * What the triggers plugin offers other plugins through `strapi.plugin('triggers').service(name)`
+ * (the MCP server's tools for organization keys); the triggers plugin checks it at compile time
+ * (triggers/server/src/services/contract.ts).
+ */
+export interface TriggersServices {
+  skills: {
+    /** The organization's skills: one per enabled workflow. */
+    list: (organizationId: string) => Promise<SkillRecord[]>;
+    /**
+     * Triggers the skill's workflow as the organization's key would and waits up to
+     * `waitSeconds` (default and at most 30). Throws the API's errors (ApiError): 404 for an
+     * unknown or disabled skill, 400 for an input its inputSchema refuses (nothing runs), 422 for
+     * an idempotency key first used with another input.
+     */
+    call: (organizationId: string, name: string, input: unknown, options?: { idempotencyKey?: string; waitSeconds?: number }) => Promise<SkillCallResult>;
+  };
+}

@@ -46,7 +46,7 @@ describe('GET /api/openapi.json', () => {
     for (const layer of routers.flatMap((r: any) => (r.listRoutes ? r.listRoutes() : r.stack))) {
       const full = layer.path as string;
       if (full.startsWith('/api/upload/files')) continue; // the upload plugin's own routes (Media Library)
-      if (!/^\/(api\/(articles|keys|auth\/me|upload|unfurl|cli|search|organizations|process-instances|openapi\.json|docs|mcp|oauth)|webhook|status|p\/|cli\/login|quire\/|triggers\/|oauth\/|\.well-known\/oauth-)/.test(full)) continue;
+      if (!/^\/(api\/(articles|keys|auth\/me|upload|unfurl|cli|search|organizations|process-instances|skills|openapi\.json|docs|mcp|oauth)|webhook|status|p\/|cli\/login|quire\/|triggers\/|oauth\/|\.well-known\/oauth-)/.test(full)) continue;
       for (const method of layer.methods.filter((m: string) => m !== 'HEAD')) served.push(`${method} ${full.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`);
     }
     expect(served.length).toBeGreaterThan(40);

@@ -5,7 +5,7 @@ import { registerTriggerCredentials } from './credentials';
 import { routes } from './routes';
 
 /** URL prefixes of the trigger service: everything under them answers in the envelope. */
-export const URL_PREFIXES = ['/api/organizations', '/api/process-instances', '/webhook', '/status'];
+export const URL_PREFIXES = ['/api/organizations', '/api/process-instances', '/api/skills', '/webhook', '/status'];
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   registerPrefixes(strapi, 'triggers', URL_PREFIXES);

@@ -1,7 +1,7 @@
 /**
  * Creating and editing a workflow: name, action from the registry (with its description),
  * config as JSON checked by the action's own schema on the server (its error shown under the
- * field), enabled; when editing, its signing secrets: fingerprints listed, one removed, a new
+ * field), its skill's description and input schema (JSON checked here, the schema by the server), enabled; when editing, its signing secrets: fingerprints listed, one removed, a new
  * one generated or pasted and then shown once.
  */
 import { Box, Button, Field, Flex, Modal, SingleSelect, SingleSelectOption, Switch, Textarea, TextInput, Typography } from '@strapi/design-system';
@@ -30,7 +30,9 @@ export const WorkflowForm = ({ instanceId, actions, workflow, open, onOpenChange
   const [enabled, setEnabled] = React.useState(workflow?.enabled ?? true);
   const [callbackUrl, setCallbackUrl] = React.useState(workflow?.callbackUrl ?? '');
   const [callbackSecret, setCallbackSecret] = React.useState<string | null>(null);
-  const [errors, setErrors] = React.useState<{ config?: string; name?: string; callbackUrl?: string; form?: string }>({});
+  const [description, setDescription] = React.useState(workflow?.description ?? '');
+  const [inputSchema, setInputSchema] = React.useState(workflow?.inputSchema ? JSON.stringify(workflow.inputSchema, null, 2) : '');
+  const [errors, setErrors] = React.useState<{ config?: string; name?: string; callbackUrl?: string; description?: string; inputSchema?: string; form?: string }>({});
   const chosen = actions.find((a) => a.name === action);
   // The design system's Switch does not read the field's id: given by hand, so its label names it.
   const enabledId = React.useId();
@@ -49,15 +51,41 @@ export const WorkflowForm = ({ instanceId, actions, workflow, open, onOpenChange
     } catch (error) {
       return setErrors({ config: m('workflow.config.invalidJson', 'Not valid JSON: {reason}', { reason: (error as Error).message }) });
     }
+    // The schema is checked here for JSON and shape, and by the server for the rest (it names the problem).
+    let schema: Record<string, unknown> | null = null;
+    if (inputSchema.trim()) {
+      try {
+        schema = JSON.parse(inputSchema);
+      } catch (error) {
+        return setErrors({ inputSchema: m('workflow.schema.invalidJson', 'Not valid JSON: {reason}', { reason: (error as Error).message }) });
+      }
+      if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
+        return setErrors({ inputSchema: m('workflow.schema.notObject', 'A JSON Schema is an object: {"type": "object", "properties": {...}}') });
+      }
+    }
+    if (description.length > 2000) return setErrors({ description: m('workflow.description.tooLong', 'At most 2,000 characters.') });
     const callback = callbackUrl.trim() ? callbackUrl.trim() : workflow?.callbackUrl ? null : undefined;
-    const body = workflow ? { name, config: parsed, enabled, callbackUrl: callback } : { name, action, config: parsed, enabled, callbackUrl: callback ?? undefined };
+    const skill = { description: description.trim() ? description : null, inputSchema: schema };
+    const body = workflow
+      ? { name, config: parsed, enabled, callbackUrl: callback, ...skill }
+      : { name, action, config: parsed, enabled, callbackUrl: callback ?? undefined, ...skill };
     const result = workflow
       ? await call<Issued>('put', `/triggers/instances/${instanceId}/workflows/${workflow.id}`, body, { quiet: true })
       : await call<Issued>('post', `/triggers/instances/${instanceId}/workflows`, body, { quiet: true });
     if (result.error) {
       const message = result.error;
       return setErrors(
-        /callbackUrl/i.test(message) ? { callbackUrl: message } : /config/i.test(message) ? { config: message } : /name/i.test(message) ? { name: message } : { form: message },
+        /^inputSchema/.test(message)
+          ? { inputSchema: message }
+          : /^description/.test(message)
+            ? { description: message }
+            : /callbackUrl/i.test(message)
+              ? { callbackUrl: message }
+              : /config/i.test(message)
+                ? { config: message }
+                : /name/i.test(message)
+                  ? { name: message }
+                  : { form: message },
       );
     }
     setErrors({});
@@ -99,6 +127,28 @@ export const WorkflowForm = ({ instanceId, actions, workflow, open, onOpenChange
                   rows={6}
                   style={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace' }}
                   onChange={(e: React.ChangeEvent<HTMLTextAreaElement>) => setConfig(e.target.value)}
+                />
+                <Field.Hint />
+                <Field.Error />
+              </Field.Root>
+              <Field.Root name="description" error={errors.description} hint={m('workflow.description.hint', 'What it does, for people and agents (its skill\'s description). At most 2,000 characters.')}>
+                <Field.Label>{m('workflow.description', 'Description')}</Field.Label>
+                <Textarea value={description} rows={3} maxLength={2000} onChange={(e: React.ChangeEvent<HTMLTextAreaElement>) => setDescription(e.target.value)} />
+                <Field.Hint />
+                <Field.Error />
+              </Field.Root>
+              <Field.Root
+                name="inputSchema"
+                error={errors.inputSchema}
+                hint={m('workflow.schema.hint', 'Optional JSON Schema (draft 2020-12): a trigger whose input does not match is refused. Leave empty for any input.')}
+              >
+                <Field.Label>{m('workflow.schema', 'Input schema')}</Field.Label>
+                <Textarea
+                  value={inputSchema}
+                  rows={6}
+                  placeholder={'{"type": "object", "properties": {"email": {"type": "string"}}, "required": ["email"]}'}
+                  style={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace' }}
+                  onChange={(e: React.ChangeEvent<HTMLTextAreaElement>) => setInputSchema(e.target.value)}
                 />
                 <Field.Hint />
                 <Field.Error />

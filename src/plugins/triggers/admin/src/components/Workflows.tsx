@@ -1,6 +1,6 @@
 /**
- * The workflows of a trigger panel: each with its trigger URL, the four ways to call it as
- * ready-to-copy samples, Send test (the real trigger route, with the instance key), edit and
+ * The workflows of a trigger panel: each with its trigger URL, its skill (name, description,
+ * input schema, a "try it" form), the four ways to call it as ready-to-copy samples, Send test (the real trigger route, with the instance key), edit and
  * delete; and the Create workflow button.
  */
 import { Badge, Box, Button, Flex, Tabs, Typography } from '@strapi/design-system';
@@ -14,6 +14,7 @@ import { useCanManage } from './use-can-manage';
 import { useMessages } from './use-messages';
 import { useMutation } from './use-mutation';
 import { WorkflowForm } from './WorkflowForm';
+import { SkillSection } from './Skill';
 import { useNotification } from '@strapi/strapi/admin';
 
 interface Props {
@@ -143,6 +144,7 @@ const WorkflowCard = ({ instanceId, workflow, actions, onChange, onTested }: { i
         </Flex>
         <Mono data-trigger-url="">{workflow.triggerUrl}</Mono>
       </Box>
+      <SkillSection instanceId={instanceId} workflow={workflow} onTested={onTested} />
       {workflow.callbackUrl ? (
         <Box paddingTop={3}>
           <Typography variant="sigma" textColor="neutral600">

@@ -1,6 +1,7 @@
 /**
  * /admin/plugins/triggers/instances/{id}: a process instance's trigger panel: Public API
- * Access (its key), its workflows (trigger URLs, samples, Send test) and executions.
+ * Access (its key), its workflows (trigger URLs, skills, samples, Send test), the organization's
+ * MCP client configuration, and executions.
  */
 import { Flex } from '@strapi/design-system';
 import { BackButton, Layouts, Page } from '@strapi/strapi/admin';
@@ -13,6 +14,8 @@ import { ApiAccess } from '../components/ApiAccess';
 import { Executions } from '../components/Executions';
 import { useMessages } from '../components/use-messages';
 import { Workflows } from '../components/Workflows';
+import { McpConfiguration } from '../components/Skill';
+import { Section } from '../components/secrets';
 
 export const InstancePage = () => {
   const { pid } = useParams<{ pid: string }>();
@@ -48,6 +51,9 @@ export const InstancePage = () => {
             }}
             onTested={setOpened}
           />
+          <Section title={m('mcp.section', 'Agents (MCP)')} data-section="mcp">
+            <McpConfiguration mcpUrl={current.mcpUrl} organizationName={current.organization.name} />
+          </Section>
           <Executions instanceId={current.id} workflows={workflows.data.data} opened={opened} onOpen={setOpened} />
         </Flex>
       </Layouts.Content>

@@ -16,6 +16,7 @@ import { ConfirmButton, Mono, SecretOnceDialog, Section } from '../components/se
 import { useCanManage } from '../components/use-can-manage';
 import { useMessages } from '../components/use-messages';
 import { useMutation } from '../components/use-mutation';
+import { McpConfiguration } from '../components/Skill';
 
 export const OrganizationPage = () => {
   const { orgId } = useParams<{ orgId: string }>();
@@ -39,6 +40,9 @@ export const OrganizationPage = () => {
         <Flex direction="column" alignItems="stretch" gap={6}>
           <Instances organization={organization} onChange={reload} />
           <Keys organization={organization} onChange={reload} />
+          <Section title={m('mcp.section', 'Agents (MCP)')} data-section="mcp">
+            <McpConfiguration mcpUrl={organization.mcpUrl} organizationName={organization.name} />
+          </Section>
         </Flex>
       </Layouts.Content>
     </Page.Main>

@@ -2,7 +2,6 @@ import type { Core } from '@strapi/strapi';
 import { invalidArgument, notFound } from '../../../../../kernel/errors';
 import { jsonTextTooDeep, tooDeep } from '../../../../../kernel/json-depth';
 import { controller } from '../../../../../kernel/routes';
-import { publicUrl } from '../../../../../kernel/config';
 import { triggersConfig } from '../config';
 import { triggerRoutes } from '../routes';
 import type { TriggerWorkflow } from '../services/workflows';
@@ -70,39 +69,18 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const body = parseBody(raw);
       // A body without `payload` is itself the input: platforms that sign webhooks send their own shapes.
       const wrapped = Object.prototype.hasOwnProperty.call(body, 'payload');
-      let input = wrapped ? body.payload : body;
-      const action = plugin().service('actions').get(workflow.action);
-      if (action?.parseInput) {
-        try {
-          input = action.parseInput(input, { strapi });
-        } catch (error) {
-          // The action names fields from "payload."; a bare body has no such wrapper.
-          if (!wrapped && error instanceof Error) error.message = error.message.replace(/^payload\./, '').replace(/^payload /, 'body ');
-          throw error;
-        }
-      }
-      const config = JSON.parse(workflow.config);
-      const maxAttempts = plugin().service('actions').maxAttempts(workflow.action, config);
       const signatureId = signatureHeadersOf(ctx.request.headers)?.id;
       const webhookId = typeof signatureId === 'string' && signatureId ? signatureId : undefined;
       const idempotencyKey = idempotencyKeyOf(ctx.request.headers['idempotency-key']);
-
-      const created = await plugin()
-        .service('executions')
-        .create(workflow, input, maxAttempts, { webhookId, idempotencyKey, bodyHash: idempotencyKey === undefined ? undefined : bodyHash(raw) });
-      if (!created.duplicate) {
-        // The execution is recorded; if the queue is unreachable, the sweep dispatches it later.
-        await plugin()
-          .service('runner')
-          .dispatch(created.executionId)
-          .catch((error) => strapi.log.warn(`triggers: could not dispatch ${created.executionId}: ${error?.message ?? error}`));
-      }
-      return {
-        executionId: created.executionId,
-        status: created.status,
-        statusUrl: `${publicUrl(strapi)}/status/${processInstanceId}/${created.executionId}`,
-        duplicate: created.duplicate,
-      };
+      return plugin()
+        .service('starts')
+        .start(workflow, wrapped ? body.payload : body, {
+          base: wrapped ? 'payload' : 'body',
+          bytes: raw.length,
+          webhookId,
+          idempotencyKey,
+          bodyHash: idempotencyKey === undefined ? undefined : bodyHash(raw),
+        });
     },
 
     /** The route's guard checked the credential against this instance. */

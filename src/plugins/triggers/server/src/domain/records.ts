@@ -26,6 +26,8 @@ export const workflowRecord = (row, publicUrl: string): WorkflowRecord => ({
   id: row.documentId,
   name: row.name,
   action: row.action,
+  description: row.description ?? null,
+  inputSchema: fromJson(row.inputSchema) as Record<string, unknown> | null,
   config: fromJson(row.config) as Record<string, unknown>,
   triggerUrl: `${publicUrl}/webhook/${row.instanceId}/${row.documentId}`,
   signing: Number(row.secretCount) > 0,

@@ -10,6 +10,7 @@ import {
   createWorkflowInput,
   listExecutionsQuery,
   listInstancesQuery,
+  listSkillsQuery,
   statusQuery,
   triggerBody,
   updateWorkflowInput,
@@ -25,6 +26,7 @@ import {
   organizationList,
   organizationOnly,
   replayed,
+  skillList,
   triggered,
   workflowDeleted,
   workflowIssued,
@@ -36,6 +38,10 @@ import { route, USER_CREDENTIALS } from './route';
 const organizationId = z.string().describe('The organization\'s id.');
 const instanceParams = z.object({ pid: z.string().describe('The process instance\'s id.') });
 const workflowParams = z.object({ pid: z.string().describe('The process instance\'s id.'), wid: z.string().describe('The workflow\'s id.') });
+
+/** Organization keys are managed by the organization's owner only: an organization key is recognised, and refused (403). */
+const KEY_ROUTE_CREDENTIALS = [...USER_CREDENTIALS, 'organization-key'] as const;
+const KEYS_NOT_FOR_ORGANIZATION_KEYS = 'With a user\'s credential only; an organization key is refused with 403 permission-denied.';
 
 export const organizationRoutes = route('organizations', 'Organizations', {
   create: {
@@ -57,7 +63,8 @@ export const organizationRoutes = route('organizations', 'Organizations', {
     method: 'POST',
     path: '/api/organizations/:orgId/keys',
     summary: 'Create an organization key (cko_, shown once)',
-    credentials: USER_CREDENTIALS,
+    description: KEYS_NOT_FOR_ORGANIZATION_KEYS,
+    credentials: KEY_ROUTE_CREDENTIALS,
     params: z.object({ orgId: organizationId }),
     body: createOrganizationKeyInput,
     responses: { 201: organizationKeyIssued },
@@ -66,7 +73,8 @@ export const organizationRoutes = route('organizations', 'Organizations', {
     method: 'GET',
     path: '/api/organizations/:orgId/keys',
     summary: 'List an organization\'s keys (never their secrets)',
-    credentials: USER_CREDENTIALS,
+    description: KEYS_NOT_FOR_ORGANIZATION_KEYS,
+    credentials: KEY_ROUTE_CREDENTIALS,
     params: z.object({ orgId: organizationId }),
     responses: { 200: organizationKeyList },
   },
@@ -74,7 +82,8 @@ export const organizationRoutes = route('organizations', 'Organizations', {
     method: 'DELETE',
     path: '/api/organizations/:orgId/keys/:keyId',
     summary: 'Revoke an organization key (it fails at once)',
-    credentials: USER_CREDENTIALS,
+    description: KEYS_NOT_FOR_ORGANIZATION_KEYS,
+    credentials: KEY_ROUTE_CREDENTIALS,
     params: z.object({ orgId: organizationId, keyId: z.string().describe('The key\'s id.') }),
     responses: { 200: organizationKeyRevoked },
   },
@@ -173,6 +182,18 @@ export const instanceRoutes = route('instances', 'Process instances', {
   },
 });
 
+export const skillRoutes = route('skills', 'Skills', {
+  list: {
+    method: 'GET',
+    path: '/api/skills',
+    summary: 'List an organization\'s skills: its enabled workflows, described and typed for agents',
+    description: 'With an organization key (X-Process-Manager-Key): its organization. With a user\'s credential: ?organizationId= of an organization you own.',
+    query: listSkillsQuery,
+    responses: { 200: skillList },
+    errors: ['not-found'],
+  },
+});
+
 /** The trigger and status URLs: root routes, with the trigger credentials. */
 export const triggerRoutes = route('trigger', 'Triggers', {
   trigger: {
@@ -211,7 +232,7 @@ export const triggerRoutes = route('trigger', 'Triggers', {
   },
 });
 
-export const routes = routeList(organizationRoutes, instanceRoutes, triggerRoutes, adminOrganizationRoutes, adminInstanceRoutes);
+export const routes = routeList(organizationRoutes, instanceRoutes, skillRoutes, triggerRoutes, adminOrganizationRoutes, adminInstanceRoutes);
 
 export default {
   admin: adminRouter('triggers', routes),

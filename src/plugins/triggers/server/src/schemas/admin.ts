@@ -51,6 +51,7 @@ export const adminInstanceSummary = z
     name: z.string(),
     keyHint: z.string().describe('The key masked but for its last 4 characters (ck_••••abcd); reveal it with GET .../key.'),
     workflows: z.number().int().min(0),
+    mcpUrl: z.string().describe('The MCP endpoint its organization\'s keys connect to (<PUBLIC_URL>/api/mcp).'),
     createdAt: timestamp,
   })
   .meta({ id: 'AdminProcessInstance', description: 'A process instance with its organization and owner, key masked (the admin panel).' });
@@ -67,6 +68,7 @@ export const adminOrganizationDetail = z
     createdAt: timestamp,
     keys: z.array(adminOrganizationKey).describe('Newest first.'),
     instances: z.array(adminInstanceSummary),
+    mcpUrl: z.string().describe('The MCP endpoint its organization keys connect to (<PUBLIC_URL>/api/mcp).'),
   })
   .meta({ id: 'AdminOrganizationDetail', description: 'An organization with its keys (never their secrets) and process instances.' });
 
@@ -92,6 +94,9 @@ export const adminWorkflow = z
     id: z.string(),
     name: z.string(),
     action: z.string(),
+    description: z.string().nullable(),
+    inputSchema: z.record(z.string(), z.unknown()).nullable(),
+    skillName: z.string().describe('Its skill\'s name in the organization (the MCP tool name).'),
     config: z.record(z.string(), z.unknown()),
     triggerUrl: z.string(),
     signing: z.boolean(),
@@ -103,6 +108,8 @@ export const adminWorkflow = z
   })
   .meta({ id: 'AdminWorkflow', description: 'A workflow, with its signing secrets\' fingerprints (the admin panel).' });
 
+const workflowDescription = z.string().max(2000, 'must be at most 2000 characters').nullable().describe('null removes it.');
+const workflowInputSchema = z.record(z.string(), z.unknown(), { error: 'must be a JSON Schema object' }).nullable().describe('JSON Schema 2020-12, at most 64 KiB; null removes it.');
 const signingSecret = z.string().describe('whsec_ and the base64 of 24 to 64 bytes.');
 const callbackUrl = z.string().max(2048, 'must be at most 2048 characters').nullable().describe('A public http(s) URL; null removes it.');
 
@@ -118,6 +125,8 @@ export const adminCreateWorkflowInput = z.strictObject({
   signingSecrets: z.array(signingSecret).max(10, 'must hold at most 10 secrets').optional(),
   callbackUrl: callbackUrl.optional(),
   enabled: z.boolean().optional(),
+  description: workflowDescription.optional(),
+  inputSchema: workflowInputSchema.optional(),
 });
 
 export const adminUpdateWorkflowInput = z.strictObject({
@@ -125,6 +134,8 @@ export const adminUpdateWorkflowInput = z.strictObject({
   config: z.unknown().optional(),
   callbackUrl: callbackUrl.optional(),
   enabled: z.boolean().optional(),
+  description: workflowDescription.optional(),
+  inputSchema: workflowInputSchema.optional(),
 });
 
 export const adminAddSecretInput = z.strictObject({

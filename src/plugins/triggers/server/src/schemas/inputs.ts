@@ -17,6 +17,9 @@ export const createOrganizationKeyInput = z.strictObject({
 });
 
 export const createInstanceInput = z.strictObject({ organizationId: id, name });
+export const listSkillsQuery = z.strictObject({
+  organizationId: id.optional().describe('Required with a user\'s credential: an organization you own. With an organization key: its own (or left out).'),
+});
 export const listInstancesQuery = z.strictObject({ organizationId: id.optional().describe('Only the instances of this organization.') });
 
 const signingSecrets = z
@@ -34,6 +37,19 @@ const callbackUrl = z
   .nullable()
   .describe('http(s) URL, public: Quire POSTs execution.finished there, signed (Standard Webhooks) with the workflow\'s callback secret. null removes it.');
 
+export const MAX_DESCRIPTION_LENGTH = 2000;
+
+const description = z
+  .string()
+  .max(MAX_DESCRIPTION_LENGTH, `must be at most ${MAX_DESCRIPTION_LENGTH} characters`)
+  .nullable()
+  .describe('What the workflow does, for people and agents (its skill\'s description); null removes it.');
+
+const inputSchema = z
+  .record(z.string(), z.unknown(), { error: 'must be a JSON Schema object' })
+  .nullable()
+  .describe('A JSON Schema (draft 2020-12) object, at most 64 KiB: a trigger\'s input must validate against it (400 otherwise, before anything runs). null removes it.');
+
 const actionConfig = z.unknown().describe('The action\'s settings (the http action: {url, headers?, maxAttempts?}).');
 
 export const createWorkflowInput = z.strictObject({
@@ -43,6 +59,8 @@ export const createWorkflowInput = z.strictObject({
   signingSecrets: signingSecrets.optional(),
   callbackUrl: callbackUrl.optional(),
   enabled: z.boolean().optional(),
+  description: description.optional(),
+  inputSchema: inputSchema.optional(),
 });
 
 export const updateWorkflowInput = z.strictObject({
@@ -51,6 +69,8 @@ export const updateWorkflowInput = z.strictObject({
   signingSecrets: signingSecrets.optional(),
   callbackUrl: callbackUrl.optional(),
   enabled: z.boolean().optional(),
+  description: description.optional(),
+  inputSchema: inputSchema.optional(),
 });
 
 export const listExecutionsQuery = z.strictObject({

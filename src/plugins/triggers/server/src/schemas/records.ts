@@ -36,6 +36,8 @@ export const workflowRecord = z
     id: z.string(),
     name: z.string(),
     action: z.string(),
+    description: z.string().nullable().describe('What the workflow does (its skill\'s description).'),
+    inputSchema: z.record(z.string(), z.unknown()).nullable().describe('The JSON Schema (2020-12) a trigger\'s input must match; null: any input.'),
     config: z.record(z.string(), z.unknown()).describe('The action\'s settings.'),
     triggerUrl: z.string().describe('POST here to start an execution.'),
     signing: z.boolean().describe('True when signing secrets are set (they are never returned).'),
@@ -45,6 +47,18 @@ export const workflowRecord = z
     updatedAt: timestamp,
   })
   .meta({ id: 'Workflow', description: 'A workflow of a process instance.' });
+
+export const skillRecord = z
+  .strictObject({
+    name: z.string().regex(/^[a-z0-9_]{1,64}$/).describe('The tool name: made from the workflow\'s name, unique in the organization (prefixed with the instance\'s name where two would collide), stable across calls.'),
+    title: z.string().describe('The workflow\'s name.'),
+    description: z.string().nullable(),
+    inputSchema: z.record(z.string(), z.unknown()).nullable().describe('JSON Schema 2020-12 of the input; null: any input.'),
+    processInstanceId: z.string(),
+    workflowId: z.string(),
+    triggerUrl: z.string().describe('POST here (with X-Process-Manager-Key) to call it over HTTP.'),
+  })
+  .meta({ id: 'Skill', description: 'An enabled workflow of the organization, described and typed for agents.' });
 
 export const executionRecord = z
   .strictObject({
@@ -73,3 +87,4 @@ export type OrganizationKeyRecord = z.infer<typeof organizationKeyRecord>;
 export type InstanceRecord = z.infer<typeof instanceRecord>;
 export type WorkflowRecord = z.infer<typeof workflowRecord>;
 export type ExecutionRecord = z.infer<typeof executionRecord>;
+export type SkillRecordOf = z.infer<typeof skillRecord>;

@@ -1,7 +1,7 @@
 /** What the trigger service's routes answer: the `data` of each success envelope. */
 import { z } from 'zod';
 import { deletedId } from '../../../../../kernel/schemas';
-import { executionRecord, instanceRecord, organizationKeyRecord, organizationRecord, workflowRecord } from './records';
+import { executionRecord, instanceRecord, organizationKeyRecord, organizationRecord, skillRecord, workflowRecord } from './records';
 
 
 export const organizationOnly = z.strictObject({ organization: organizationRecord });
@@ -39,3 +39,5 @@ export const triggered = z.strictObject({
   duplicate: z.boolean().describe('True when this webhook-id or Idempotency-Key was accepted before: nothing ran again.'),
 });
 export const executionStatus = executionRecord;
+
+export const skillList = z.strictObject({ skills: z.array(skillRecord).describe('One per enabled workflow of the organization\'s instances, oldest first.') });

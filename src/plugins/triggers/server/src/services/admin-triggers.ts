@@ -10,6 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { paginationOf, type Pagination } from '../../../../../kernel/admin-routes';
 import { iso, knexOf, tableName } from '../../../../../kernel/db';
 import { invalidArgument, notFound } from '../../../../../kernel/errors';
+import { publicUrl } from '../../../../../kernel/config';
 import { decodeSigningSecret } from '../domain/signature';
 import type { Principal } from '../domain/principal';
 import { fromJson, type WorkflowRecord } from '../domain/records';
@@ -95,6 +96,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         name: r.name,
         keyHint: maskKey(service('vault').openInstanceKey(r.key_ciphertext)),
         workflows: Number(r.workflow_count ?? 0),
+        mcpUrl: `${publicUrl(strapi)}/api/mcp`,
         createdAt: iso(r.created_at)!,
       }),
     );
@@ -103,7 +105,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   async function workflowRow(instanceId: string, workflowId: string) {
     const row = await strapi.db
       .query(UID.workflow)
-      .findOne({ where: { documentId: workflowId, instanceId }, select: ['id', 'documentId', 'secretsCiphertext'] });
+      .findOne({ where: { documentId: workflowId, instanceId }, select: ['id', 'documentId', 'organizationId', 'secretsCiphertext'] });
     if (!row) throw notFound(`No workflow with id ${workflowId} in this process instance.`, 'Reload the trigger panel.');
     return row;
   }
@@ -116,10 +118,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   const secretsOf = (ciphertext: string | null) => service('vault').openSigningSecrets(ciphertext) as string[];
 
-  async function withSecrets(instanceId: string, workflow: WorkflowRecord): Promise<AdminWorkflow> {
+  /** The workflow with its signing secrets' fingerprints and its skill name (`names`: the organization's, when known). */
+  async function withSecrets(instanceId: string, workflow: WorkflowRecord, names?: Map<string, string>): Promise<AdminWorkflow> {
     const row = await workflowRow(instanceId, workflow.id);
     const signingSecrets = secretsOf(row.secretsCiphertext).map((secret) => ({ id: secretFingerprint(secret), hint: secretHint(secret) }));
-    return { ...workflow, signingSecrets };
+    const skillNames: Map<string, string> = names ?? (await service('skills').namesOf(row.organizationId));
+    const { id, name, action, description, inputSchema, ...rest } = workflow;
+    return { id, name, action, description, inputSchema, skillName: skillNames.get(workflow.id) ?? '', ...rest, signingSecrets };
   }
 
   const admin = {
@@ -157,6 +162,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         createdAt: iso(row.created_at)!,
         keys,
         instances: await instanceRows({ organizationId }),
+        mcpUrl: `${publicUrl(strapi)}/api/mcp`,
       };
     },
 
@@ -203,13 +209,25 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     async workflows(instanceId: string): Promise<AdminWorkflow[]> {
       const workflows: WorkflowRecord[] = await service('workflows').list(await instanceOwner(instanceId), instanceId);
-      return Promise.all(workflows.map((workflow) => withSecrets(instanceId, workflow)));
+      if (!workflows.length) return [];
+      const { organizationId } = await workflowRow(instanceId, workflows[0].id);
+      const names = await service('skills').namesOf(organizationId);
+      return Promise.all(workflows.map((workflow) => withSecrets(instanceId, workflow, names)));
     },
 
     /** A workflow, and the signing secrets it was given (shown once). */
     async createWorkflow(
       instanceId: string,
-      input: { name: string; action: string; config?: unknown; signingSecrets?: string[]; callbackUrl?: string | null; enabled?: boolean },
+      input: {
+        name: string;
+        action: string;
+        config?: unknown;
+        signingSecrets?: string[];
+        callbackUrl?: string | null;
+        enabled?: boolean;
+        description?: string | null;
+        inputSchema?: Record<string, unknown> | null;
+      },
     ): Promise<IssuedAdminWorkflow> {
       const signingSecrets = (input.signingSecrets ?? []).map(checkSecret);
       return issued(instanceId, await service('workflows').create(await instanceOwner(instanceId), instanceId, { ...input, signingSecrets }));
@@ -219,7 +237,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async updateWorkflow(
       instanceId: string,
       workflowId: string,
-      patch: { name?: string; config?: unknown; callbackUrl?: string | null; enabled?: boolean },
+      patch: { name?: string; config?: unknown; callbackUrl?: string | null; enabled?: boolean; description?: string | null; inputSchema?: Record<string, unknown> | null },
     ): Promise<IssuedAdminWorkflow> {
       return issued(instanceId, await service('workflows').update(await instanceOwner(instanceId), instanceId, workflowId, patch));
     },

@@ -7,9 +7,15 @@ import { triggersConfig } from '../config';
 import { generateSigningSecret } from '../domain/signature';
 import type { Principal } from '../domain/principal';
 import { workflowRecord, type WorkflowRecord } from '../domain/records';
+import { checkInputSchema, compileInputSchema, SchemaProblem, type InputValidator } from '../domain/input-schema';
+import { createHash } from 'node:crypto';
 
 const UID = 'plugin::triggers.workflow';
-const FIELDS = ['id', 'documentId', 'instanceId', 'name', 'action', 'config', 'secretCount', 'callbackUrl', 'enabled', 'createdAt', 'updatedAt'];
+const FIELDS = [
+  'id', 'documentId', 'instanceId', 'name', 'action', 'description', 'inputSchema', 'config', 'secretCount', 'callbackUrl', 'enabled', 'createdAt', 'updatedAt',
+];
+/** Compiled input schemas kept per process (one per workflow, its latest revision). */
+const MAX_CACHED_VALIDATORS = 1_000;
 
 export interface WorkflowInput {
   name: string;
@@ -18,6 +24,8 @@ export interface WorkflowInput {
   signingSecrets?: string[];
   callbackUrl?: string | null;
   enabled?: boolean;
+  description?: string | null;
+  inputSchema?: Record<string, unknown> | null;
 }
 
 /** A workflow as created or changed, with its callback secret when one was just made (shown once). */
@@ -40,6 +48,8 @@ export interface TriggerWorkflow {
   secretsCiphertext: string | null;
   /** Where the finished execution is announced (null: nowhere). */
   callbackUrl: string | null;
+  /** The revision of its input schema (a hash of it), null when it has none. */
+  inputSchemaHash: string | null;
 }
 
 export const workflowNotFound = (instanceId: string, id: string) =>
@@ -72,6 +82,33 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return { secret, sealed: plugin().service('vault').sealCallbackSecret(secret) as string };
   }
 
+  /** The stored columns of an input schema: checked (400 naming the problem), as text, and its revision. */
+  function inputSchemaData(schema: Record<string, unknown> | null): { data: { inputSchema: string | null; inputSchemaHash: string | null }; validator?: InputValidator } {
+    if (schema === null) return { data: { inputSchema: null, inputSchemaHash: null } };
+    let validator: InputValidator;
+    try {
+      validator = checkInputSchema(schema);
+    } catch (error) {
+      if (error instanceof SchemaProblem) {
+        throw invalidArgument(`inputSchema ${error.message}.`, 'Send a JSON Schema (draft 2020-12) object, e.g. {"type": "object", "properties": {"email": {"type": "string"}}, "required": ["email"]}, or null for none.');
+      }
+      throw error;
+    }
+    const text = JSON.stringify(schema);
+    return { data: { inputSchema: text, inputSchemaHash: createHash('sha256').update(text).digest('base64url') }, validator };
+  }
+
+  /** Keeps a compiled schema for its workflow's revision (the latest one per workflow, at most MAX_CACHED_VALIDATORS). */
+  function remember(workflowId: string, hash: string | null, validator?: InputValidator) {
+    validators.delete(workflowId);
+    if (!hash || !validator) return;
+    if (validators.size >= MAX_CACHED_VALIDATORS) validators.delete(validators.keys().next().value as string);
+    validators.set(workflowId, { hash, validator });
+  }
+
+  // workflow id -> its compiled schema and the revision it was compiled from.
+  const validators = new Map<string, { hash: string; validator: InputValidator }>();
+
   async function owned(principal: Principal, instanceId: string, workflowId: string, select = FIELDS) {
     await plugin().service('instances').accessible(principal, instanceId);
     const row = await query().findOne({ where: { documentId: workflowId, instanceId }, select });
@@ -86,6 +123,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       // Only null (or no field) means no callback: an empty string is refused here as PATCH refuses it.
       const callbackUrl = input.callbackUrl == null ? null : checkedCallbackUrl(input.callbackUrl);
       const callback = callbackUrl ? newCallbackSecret() : null;
+      const schema = inputSchemaData(input.inputSchema ?? null);
       const row = await query().create({
         data: {
           instanceId,
@@ -95,12 +133,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           action: input.action,
           config: JSON.stringify(config),
           enabled: input.enabled ?? true,
+          description: input.description ?? null,
+          ...schema.data,
           callbackUrl,
           callbackSecretCiphertext: callback?.sealed ?? null,
           ...secretsData(input.signingSecrets ?? []),
         },
         select: FIELDS,
       });
+      // Compiled once to check it: kept, so this process does not compile it again at the first trigger.
+      remember(row.documentId, schema.data.inputSchemaHash, schema.validator);
       return callback ? { workflow: record(row), callbackSecret: callback.secret } : { workflow: record(row) };
     },
 
@@ -132,8 +174,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (patch.enabled !== undefined) data.enabled = patch.enabled;
       if (patch.config !== undefined) data.config = JSON.stringify(plugin().service('actions').parseConfig(row.action, patch.config));
       if (patch.signingSecrets !== undefined) Object.assign(data, secretsData(patch.signingSecrets));
+      if (patch.description !== undefined) data.description = patch.description;
+      const schema = patch.inputSchema === undefined ? undefined : inputSchemaData(patch.inputSchema);
+      if (schema) Object.assign(data, schema.data);
       if (!Object.keys(data).length) return { workflow: record(row) };
       const workflow = record(await query().update({ where: { id: row.id }, data, select: FIELDS }));
+      if (schema) remember(row.documentId, schema.data.inputSchemaHash, schema.validator);
       return callbackSecret ? { workflow, callbackSecret } : { workflow };
     },
 
@@ -166,7 +212,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const row = await strapi.db
         .connection('triggers_workflows')
         .where({ document_id: workflowId, instance_id: instanceId })
-        .first(['document_id', 'instance_id', 'organization_id', 'user_id', 'action', 'config', 'enabled', 'secrets_ciphertext', 'callback_url']);
+        .first(['document_id', 'instance_id', 'organization_id', 'user_id', 'action', 'config', 'enabled', 'secrets_ciphertext', 'callback_url', 'input_schema_hash']);
       if (!row) return null;
       return {
         documentId: row.document_id,
@@ -178,7 +224,23 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         enabled: Boolean(row.enabled),
         secretsCiphertext: row.secrets_ciphertext ?? null,
         callbackUrl: row.callback_url ?? null,
+        inputSchemaHash: row.input_schema_hash ?? null,
       };
+    },
+
+    /**
+     * The compiled input schema of a workflow, or null when it has none. Compiled once per
+     * revision (the schema's hash) in this process; the schema text is read only then.
+     */
+    async validator(workflow: Pick<TriggerWorkflow, 'documentId' | 'inputSchemaHash'>): Promise<InputValidator | null> {
+      if (!workflow.inputSchemaHash) return null;
+      const cached = validators.get(workflow.documentId);
+      if (cached?.hash === workflow.inputSchemaHash) return cached.validator;
+      const row = await strapi.db.connection('triggers_workflows').where({ document_id: workflow.documentId }).first(['input_schema', 'input_schema_hash']);
+      if (!row?.input_schema) return null;
+      const validator = compileInputSchema(JSON.parse(row.input_schema));
+      remember(workflow.documentId, row.input_schema_hash, validator);
+      return validator;
     },
   };
 };

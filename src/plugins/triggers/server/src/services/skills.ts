@@ -1,0 +1,110 @@
+import type { Core } from '@strapi/strapi';
+import { createHash } from 'node:crypto';
+import { publicUrl } from '../../../../../kernel/config';
+import { invalidArgument, notFound } from '../../../../../kernel/errors';
+import type { SkillCallResult, SkillRecord } from '../../../../../kernel/plugin-services';
+import { fromJson, isFinal } from '../domain/records';
+import type { Principal } from '../domain/principal';
+import { skillNames } from '../domain/skills';
+import { MAX_WAIT_SECONDS } from '../schemas/inputs';
+import { orgNotFound } from './organizations';
+
+interface SkillRow extends SkillRecord {
+  enabled: boolean;
+}
+
+/**
+ * Skills (CONTRACT 21): the workflows of an organization's instances, described and typed,
+ * as agents find them (GET /api/skills, MCP tools) and call them.
+ */
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const plugin = () => strapi.plugin('triggers');
+  const knex = () => strapi.db.connection;
+
+  /** Every workflow of the organization as a skill (disabled ones too: names are given over all of them). */
+  async function all(organizationId: string): Promise<SkillRow[]> {
+    const rows = await knex()('triggers_workflows as w')
+      .join('triggers_process_instances as i', 'i.document_id', 'w.instance_id')
+      .where('w.organization_id', organizationId)
+      .orderBy('w.id', 'asc')
+      .select('w.document_id as workflowId', 'w.name as name', 'w.description as description', 'w.input_schema as inputSchema', 'w.enabled as enabled', 'w.instance_id as instanceId', 'i.name as instanceName');
+    const names = skillNames(rows.map((r) => ({ workflowId: r.workflowId, workflowName: r.name, instanceName: r.instanceName })));
+    const base = publicUrl(strapi);
+    return rows.map((r) => ({
+      name: names.get(r.workflowId)!,
+      title: r.name,
+      description: r.description ?? null,
+      inputSchema: (fromJson(r.inputSchema) as Record<string, unknown> | null) ?? null,
+      processInstanceId: r.instanceId,
+      workflowId: r.workflowId,
+      triggerUrl: `${base}/webhook/${r.instanceId}/${r.workflowId}`,
+      enabled: Boolean(r.enabled),
+    }));
+  }
+
+  const record = ({ enabled: _enabled, ...skill }: SkillRow): SkillRecord => skill;
+
+  const service = {
+    /** The organization's skills: one per enabled workflow, in the order they were created. */
+    async list(organizationId: string): Promise<SkillRecord[]> {
+      return (await all(organizationId)).filter((s) => s.enabled).map(record);
+    },
+
+    /** Each workflow's skill name in the organization, by workflow id (the admin panel shows them). */
+    async namesOf(organizationId: string): Promise<Map<string, string>> {
+      return new Map((await all(organizationId)).map((s) => [s.workflowId, s.name]));
+    },
+
+    /** GET /api/skills: an organization key's organization, or one the user owns (`organizationId`). */
+    async listFor(principal: Principal, organizationId: string | undefined): Promise<SkillRecord[]> {
+      if (principal.kind === 'organization') {
+        if (organizationId !== undefined && organizationId !== principal.organizationId) throw orgNotFound(organizationId);
+        return service.list(principal.organizationId);
+      }
+      if (organizationId === undefined) {
+        throw invalidArgument('organizationId is required with a user\'s credential.', 'Pass ?organizationId= (GET /api/organizations lists yours), or call with the organization key as X-Process-Manager-Key.');
+      }
+      await plugin().service('organizations').owned(principal.userId, organizationId);
+      return service.list(organizationId);
+    },
+
+    /**
+     * Runs a skill as its organization's key would trigger it (`POST /webhook/...` with
+     * X-Process-Manager-Key): the input is checked against the workflow's inputSchema first
+     * (400, nothing runs), then the execution waits up to `waitSeconds` (default and at most 30).
+     * The result: the output, the execution's error, or where to poll while it still runs.
+     */
+    async call(
+      organizationId: string,
+      name: string,
+      input: unknown,
+      options: { idempotencyKey?: string; waitSeconds?: number } = {},
+    ): Promise<SkillCallResult> {
+      const skill = (await all(organizationId)).find((s) => s.name === name);
+      if (!skill) throw notFound(`No skill named ${name} in this organization.`, 'List the skills again (GET /api/skills): a workflow may have been deleted or renamed.');
+      if (!skill.enabled) {
+        throw notFound(`The skill ${name} is disabled (its workflow ${skill.workflowId} is not enabled).`, 'List the skills again (GET /api/skills), or ask the organization\'s owner to enable the workflow.');
+      }
+      const workflow = await plugin().service('workflows').findForTrigger(skill.processInstanceId, skill.workflowId);
+      if (!workflow?.enabled) throw notFound(`The skill ${name} is disabled or was deleted meanwhile.`, 'List the skills again (GET /api/skills).');
+      const text = JSON.stringify(input ?? null);
+      const started = await plugin().service('starts').start(workflow, input ?? null, {
+        base: 'input',
+        bytes: Buffer.byteLength(text, 'utf8'),
+        idempotencyKey: options.idempotencyKey,
+        bodyHash: options.idempotencyKey === undefined ? undefined : createHash('sha256').update(text, 'utf8').digest('base64url'),
+      });
+      const waitMs = Math.min(options.waitSeconds ?? MAX_WAIT_SECONDS, MAX_WAIT_SECONDS) * 1000;
+      const execution = await plugin().service('runner').waitFor(skill.processInstanceId, started.executionId, waitMs);
+      const status = execution?.status ?? started.status;
+      const ids = { executionId: started.executionId, workflowId: skill.workflowId, processInstanceId: skill.processInstanceId, duplicate: started.duplicate };
+      if (execution && isFinal(status)) {
+        return status === 'success'
+          ? { ...ids, status: 'success', output: execution.output }
+          : { ...ids, status: 'failed', error: execution.error ?? { code: 'failed', message: 'The execution failed.' } };
+      }
+      return { ...ids, status: status as 'pending' | 'running', statusUrl: started.statusUrl };
+    },
+  };
+  return service;
+};
