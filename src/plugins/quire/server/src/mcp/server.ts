@@ -34,6 +34,7 @@ import {
 import type { Caller } from '../../../../../kernel/auth';
 import { invokeRoute } from '../../../../../kernel/invoke';
 import { BATCH_CONCURRENCY, FIRST_VERSION_WITHOUT_BATCHES, limiter, MAX_BATCH_MESSAGES } from './limits';
+import { callSkill, listSkillTools } from './skills';
 import { routeFor, type Tool } from './tools';
 
 export const SERVER_INFO = { name: 'quire', title: 'Quire', version: '1' };
@@ -43,6 +44,7 @@ const INSTRUCTIONS = [
   'Work section by section: get_article or get_outline for the anchors, get_section to read one, add_sections / replace_section to write.',
   'Anchors are short unique prefixes of ids. Read the Brief (get_brief) before writing.',
   'A failed call returns a tool error with a code, a message and a nextAction saying what to do.',
+  'With an organization key, the tools are instead the organization\'s skills (its workflows): a call runs the workflow and returns its output.',
 ].join(' ');
 
 export interface ToolError {
@@ -68,7 +70,7 @@ export interface Toolset {
   nameRoutes(text: string): string;
 }
 
-/** Chooses the tools a caller is offered (one set for everyone today; an organization key could get its own). */
+/** Chooses the article tools a caller is offered (an organization key gets its organization's skills instead: mcp/skills.ts). */
 export type ToolProvider = (caller: Caller) => Toolset;
 
 const ROUTE_MENTION = /\b(GET|POST|PUT|PATCH|DELETE) (\/api\/[^\s,;:)'"`]*[^\s,;:)'"`.])/g;
@@ -227,9 +229,17 @@ export class McpEndpoint {
     private readonly strapi: Core.Strapi,
     private readonly toolsFor: ToolProvider,
   ) {
-    this.server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => this.toolsFor(callerOf(extra)).listing as never);
+    this.server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+      const caller = callerOf(extra);
+      // An organization's skills change as its workflows do: read on every list, never cached.
+      if (caller.kind === 'organization') return (await listSkillTools(this.strapi, caller.organizationId)) as never;
+      return this.toolsFor(caller).listing as never;
+    });
     this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const caller = callerOf(extra);
+      if (caller.kind === 'organization') {
+        return callSkill(this.strapi, caller.organizationId, request.params.name, request.params.arguments, request.params._meta as Record<string, unknown> | undefined);
+      }
       const tools = this.toolsFor(caller);
       const tool = tools.byName.get(request.params.name);
       if (!tool) return toolError({ code: 'not-found', message: `There is no tool "${request.params.name}".`, nextAction: 'Call tools/list for the tools there are.' });

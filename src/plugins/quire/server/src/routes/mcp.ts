@@ -28,10 +28,13 @@ export const mcpRoutes = route('mcp', 'MCP', {
     description:
       'One JSON-RPC message per POST (initialize, tools/list, tools/call...), answered as JSON. Batches (an array of messages) only under protocol 2025-03-26, ' +
       `at most ${MAX_BATCH_MESSAGES} per POST; later versions have none (400). A tool call runs its route in-process with your credential, ` +
-      'so their scopes and errors are the routes\' own. Without a valid credential: 401 with WWW-Authenticate naming the OAuth protected resource metadata. ' +
+      'so their scopes and errors are the routes\' own. ' +
+      'With an organization key (X-Process-Manager-Key, or Authorization: Bearer cko_...) the tools are the organization\'s skills instead (GET /api/skills): ' +
+      'a call triggers the workflow and waits up to 30 s for its output. Without a valid credential: 401 with WWW-Authenticate naming the OAuth protected resource metadata. ' +
       'A request with an Origin header that is neither PUBLIC_URL\'s origin nor one of CORS_ORIGINS is 403 permission-denied, before any credential is read (DNS rebinding); ' +
       'requests without Origin (agents, the CLI) are not affected. See docs/mcp.md.',
-    credentials: ['api-key', 'oauth', 'jwt'],
+    // The organization key first: a Bearer cko_ value is its, not a malformed user token.
+    credentials: ['organization-key', 'api-key', 'oauth', 'jwt'],
     // Connecting only reads; each tool's route checks its own access (a read-only key gets tool errors on writes).
     access: 'read',
     // The transport requires it: a browser page of another origin is refused (kernel/origins.ts).
