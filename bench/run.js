@@ -17,7 +17,9 @@
  * WORKER_INLINE_MAX_CHARS (parsed on the main thread, and in a worker thread). Last, the hostile
  * inputs of bench/event-loop.js are sent one at a time while another connection polls
  * /_health: it prints how each was answered and the event loop's longest stall meanwhile.
- * Then, in-process, the cost of validating an input against a 50-field inputSchema (bench/skills.js).
+ * Then, in-process, the cost of validating an input against a 50-field inputSchema (bench/skills.js),
+ * and a skill call over MCP against the same trigger over POST /webhook plus status wait
+ * (bench/skills.js; BENCH_ONLY=skills runs that comparison alone).
  * Prints requests/s, p50/p99 latency and the ratio to /_health, and writes bench/results.json.
  * Searches: in the article of 200 sections, and across another user's 200 articles.
  * BENCH_ONLY=<regexp> measures only the scenarios it matches, beside /_health, then sends only
@@ -36,7 +38,7 @@ const autocannon = require('autocannon');
 const { serverEnv } = require('../tests/helpers/server-env');
 const { hostileCases, hostileTable, thresholdBodies, INLINE_MAX } = require('./event-loop');
 const { revisionCases, revisionTable } = require('./revisions');
-const { validationBench, validationLine } = require('./skills');
+const { validationBench, validationLine, skillCallBench, skillCallLine } = require('./skills');
 
 const ROOT = path.join(__dirname, '..');
 const DURATION = Number(process.env.BENCH_DURATION || 10);
@@ -337,6 +339,16 @@ async function main() {
     }
     return;
   }
+  if (process.env.BENCH_ONLY === 'skills') {
+    // Issue 24's comparison alone (quick runs): BENCH_ONLY=skills node bench/run.js
+    try {
+      console.log('');
+      console.log(skillCallLine(await skillCallBench({ baseUrl: server.baseUrl, auth: await keyOn(server.baseUrl) })));
+    } finally {
+      await server.stop();
+    }
+    return;
+  }
   try {
     const { baseUrl } = server;
     console.log('Seeding...');
@@ -511,6 +523,8 @@ async function main() {
     const inputValidation = validationBench();
     console.log('');
     console.log(validationLine(inputValidation));
+    const skillCall = await skillCallBench({ baseUrl, auth: s.auth });
+    console.log(skillCallLine(skillCall));
     const out = {
       date: new Date().toISOString(),
       node: process.version,
@@ -525,6 +539,7 @@ async function main() {
       revisions,
       hostile,
       inputValidation,
+      skillCall,
     };
     fs.writeFileSync(path.join(__dirname, 'results.json'), JSON.stringify(out, null, 2) + '\n');
     console.log('Written to bench/results.json');
