@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ActionError } from '../../src/plugins/triggers/server/src/domain/action-error';
 import { startListeningApp } from '../helpers/cli-login';
 import { bearer, createKey, registerUser, type TestApp, type TestUser } from '../helpers/strapi';
-import { createOrganizationKey, createWorkflow, setup, type Setup } from '../helpers/triggers';
+import { createInstance, createOrganizationKey, createWorkflow, setup, type Setup } from '../helpers/triggers';
 
 jest.setTimeout(120_000);
 
@@ -18,6 +18,7 @@ let alice: TestUser;
 let s: Setup;
 let orgKey: string;
 const gates = new Map<string, () => void>();
+const RATE_LIMIT = 30;
 
 async function connect(headers: Record<string, string>): Promise<Client> {
   const client = new Client({ name: 'org-agent', version: '1.0.0' });
@@ -33,7 +34,8 @@ async function executionIds(workflowId: string): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  ({ app, base } = await startListeningApp());
+  // A low trigger limit, for the rate-limit test (its own instance; the others stay far below it).
+  ({ app, base } = await startListeningApp({ TRIGGER_RATE_LIMIT: String(RATE_LIMIT) }));
   const actions = app.strapi.plugin('triggers').service('actions');
   actions.register('test.fail', () => {
     throw new ActionError('upstream-rejected', 'The upstream said no.');
@@ -167,6 +169,23 @@ describe('POST /api/mcp with an organization key', () => {
     const fresh: any = await client.callTool({ name: 'once', arguments: { n: 1 }, _meta: { idempotencyKey: 'order-43' } });
     expect(fresh._meta.duplicate).toBe(false);
     expect(await executionIds(wf.id)).toHaveLength(2);
+    await client.close();
+  });
+
+  it('counts skill calls against the instance\'s trigger rate limit, as POST /webhook', async () => {
+    const limited = await createInstance(app, alice, s.organizationId, 'limited');
+    await createWorkflow(app, alice, limited.instanceId, { name: 'Limited' });
+    const client = await asOrg(orgKey);
+    for (let i = 0; i < RATE_LIMIT - 1; i += 1) {
+      const ok: any = await client.callTool({ name: 'limited', arguments: { i } });
+      expect(ok.isError).toBeFalsy();
+    }
+    // The webhook shares the counter: its call is the last one allowed.
+    const wf = (await app.http.get('/api/skills').set('X-Process-Manager-Key', orgKey)).body.data.skills.find((k: any) => k.name === 'limited');
+    expect((await app.http.post(`/webhook/${limited.instanceId}/${wf.workflowId}`).set('X-Process-Manager-Key', orgKey).send({ payload: {} })).status).toBe(202);
+    const refused: any = await client.callTool({ name: 'limited', arguments: {} });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent.error).toMatchObject({ code: 'rate-limited', message: 'Too many triggers for this process instance.', nextAction: expect.stringMatching(/^Retry after \d+ seconds?\.$/) });
     await client.close();
   });
 
