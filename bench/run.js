@@ -7,7 +7,8 @@
  * temporary folder, seeds a user, an API key and articles, then measures each scenario with
  * autocannon (20 connections, BENCH_DURATION seconds each, default 10):
  *   - GET /_health (Strapi's floor) and users-permissions' stock GET /api/users/me (JWT);
- *   - ours, with an API key: GET section by anchor, GET outline (200 sections),
+ *   - ours, with an API key: GET section by anchor (and the same read as the MCP tool
+ *     get_section: a JSON-RPC tools/call POST, its ratio to the plain GET printed), GET outline (200 sections),
  *     POST section (insert in the middle of articles of about 200 sections), PATCH note;
  *   - extra scenarios exported by bench/triggers.js, when that file exists.
  * Then it times inserting one section into the middle of an article of 20 and of 2,000
@@ -16,7 +17,9 @@
  * WORKER_INLINE_MAX_CHARS (parsed on the main thread, and in a worker thread). Last, the hostile
  * inputs of bench/event-loop.js are sent one at a time while another connection polls
  * /_health: it prints how each was answered and the event loop's longest stall meanwhile.
- * Then, in-process, the cost of validating an input against a 50-field inputSchema (bench/skills.js).
+ * Then, in-process, the cost of validating an input against a 50-field inputSchema (bench/skills.js),
+ * and a skill call over MCP against the same trigger over POST /webhook plus status wait
+ * (bench/skills.js; BENCH_ONLY=skills runs that comparison alone).
  * Prints requests/s, p50/p99 latency and the ratio to /_health, and writes bench/results.json.
  * Searches: in the article of 200 sections, and across another user's 200 articles.
  * BENCH_ONLY=<regexp> measures only the scenarios it matches, beside /_health, then sends only
@@ -35,7 +38,7 @@ const autocannon = require('autocannon');
 const { serverEnv } = require('../tests/helpers/server-env');
 const { hostileCases, hostileTable, thresholdBodies, INLINE_MAX } = require('./event-loop');
 const { revisionCases, revisionTable } = require('./revisions');
-const { validationBench, validationLine } = require('./skills');
+const { validationBench, validationLine, skillCallBench, skillCallLine } = require('./skills');
 
 const ROOT = path.join(__dirname, '..');
 const DURATION = Number(process.env.BENCH_DURATION || 10);
@@ -294,6 +297,23 @@ async function timeThreshold(baseUrl, auth, article, bodies) {
   return { inlineMs: median(times.inline), workerMs: median(times.worker) };
 }
 
+/** Median latencies of two scenarios' requests sent one at a time, alternating; ratio = a's median / b's (b's speed relative to a). */
+async function alternate(baseUrl, a, b) {
+  const times = { a: [], b: [] };
+  for (let i = 0; i < INSERT_SAMPLES; i += 1) {
+    for (const [which, sc] of [['a', a], ['b', b]]) {
+      const started = process.hrtime.bigint();
+      const res = await request(baseUrl, sc.method, sc.path, { headers: sc.headers, body: sc.body });
+      times[which].push(Number(process.hrtime.bigint() - started) / 1e6);
+      if (res.status !== 200) throw new Error(`${sc.name}: ${res.status}`);
+    }
+  }
+  const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+  const plainMs = median(times.a);
+  const mcpMs = median(times.b);
+  return { plainMs: Number(plainMs.toFixed(2)), mcpMs: Number(mcpMs.toFixed(2)), ratio: Number((plainMs / mcpMs).toFixed(3)) };
+}
+
 function table(rows, health) {
   const lines = [
     ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'x /_health', 'non-2xx'],
@@ -319,6 +339,16 @@ async function main() {
     }
     return;
   }
+  if (process.env.BENCH_ONLY === 'skills') {
+    // Issue 24's comparison alone (quick runs): BENCH_ONLY=skills node bench/run.js
+    try {
+      console.log('');
+      console.log(skillCallLine(await skillCallBench({ baseUrl: server.baseUrl, auth: await keyOn(server.baseUrl) })));
+    } finally {
+      await server.stop();
+    }
+    return;
+  }
   try {
     const { baseUrl } = server;
     console.log('Seeding...');
@@ -332,6 +362,17 @@ async function main() {
       { name: 'GET /_health (Strapi floor)', method: 'GET', path: '/_health', headers: {} },
       { name: 'GET /api/users/me (stock, JWT)', method: 'GET', path: '/api/users/me', headers: jwtAuth },
       { name: 'GET section by anchor', method: 'GET', path: `/api/articles/${s.main.id}/sections/${s.main.middle}`, headers: s.auth },
+      {
+        // The same read as an agent makes it: one JSON-RPC tools/call per POST (the route runs in-process).
+        name: 'MCP get_section (tools/call)',
+        method: 'POST',
+        path: '/api/mcp',
+        label: '/api/mcp tools/call get_section',
+        headers: { ...json, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_section', arguments: { id: s.main.id, sid: s.main.middle } } }),
+        // 200 even for a tool error: the result must be the section.
+        check: (res) => Boolean(res.json().result?.structuredContent?.section),
+      },
       { name: 'GET outline (200 sections)', method: 'GET', path: `/api/articles/${s.main.id}/outline`, headers: s.auth },
       {
         name: 'POST section (insert in the middle)',
@@ -414,7 +455,7 @@ async function main() {
     // Each scenario must work before it is measured.
     for (const sc of scenarios) {
       const res = await request(baseUrl, sc.method, sc.path, { headers: sc.fresh ? sc.fresh() : sc.headers, body: sc.body });
-      if (res.status < 200 || res.status >= 300) throw new Error(`${sc.name}: ${res.status} ${res.text.slice(0, 300)}`);
+      if (res.status < 200 || res.status >= 300 || (sc.check && !sc.check(res))) throw new Error(`${sc.name}: ${res.status} ${res.text.slice(0, 300)}`);
     }
 
     const results = [];
@@ -427,9 +468,22 @@ async function main() {
     }
     const health = results[0].requestsPerSec;
     for (const r of results) r.ratioToHealth = Number((r.requestsPerSec / health).toFixed(3));
+    // Issue 21's MCP target is relative to the same read over plain HTTP (>= 0.8x).
+    const plainSection = results.find((r) => r.name === 'GET section by anchor');
+    const mcpSection = results.find((r) => r.name === 'MCP get_section (tools/call)');
+    const mcpToPlain = plainSection && mcpSection ? Number((mcpSection.requestsPerSec / plainSection.requestsPerSec).toFixed(3)) : undefined;
+    // On a shared machine the two autocannon runs see different loads: also time them alternately, one request at a time.
+    const mcpSequential = plainSection && mcpSection ? await alternate(baseUrl, scenarios.find((sc) => sc.name === plainSection.name), scenarios.find((sc) => sc.name === mcpSection.name)) : undefined;
+    const mcpLine = () =>
+      mcpToPlain !== undefined &&
+      console.log(
+        `MCP get_section / GET section: ${mcpToPlain}x in throughput; one at a time, alternating (${INSERT_SAMPLES} each): ` +
+          `${mcpSequential.plainMs} ms vs ${mcpSequential.mcpMs} ms median, ${mcpSequential.ratio}x`,
+      );
     if (only) {
       console.log('');
       console.log(table(results, health));
+      mcpLine();
       // The hostile inputs whose name it matches too (BENCH_ONLY='10,000 lines|200 KB').
       const hostile = await hostileCases({ baseUrl, apiKey: s.apiKey, jwt: s.jwt, request, only });
       if (hostile.length > 1) {
@@ -453,6 +507,7 @@ async function main() {
 
     console.log('');
     console.log(table(results, health));
+    mcpLine();
     console.log('');
     console.log(
       `Insert into ${small.sections} sections: ${small.medianMs} ms median; into ${large.sections}: ${large.medianMs} ms; ratio ${insertScaling.ratio}`,
@@ -468,6 +523,8 @@ async function main() {
     const inputValidation = validationBench();
     console.log('');
     console.log(validationLine(inputValidation));
+    const skillCall = await skillCallBench({ baseUrl, auth: s.auth });
+    console.log(skillCallLine(skillCall));
     const out = {
       date: new Date().toISOString(),
       node: process.version,
@@ -476,11 +533,13 @@ async function main() {
       durationSec: DURATION,
       connections: CONNECTIONS,
       scenarios: results,
+      mcpToPlainSection: { throughput: mcpToPlain, sequential: mcpSequential },
       insertScaling,
       inlineThreshold,
       revisions,
       hostile,
       inputValidation,
+      skillCall,
     };
     fs.writeFileSync(path.join(__dirname, 'results.json'), JSON.stringify(out, null, 2) + '\n');
     console.log('Written to bench/results.json');

@@ -234,6 +234,15 @@ function responses(route: AnyRoute, writer: SchemaWriter): Record<string, unknow
   const byStatus = new Map<number, string[]>();
   for (const { code, status } of errorCodesOf(route)) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   for (const [status, codes] of byStatus) {
+    const declared = route.responses[status] as Answer | undefined;
+    if (declared && !isZod(declared) && declared.schema && declared.types.includes('application/json')) {
+      // A JSON answer of its own format beside the envelope's errors with the same status (the MCP endpoint's JSON-RPC 400, the body parser's 400): either.
+      out[status] = {
+        description: `${declared.description} Or ${STATUS_TEXT[status] ?? 'Error'}: ${codes.join(', ')}`,
+        content: { 'application/json': { schema: { anyOf: [writer.write(declared.schema, 'output'), writer.failure(codes)] } } },
+      };
+      continue;
+    }
     if (out[status]) throw new Error(`Route ${route.id}: status ${status} is declared both as an answer and as an error.`);
     const response: Record<string, unknown> = {
       description: `${STATUS_TEXT[status] ?? 'Error'}: ${codes.join(', ')}`,

@@ -83,5 +83,8 @@ export function parseInput<S extends z.ZodType>(
   throw invalidArgument(describeIssue(issue), typeof hint === 'function' ? hint(field, { ...context, issue }) : hint);
 }
 
+/** The nextAction of a path parameter its schema refuses (over HTTP and in-process alike). */
+export const PATH_PARAM_NEXT = 'Pass ids and anchors exactly as the API returned them.';
+
 /** JSON bodies of ours are objects; anything else (array, string, nothing) is refused up front. */
 export const jsonObject = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape);

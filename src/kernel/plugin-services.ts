@@ -81,7 +81,8 @@ export interface TriggersServices {
      * Triggers the skill's workflow as the organization's key would and waits up to
      * `waitSeconds` (default and at most 30). Throws the API's errors (ApiError): 404 for an
      * unknown or disabled skill, 400 for an input its inputSchema refuses (nothing runs), 422 for
-     * an idempotency key first used with another input.
+     * an idempotency key first used with another input, 429 past the instance's trigger rate
+     * limit (TRIGGER_RATE_LIMIT, the same counter as POST /webhook).
      */
     call: (organizationId: string, name: string, input: unknown, options?: { idempotencyKey?: string; waitSeconds?: number }) => Promise<SkillCallResult>;
   };

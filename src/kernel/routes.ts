@@ -28,7 +28,7 @@ import { authenticate, authRequestOf, type AuthPolicy, type Caller, type CallerF
 import { adminRoute, parseAdminQuery } from './admin-routes';
 import { STATUS_BY_CODE } from './errors';
 import { refuseForeignOrigin } from './origins';
-import { parseInput } from './parse';
+import { parseInput, PATH_PARAM_NEXT } from './parse';
 import { authorize } from './permissions';
 import { ok } from './respond';
 
@@ -324,7 +324,7 @@ export function parseRequest<R extends AnyRoute>(route: R, ctx): Input<R> {
   const params = ctx.params ?? {};
   const context = { params };
   return {
-    params: route.params ? parseInput(route.params, params, undefined, context) : params,
+    params: route.params ? parseInput(route.params, params, PATH_PARAM_NEXT, context) : params,
     query: isZod(route.query) ? parseInput(route.query, ctx.query ?? {}, undefined, context) : (ctx.query ?? {}),
     body: isZod(route.body) ? parseInput(route.body, ctx.request.body ?? {}, undefined, context) : undefined,
     caller: ctx.state.caller ?? null,

@@ -29,9 +29,9 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function stdioClient(env: Record<string, string>) {
+async function stdioClient(env: Record<string, string>, args: string[] = []) {
   const client = new Client({ name: 'quire-test-desktop', version: '1.0.0' });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env: { PATH: process.env.PATH ?? '', CI: '1', QUIRE_CONFIG_DIR: dir, ...env }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], env: { PATH: process.env.PATH ?? '', CI: '1', QUIRE_CONFIG_DIR: dir, ...env }, stderr: 'pipe' });
   await client.connect(transport);
   return client;
 }
@@ -58,6 +58,34 @@ it('uses the saved login when there is no QUIRE_API_KEY', async () => {
   const listed: any = await client.callTool({ name: 'list_articles', arguments: {} });
   expect(listed.structuredContent.articles.map((a: any) => a.title)).toContain('From the desktop');
   await client.close();
+});
+
+it('serves an organization\'s skills with --org-key (QUIRE_ORG_KEY, or the flag\'s value)', async () => {
+  const { createOrganizationKey, createWorkflow, setup } = await import('../helpers/triggers');
+  const owner = await registerUser(app, 'orgowner');
+  const s = await setup(app, owner);
+  await createWorkflow(app, owner, s.instanceId, { name: 'Echo back', description: 'Returns its input.' });
+  const orgKey = (await createOrganizationKey(app, owner, s.organizationId)).secret;
+
+  const client = await stdioClient({ QUIRE_URL: base, QUIRE_ORG_KEY: orgKey }, ['--org-key']);
+  const { tools } = await client.listTools();
+  expect(tools.map((t) => [t.name, t.description])).toEqual([['echo_back', 'Returns its input.']]);
+  const result: any = await client.callTool({ name: 'echo_back', arguments: { text: 'hi' }, _meta: { idempotencyKey: 'cli-1' } });
+  expect(result.structuredContent).toEqual({ text: 'hi' });
+  const again: any = await client.callTool({ name: 'echo_back', arguments: { text: 'hi' }, _meta: { idempotencyKey: 'cli-1' } });
+  expect(again._meta).toEqual({ executionId: result._meta.executionId, duplicate: true });
+  await client.close();
+
+  const byFlag = await stdioClient({ QUIRE_URL: base }, ['--org-key', orgKey]);
+  expect((await byFlag.listTools()).tools.map((t) => t.name)).toEqual(['echo_back']);
+  await byFlag.close();
+
+  const missing = await runCli(['mcp', '--org-key'], { env: { QUIRE_URL: base, QUIRE_CONFIG_DIR: dir } });
+  expect(missing.code).toBe(3);
+  expect(missing.stderr).toMatch(/QUIRE_ORG_KEY/);
+  const wrong = await runCli(['mcp', '--org-key', `cko_${'x'.repeat(43)}`], { env: { QUIRE_URL: base, QUIRE_CONFIG_DIR: dir } });
+  expect(wrong.code).toBe(3);
+  expect(wrong.stderr).toMatch(/refused the organization key given to --org-key/);
 });
 
 it('refuses to start without a credential, saying how to get one (on stderr, exit 3)', async () => {

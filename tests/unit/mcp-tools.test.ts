@@ -80,3 +80,29 @@ it('declares as output schema the routes\' success data, a suggestion\'s 202, or
   const search = tools.find((t) => t.spec.name === 'search')!;
   expect(search.outputSchema.anyOf).toHaveLength(3);
 });
+
+describe('the messages of one JSON-RPC batch run a few at a time', () => {
+  it('never runs more than BATCH_CONCURRENCY at once, and runs them all', async () => {
+    const { BATCH_CONCURRENCY, MAX_BATCH_MESSAGES, limiter } = require('../../src/plugins/quire/server/src/mcp/limits');
+    const limit = limiter(BATCH_CONCURRENCY);
+    let running = 0;
+    let most = 0;
+    const release: Array<() => void> = [];
+    const done = Array.from({ length: MAX_BATCH_MESSAGES }, (_, i) =>
+      limit(async () => {
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise<void>((resolve) => release.push(resolve));
+        running -= 1;
+        return i;
+      }),
+    );
+    // Release them one by one as they start: each release lets a queued one in.
+    while (release.length || running) {
+      await new Promise(setImmediate);
+      release.shift()?.();
+    }
+    expect(await Promise.all(done)).toEqual(Array.from({ length: MAX_BATCH_MESSAGES }, (_, i) => i));
+    expect(most).toBe(BATCH_CONCURRENCY);
+  });
+});

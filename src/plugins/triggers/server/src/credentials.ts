@@ -2,7 +2,8 @@
  * The trigger service's credentials, taught to the kernel's authenticator (kernel/auth.ts) in
  * the plugin's register, and the target checks of the trigger and status routes.
  *
- * - `organization-key`: `X-Process-Manager-Key: cko_...`, any instance of its organization;
+ * - `organization-key`: `X-Process-Manager-Key: cko_...` (or `Authorization: Bearer cko_...`,
+ *   which MCP clients send), any instance of its organization;
  * - `instance-key`: `X-API-Key: ck_...`, its instance;
  * - `instance-key-query`: `?api_key=ck_...` (taken out of the URL before the logger sees it);
  * - `webhook-signature`: Standard Webhooks headers, verified against the raw body and each
@@ -14,9 +15,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
-import { headerValue, registerCredential, type AuthRequest, type Caller, type InstanceCaller } from '../../../../kernel/auth';
+import { bearerToken, headerValue, registerCredential, type AuthRequest, type Caller, type InstanceCaller } from '../../../../kernel/auth';
 import { notFound, rateLimited } from '../../../../kernel/errors';
-import { keyKind } from './domain/keys';
+import { keyKind, ORGANIZATION_KEY_PREFIX } from './domain/keys';
 import { decodeSigningSecret, SIGNATURE_FAILURE_MESSAGES, signatureHeadersOf, verify } from './domain/signature';
 import type { TriggerWorkflow } from './services/workflows';
 import { quireService } from './quire';
@@ -57,13 +58,17 @@ export function registerTriggerCredentials(strapi: Core.Strapi): void {
 
   registerCredential(strapi, 'organization-key', {
     async verify(request) {
-      const value = headerValue(request.headers['x-process-manager-key']);
+      // A Bearer value is this credential's only when it says so (cko_): the rest are users' tokens.
+      const bearer = bearerToken(request);
+      const header = headerValue(request.headers['x-process-manager-key']);
+      const value = header ?? (bearer?.startsWith(ORGANIZATION_KEY_PREFIX) ? bearer : undefined);
       if (value === undefined) return undefined;
+      const place = header === undefined ? 'Authorization' : 'X-Process-Manager-Key';
       if (keyKind(value) !== 'organization') {
-        return { refused: 'X-Process-Manager-Key is not an organization key (cko_ followed by 43 characters).', nextAction: ORGANIZATION_KEY_NEXT };
+        return { refused: `${place} is not an organization key (cko_ followed by 43 characters).`, nextAction: ORGANIZATION_KEY_NEXT };
       }
       const granted = await service('organizations').verifyKey(value);
-      if (!granted) return { refused: 'The organization key in X-Process-Manager-Key is not valid (revoked, or never issued).', nextAction: ORGANIZATION_KEY_NEXT };
+      if (!granted) return { refused: `The organization key in ${place} is not valid (revoked, or never issued).`, nextAction: ORGANIZATION_KEY_NEXT };
       return {
         caller: { kind: 'organization', credential: 'organization-key', organizationId: granted.organizationId, userId: granted.userId, keyId: granted.keyId, scope: 'write' },
       };

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { ApiError } from '../../../../../kernel/errors';
 import { routes } from '../routes';
-import { serveMcp } from '../mcp/server';
+import { McpEndpoint, toolset } from '../mcp/server';
 import { buildTools } from '../mcp/tools';
 
 /** GET and DELETE /api/mcp (routes/mcp.ts): Streamable HTTP's answer for a stateless server. */
@@ -12,11 +12,22 @@ const notServed = (ctx) => {
   });
 };
 
-/** POST /api/mcp: the tools are built once from the declared routes; each request gets a fresh server. */
+/**
+ * POST /api/mcp: one endpoint (one MCP server, its tools built once from the declared routes)
+ * for every request, made on the first. Every caller gets the same tools today; the provider is
+ * where a credential could choose its own set.
+ */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  let tools: ReturnType<typeof buildTools> | undefined;
+  let endpoint: McpEndpoint | undefined;
+  const endpointOf = () => {
+    if (!endpoint) {
+      const tools = toolset(buildTools(routes));
+      endpoint = new McpEndpoint(strapi, () => tools);
+    }
+    return endpoint;
+  };
   return {
-    handle: (ctx) => serveMcp(strapi, (tools ??= buildTools(routes)), ctx),
+    handle: (ctx) => endpointOf().serve(ctx, ctx.state.caller),
     stream: notServed,
     endSession: notServed,
   };

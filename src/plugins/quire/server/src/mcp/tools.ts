@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import type { AnyRoute } from '../../../../../kernel/routes';
+import { MIN_ANCHOR_LENGTH } from '../domain/anchors';
 
 export interface ToolSpec {
   name: string;
@@ -24,7 +25,8 @@ export interface ToolSpec {
 }
 
 const ANCHORS =
-  'Sections and notes are named by anchors: a unique prefix of their id (the outline gives 8 characters; 6 or more are accepted). ' +
+  `Sections and notes are named by anchors: a unique prefix of their id (outlines give ${MIN_ANCHOR_LENGTH} characters, more only where that many are not unique; ` +
+  'pass them as given). ' +
   'The article id may be shortened to a unique prefix too.';
 const ETAGS =
   'When a read answers with an ETag (a second text block "ETag: ...", and _meta.etag), pass it back as ifMatch to a write: ' +

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { restoreFromTrashInput } from '../schemas/inputs';
 import { outlineOnly, revisionList, revisionOnly, revisionRestored, trashList } from '../schemas/responses';
-import { articleId, articleParams, conditionalWrite, route, sectionAnchor } from './route';
+import { articleId, articleParams, conditionalWrite, pathSegment, route, sectionAnchor } from './route';
 
 export const revisionParams = z.object({
   id: articleId,
   sid: sectionAnchor,
   rev: z.string().regex(/^[1-9]\d{0,9}$/, 'must be a positive integer').transform(Number).describe('A revision number (GET .../revisions).'),
 });
-export const trashParams = z.object({ id: articleId, anchor: z.string().describe('A deleted section\'s anchor among the trash (GET .../trash).') });
+export const trashParams = z.object({ id: articleId, anchor: pathSegment('a section anchor').describe('A deleted section\'s anchor among the trash (GET .../trash).') });
 const sectionWrite = conditionalWrite('the section');
 const outlineWrite = conditionalWrite('the outline (GET /api/articles/{id}/outline)');
 

@@ -30,9 +30,15 @@ function withSuggestionLimits<T extends Record<string, RouteSpec>>(specs: T): T 
 /** Quire's routes take the user's credential unless they say otherwise (see kernel/routes.ts). */
 export const route: typeof group = (controller, tag, specs) => group(controller, tag, withSuggestionLimits(withShortArticleIds(specs)));
 
-export const articleId = z.string().describe('The article\'s id.');
-export const sectionAnchor = z.string().describe('A section\'s anchor: a unique prefix of its id (any case), at least 6 characters in outlines.');
-export const noteAnchor = z.string().describe('A note\'s anchor: a unique prefix of its id.');
+/**
+ * An id or anchor in a path: letters, digits, `-` and `_`. Anything else (`..`, `/`, `%2F`) is
+ * 400 at the schema, before anything runs: an MCP tool's argument cannot name another route.
+ */
+export const pathSegment = (what: string) => z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, `must be ${what}: letters, digits and dashes only`);
+
+export const articleId = pathSegment('an article id').describe('The article\'s id.');
+export const sectionAnchor = pathSegment('a section anchor').describe('A section\'s anchor: a unique prefix of its id (any case), at least 6 characters in outlines.');
+export const noteAnchor = pathSegment('a note anchor').describe('A note\'s anchor: a unique prefix of its id.');
 
 /**
  * The errors of routes whose Markdown, HTML or SVG goes through the worker pool (services/workers):

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { listSuggestionsQuery, rejectSuggestionInput, suggestInput } from '../schemas/inputs';
 import { suggestionAccepted, suggestionList, suggestionOnly } from '../schemas/responses';
-import { articleId, articleParams, route, WORKER_ERRORS } from './route';
+import { articleId, articleParams, pathSegment, route, WORKER_ERRORS } from './route';
 
-export const suggestionParams = z.object({ id: articleId, anchor: z.string().describe('A suggestion\'s anchor: a unique prefix of its id.') });
+export const suggestionParams = z.object({ id: articleId, anchor: pathSegment('a suggestion anchor').describe('A suggestion\'s anchor: a unique prefix of its id.') });
 
 export const suggestionRoutes = route('suggestions', 'Suggestions', {
   create: {

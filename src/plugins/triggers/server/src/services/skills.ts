@@ -7,6 +7,8 @@ import { fromJson, isFinal } from '../domain/records';
 import type { Principal } from '../domain/principal';
 import { skillNames } from '../domain/skills';
 import { MAX_WAIT_SECONDS } from '../schemas/inputs';
+import { triggersConfig } from '../config';
+import { quireService } from '../quire';
 import { orgNotFound } from './organizations';
 
 interface SkillRow extends SkillRecord {
@@ -85,6 +87,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (!skill.enabled) {
         throw notFound(`The skill ${name} is disabled (its workflow ${skill.workflowId} is not enabled).`, 'List the skills again (GET /api/skills), or ask the organization\'s owner to enable the workflow.');
       }
+      // The trigger route's limit, on the same counter: a skill call is a trigger by another door.
+      await quireService(strapi, 'rateLimit').consume(
+        'trigger',
+        skill.processInstanceId,
+        { points: triggersConfig(strapi).rateLimitPerMinute, durationSec: 60 },
+        1,
+        'Too many triggers for this process instance.',
+      );
       const workflow = await plugin().service('workflows').findForTrigger(skill.processInstanceId, skill.workflowId);
       if (!workflow?.enabled) throw notFound(`The skill ${name} is disabled or was deleted meanwhile.`, 'List the skills again (GET /api/skills).');
       const text = JSON.stringify(input ?? null);
