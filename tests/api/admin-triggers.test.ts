@@ -5,7 +5,7 @@
  */
 import { adminBearer, adminToken, createAdmin } from '../helpers/admin';
 import { bearer, registerUser, startApp, type TestApp, type TestUser } from '../helpers/strapi';
-import { finished, newSecret, signed } from '../helpers/triggers';
+import { createInstance, createOrganization, createOrganizationKey, createWorkflow, finished, newSecret, signed } from '../helpers/triggers';
 
 let app: TestApp;
 let token: string;
@@ -202,5 +202,44 @@ describe('the trigger panel through its admin routes', () => {
     expect((await post(`/triggers/instances/${instanceId}/regenerate-key`, {}, editorToken)).status).toBe(403);
     expect((await post(`/triggers/organizations/${organizationId}/keys`, {}, editorToken)).status).toBe(403);
     expect((await post('/triggers/organizations', { name: 'x', ownerId: lin.id }, editorToken)).status).toBe(403);
+  });
+});
+
+describe('what started an execution', () => {
+  it('is recorded and shown in the panel: X-API-Key, the api_key parameter, an organization key (webhook and skill call), a signature, a replay', async () => {
+    const owner = await registerUser(app, 'started');
+    const organizationId = await createOrganization(app, owner, 'Started Labs');
+    const { instanceId, apiKey } = await createInstance(app, owner, organizationId, 'starter');
+    const secret = newSecret();
+    const workflow = await createWorkflow(app, owner, instanceId, { name: 'echo_started', signingSecrets: [secret] });
+    const organizationKey = (await createOrganizationKey(app, owner, organizationId)).secret;
+    const url = `/webhook/${instanceId}/${workflow.id}`;
+    const body = JSON.stringify({ payload: { n: 1 } });
+
+    const started: Record<string, string> = {};
+    started['instance-key'] = (await app.http.post(url).set('X-API-Key', apiKey).send({ payload: {} })).body.data.executionId;
+    started['instance-key-query'] = (await app.http.post(`${url}?api_key=${apiKey}`).send({ payload: {} })).body.data.executionId;
+    started['organization-key'] = (await app.http.post(url).set('X-Process-Manager-Key', organizationKey).send({ payload: {} })).body.data.executionId;
+    started['webhook-signature'] = (await app.http.post(url).set(signed(secret, body)).send(body)).body.data.executionId;
+    // A skill call over MCP with the organization key is an execution like any other.
+    const call = await app.http
+      .post('/api/mcp')
+      .set('X-Process-Manager-Key', organizationKey)
+      .set('Accept', 'application/json, text/event-stream')
+      .send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo_started', arguments: { from: 'mcp' } } });
+    expect(call.status).toBe(200);
+    const skillExecution = call.body.result._meta.executionId as string;
+    const replayed = await post(`/triggers/instances/${instanceId}/executions/${started['instance-key']}/replay`);
+    expect(replayed.status).toBe(202);
+    started.replay = replayed.body.data.executionId;
+
+    for (const [credential, executionId] of Object.entries(started)) {
+      expect(executionId).toEqual(expect.any(String));
+      const detail = await get(`/triggers/instances/${instanceId}/executions/${executionId}`);
+      expect([credential, detail.body.data.startedWith]).toEqual([credential, credential]);
+    }
+    expect((await get(`/triggers/instances/${instanceId}/executions/${skillExecution}`)).body.data).toEqual(
+      expect.objectContaining({ startedWith: 'organization-key', input: { from: 'mcp' } }),
+    );
   });
 });

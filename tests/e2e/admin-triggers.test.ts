@@ -229,6 +229,8 @@ describe('the trigger panel', () => {
       const triggeredCell = (await page.locator(`tr[data-execution="${sent}"] td`).nth(2).innerText()).trim();
       expect(triggeredCell).toMatch(/\d/);
       expect(await drawer.innerText()).toContain(triggeredCell);
+      // What started it: Send test calls the trigger route with the instance key.
+      expect(await drawer.innerText()).toMatch(/Started with\s+Instance key \(X-API-Key\)/i);
       await screenshot(page, 'execution-drawer-laptop');
 
       // Replay: a new execution of the same workflow and input, shown in the drawer.

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { mountRootRoutes } from '../../../../kernel/routes';
+import { warmCompiler } from './domain/input-schema';
 import { TRIGGERS_ACTION_DEFINITIONS } from './permissions';
 import { routes } from './routes';
 
@@ -10,5 +11,7 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
 
   // The trigger and status URLs live at the root, mounted the way the GraphQL plugin mounts /graphql.
   mountRootRoutes(strapi, 'triggers', routes);
+  // The first inputSchema a process compiles pays the validator's setup: here, not in a trigger.
+  warmCompiler();
   await strapi.plugin('triggers').service('runner').start();
 };

@@ -21,6 +21,14 @@ import { useMutation } from './use-mutation';
 const STATUSES = ['pending', 'running', 'success', 'failed'] as const;
 const BADGE: Record<string, 'success' | 'danger' | 'warning' | 'secondary'> = { success: 'success', failed: 'danger', running: 'warning', pending: 'secondary' };
 const REFRESH_MS = 2000;
+/** How each credential that can start an execution is named to an operator. */
+const STARTED_WITH_LABELS: Record<NonNullable<AdminExecutionDetail['startedWith']>, string> = {
+  'instance-key': 'Instance key (X-API-Key)',
+  'instance-key-query': 'Instance key (api_key parameter)',
+  'organization-key': 'Organization key',
+  'webhook-signature': 'Signed webhook',
+  replay: 'Replay from the panel or the API',
+};
 /** One format for an execution's times, in the table and in the drawer alike (seconds matter here). */
 const EXECUTION_TIME = { dateStyle: 'medium', timeStyle: 'medium' } as const;
 
@@ -213,6 +221,9 @@ const ExecutionDrawer = ({
                 [m('execution.createdAt', 'Triggered'), when(execution.createdAt)],
                 [m('execution.startedAt', 'Started'), when(execution.startedAt)],
                 [m('execution.finishedAt', 'Finished'), when(execution.finishedAt)],
+                ...(execution.startedWith
+                  ? [[m('execution.startedWith', 'Started with'), m(`execution.startedWith.${execution.startedWith}`, STARTED_WITH_LABELS[execution.startedWith])] as [string, string]]
+                  : []),
                 ...(execution.replayOf ? [[m('execution.replayOf', 'Replay of'), execution.replayOf] as [string, string]] : []),
                 ...(execution.callback
                   ? [

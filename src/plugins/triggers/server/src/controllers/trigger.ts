@@ -4,6 +4,7 @@ import { jsonTextTooDeep, tooDeep } from '../../../../../kernel/json-depth';
 import { controller } from '../../../../../kernel/routes';
 import { triggersConfig } from '../config';
 import { triggerRoutes } from '../routes';
+import type { StartedWith } from '../schemas/records';
 import type { TriggerWorkflow } from '../services/workflows';
 import { bodyHash } from '../services/executions';
 import { signatureHeadersOf } from '../domain/signature';
@@ -77,6 +78,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         .start(workflow, wrapped ? body.payload : body, {
           base: wrapped ? 'payload' : 'body',
           bytes: raw.length,
+          startedWith: caller.credential satisfies StartedWith,
           webhookId,
           idempotencyKey,
           bodyHash: idempotencyKey === undefined ? undefined : bodyHash(raw),

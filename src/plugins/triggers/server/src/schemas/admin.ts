@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { pagingQuery } from '../../../../../kernel/admin-routes';
 import { timestamp } from '../../../../../kernel/schemas';
+import { STARTED_WITH } from './records';
 
 export const adminOrganizationsQuery = z.object({
   ...pagingQuery,
@@ -169,6 +170,10 @@ export const adminExecutionDetail = z
     output: z.unknown(),
     error: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
     replayOf: z.string().nullable().describe('The execution this one replays, if it is a replay.'),
+    startedWith: z
+      .enum(STARTED_WITH)
+      .nullable()
+      .describe('What started it: the credential of its trigger or skill call (instance key in X-API-Key or the api_key query parameter, organization key, webhook signature), or replay; null for executions recorded before this was kept.'),
     callback: z
       .strictObject({ status: z.enum(['pending', 'delivered', 'failed']), attempts: z.number().int().min(0), lastError: z.string().nullable() })
       .nullable()

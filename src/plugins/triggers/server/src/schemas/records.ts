@@ -5,6 +5,9 @@ import { timestamp } from '../../../../../kernel/schemas';
 export const EXECUTION_STATUSES = ['pending', 'running', 'success', 'failed'] as const;
 export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
 export const CALLBACK_STATUSES = ['pending', 'delivered', 'failed'] as const;
+/** What started an execution: the credential of its trigger or skill call (credentials.ts), or a replay. */
+export const STARTED_WITH = ['instance-key', 'instance-key-query', 'organization-key', 'webhook-signature', 'replay'] as const;
+export type StartedWith = (typeof STARTED_WITH)[number];
 
 
 export const organizationRecord = z

@@ -312,6 +312,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         output: fromJson(row.output),
         error: fromJson(row.error) as AdminExecutionDetail['error'],
         replayOf: row.replay_of ?? null,
+        startedWith: row.started_with ?? null,
         callback: row.callback_status
           ? { status: row.callback_status, attempts: Number(row.callback_attempts ?? 0), lastError: row.callback_last_error ?? null }
           : null,

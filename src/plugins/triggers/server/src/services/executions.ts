@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../../../../kernel/db';
 import { ApiError } from '../../../../../kernel/errors';
 import { triggersConfig } from '../config';
 import { executionRecord, type ExecutionRecord, type ExecutionStatus } from '../domain/records';
+import type { StartedWith } from '../schemas/records';
 import type { TriggerWorkflow } from './workflows';
 
 /**
@@ -72,6 +73,8 @@ export interface DeliveryKeys {
   bodyHash?: string;
   /** The execution this one replays. */
   replayOf?: string;
+  /** What started it: the credential of a trigger or skill call, or `replay` (STARTED_WITH). */
+  startedWith?: StartedWith;
 }
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
@@ -111,6 +114,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const executionId = randomUUID();
       const row: Record<string, unknown> = executionRow(executionId, workflow, input, maxAttempts, now);
       if (keys.replayOf) row.replay_of = keys.replayOf;
+      if (keys.startedWith) row.started_with = keys.startedWith;
       if (workflow.callbackUrl) row.callback_status = 'pending';
       const webhook = keys.webhookId === undefined ? null : dedupeKey(workflow.documentId, keys.webhookId);
       const idempotency = keys.idempotencyKey === undefined ? null : idempotencyKeyOf(workflow.documentId, keys.idempotencyKey);

@@ -360,7 +360,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         throw notFound(`The workflow ${source.workflowId} is disabled.`, `Enable it with PATCH /api/process-instances/${instanceId}/workflows/${source.workflowId} {"enabled": true}.`);
       }
       const maxAttempts = actions().maxAttempts(workflow.action, JSON.parse(workflow.config));
-      const created = await executions().create(workflow, source.input, maxAttempts, { replayOf: executionId });
+      const created = await executions().create(workflow, source.input, maxAttempts, { replayOf: executionId, startedWith: 'replay' });
       await dispatch(created.executionId).catch((error) => strapi.log.warn(`triggers: could not dispatch ${created.executionId}: ${error?.message ?? error}`));
       return {
         executionId: created.executionId,

@@ -101,6 +101,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const started = await plugin().service('starts').start(workflow, input ?? null, {
         base: 'input',
         bytes: Buffer.byteLength(text, 'utf8'),
+        startedWith: 'organization-key',
         idempotencyKey: options.idempotencyKey,
         bodyHash: options.idempotencyKey === undefined ? undefined : createHash('sha256').update(text, 'utf8').digest('base64url'),
       });
