@@ -7,7 +7,7 @@
 import { Box, Button, Field, Flex, Switch, Textarea, TextInput, Typography } from '@strapi/design-system';
 import { Play } from '@strapi/icons';
 import * as React from 'react';
-import type { AdminWorkflow } from '../api';
+import { triggerFromPanel, type AdminWorkflow } from '../api';
 import { useFetchKey } from './ApiAccess';
 import { CodeSample, CopyButton, Mono } from './secrets';
 import { useMessages } from './use-messages';
@@ -121,15 +121,9 @@ const TryIt = ({ instanceId, workflow, onTested }: { instanceId: string; workflo
     try {
       const key = await getKey(instanceId);
       if (!key) return;
-      const response = await fetch(`/webhook/${encodeURIComponent(instanceId)}/${encodeURIComponent(workflow.id)}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-API-Key': key },
-        body: JSON.stringify({ payload: input }),
-        credentials: 'omit',
-      });
-      const body = await response.json().catch(() => null);
-      if (response.status !== 202) {
-        setResult({ ok: false, text: m('skill.try.refused', '{status}: {message}', { status: response.status, message: body?.error?.message ?? '' }) });
+      const { status, body } = await triggerFromPanel(instanceId, workflow.id, key, input);
+      if (status !== 202 || !body?.data) {
+        setResult({ ok: false, text: m('skill.try.refused', '{status}: {message}', { status, message: body?.error?.message ?? '' }) });
         return;
       }
       setResult({ ok: true, text: m('skill.try.sent', 'Started execution {id}', { id: body.data.executionId }) });

@@ -6,7 +6,7 @@
 import { Badge, Box, Button, Flex, Tabs, Typography } from '@strapi/design-system';
 import { Pencil, Play, Plus } from '@strapi/icons';
 import * as React from 'react';
-import type { AdminAction, AdminWorkflow } from '../api';
+import { triggerFromPanel, type AdminAction, type AdminWorkflow } from '../api';
 import { triggerExamples } from './examples';
 import { useFetchKey } from './ApiAccess';
 import { CodeSample, ConfirmButton, CopyButton, Mono, Section, Warning } from './secrets';
@@ -81,15 +81,9 @@ const WorkflowCard = ({ instanceId, workflow, actions, onChange, onTested }: { i
     try {
       const key = await getKey(instanceId);
       if (!key) return;
-      const response = await fetch(`/webhook/${encodeURIComponent(instanceId)}/${encodeURIComponent(workflow.id)}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-API-Key': key },
-        body: JSON.stringify({ payload: sample }),
-        credentials: 'omit',
-      });
-      const body = await response.json().catch(() => null);
-      if (response.status !== 202) {
-        toggleNotification({ type: 'danger', message: m('workflows.test.failed', 'The trigger answered {status}: {message}', { status: response.status, message: body?.error?.message ?? '' }) });
+      const { status, body } = await triggerFromPanel(instanceId, workflow.id, key, sample);
+      if (status !== 202 || !body?.data) {
+        toggleNotification({ type: 'danger', message: m('workflows.test.failed', 'The trigger answered {status}: {message}', { status, message: body?.error?.message ?? '' }) });
         return;
       }
       toggleNotification({ type: 'success', message: m('workflows.test.sent', 'Test sent: execution {id}', { id: body.data.executionId }) });

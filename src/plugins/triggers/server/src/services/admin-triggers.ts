@@ -31,6 +31,7 @@ interface IssuedAdminWorkflow {
 import { EXECUTIONS } from './executions';
 import { instanceNotFound } from './instances';
 import { orgNotFound } from './organizations';
+import type { WorkflowInput } from './workflows';
 
 const UID = {
   organization: 'plugin::triggers.organization',
@@ -218,16 +219,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** A workflow, and the signing secrets it was given (shown once). */
     async createWorkflow(
       instanceId: string,
-      input: {
-        name: string;
-        action: string;
-        config?: unknown;
-        signingSecrets?: string[];
-        callbackUrl?: string | null;
-        enabled?: boolean;
-        description?: string | null;
-        inputSchema?: Record<string, unknown> | null;
-      },
+      input: WorkflowInput,
     ): Promise<IssuedAdminWorkflow> {
       const signingSecrets = (input.signingSecrets ?? []).map(checkSecret);
       return issued(instanceId, await service('workflows').create(await instanceOwner(instanceId), instanceId, { ...input, signingSecrets }));
