@@ -33,11 +33,23 @@ async function call(method: string, path: string, body?: unknown, type = 'applic
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
 }
 
-/** Runs `request` while /_health (and `alsoPoll`) is polled; every health check must have answered 204. */
+/** The stall that fails a case: the inputs here held the event loop for 2.6 s to 548 s before their fixes. */
+const STALL_MS = 1000;
+
+/**
+ * Runs `request` while /_health (and `alsoPoll`) is polled; every health check must have answered
+ * 204. A stall must happen twice to count: on CI's two cores, shared by two test workers, Chromium
+ * and the worker pool, the process is now and then descheduled for a second; code that blocks the
+ * loop blocks it every time. (Every request here can be sent twice.)
+ */
 async function whilePolled<T>(request: () => Promise<T>, alsoPoll?: () => Promise<void>): Promise<{ result: T; longestWaitMs: number }> {
-  const { result, longestWaitMs, healthFailures } = await pollHealth(base, request, { intervalMs: 25, alsoPoll });
-  expect(healthFailures).toEqual([]);
-  return { result, longestWaitMs };
+  const measure = async () => {
+    const { result, longestWaitMs, healthFailures } = await pollHealth(base, request, { intervalMs: 25, alsoPoll });
+    expect(healthFailures).toEqual([]);
+    return { result, longestWaitMs };
+  };
+  const first = await measure();
+  return first.longestWaitMs < STALL_MS ? first : measure();
 }
 
 /** A 201 (or 200) with data, or a 400 saying the input is too complex and what to do. */
@@ -64,7 +76,7 @@ describe('Markdown that used to block the event loop', () => {
   it.each(markdownCases)('POST /api/articles with %s: the server keeps answering', async (_, markdown) => {
     const { result, longestWaitMs } = await whilePolled(() => call('POST', '/api/articles', { title: 'Hostile', markdown: markdown() }));
     expectResultOrTooComplex(result);
-    expect(longestWaitMs).toBeLessThan(1000);
+    expect(longestWaitMs).toBeLessThan(STALL_MS);
   });
 
   it('PATCH of a section with the same kind of body: the server keeps answering', async () => {
@@ -74,7 +86,7 @@ describe('Markdown that used to block the event loop', () => {
       call('PATCH', `/api/articles/${created.body.data.article.id}/sections/${section.anchor}`, { markdown: hostile.emphasisRun(16 * 1024) }),
     );
     expectResultOrTooComplex(result);
-    expect(longestWaitMs).toBeLessThan(1000);
+    expect(longestWaitMs).toBeLessThan(STALL_MS);
   });
 });
 
@@ -82,14 +94,14 @@ describe('imports, uploads and publishing that used to block the event loop', ()
   it('imports a 100 KB HTML page (converted, then split and counted)', async () => {
     const { result, longestWaitMs } = await whilePolled(() => call('POST', '/api/articles/import', { html: hostile.htmlPage(100 * 1024) }));
     expectResultOrTooComplex(result);
-    expect(longestWaitMs).toBeLessThan(1000);
+    expect(longestWaitMs).toBeLessThan(STALL_MS);
   });
 
   it('imports Markdown whose front matter has 25,000 keys (the duplicate-key check)', async () => {
     const { result, longestWaitMs } = await whilePolled(() => call('POST', '/api/articles/import', { markdown: hostile.frontMatterKeys(25000) }));
     // Keys other than the front matter's fields are ignored.
     expect({ status: result.status, title: result.body.data?.article.title }).toEqual({ status: 201, title: 'Many keys' });
-    expect(longestWaitMs).toBeLessThan(1000);
+    expect(longestWaitMs).toBeLessThan(STALL_MS);
 
     // A duplicate key is still found, on its line.
     const duplicate = await call('POST', '/api/articles/import', { markdown: '---\ntitle: A\npremise: B\ntitle: C\n---\n\nBody.' });
@@ -100,7 +112,7 @@ describe('imports, uploads and publishing that used to block the event loop', ()
     const { result, longestWaitMs } = await whilePolled(() => call('POST', '/api/upload', hostile.svgAttributes(20000), 'image/svg+xml'));
     expect(result.status).toBe(400);
     expect(result.body.error.message).toBe('The SVG has an element with more than 256 attributes, which is not accepted.');
-    expect(longestWaitMs).toBeLessThan(1000);
+    expect(longestWaitMs).toBeLessThan(STALL_MS);
   });
 
   it('publishes an article of 6,000 relative links while other articles stay writable', async () => {
@@ -119,7 +131,7 @@ describe('imports, uploads and publishing that used to block the event loop', ()
     };
     const { result, longestWaitMs } = await whilePolled(() => call('POST', `/api/articles/${created.body.data.article.id}/publish`), writeOther);
     expectResultOrTooComplex(result);
-    expect(longestWaitMs).toBeLessThan(1000);
+    expect(longestWaitMs).toBeLessThan(STALL_MS);
     if (result.status === 200) {
       const page = await fetch(result.body.data.url.replace(/^https?:\/\/[^/]+/, base));
       expect(await page.text()).toContain(`href="${base}/p999"`);
