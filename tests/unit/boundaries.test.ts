@@ -2,8 +2,8 @@
  * The house rules about who imports whom (docs/architecture.md, "Rules of the house"):
  * - a plugin never imports another plugin's files, not even for types: shared code is in
  *   src/kernel, and the triggers plugin reaches articles through strapi.plugin('quire').service(...),
- *   typed by the contract in src/kernel/plugin-services.ts;
- * - the kernel imports no plugin;
+ *   typed by the contract in src/contracts/plugin-services.ts;
+ * - the kernel and the plugins' contracts (src/contracts) import no plugin;
  * - services and domain code never import controllers;
  * - a controller never imports another controller (what two share is a service, domain code,
  *   a page helper or controllers/conditional.ts, none of which is a controller).
@@ -72,6 +72,12 @@ describe('import boundaries', () => {
   it('the kernel imports no plugin', () => {
     const found = importsUnder('src/kernel').filter((e) => e.resolved?.startsWith('src/plugins/')).map(describeEdge);
     expect(found).toEqual([]);
+  });
+
+  it('the contracts between the plugins import no plugin: they are types both sides check against', () => {
+    const edges = importsUnder('src/contracts');
+    expect(edges.length).toBeGreaterThan(0);
+    expect(edges.filter((e) => e.resolved?.startsWith('src/plugins/')).map(describeEdge)).toEqual([]);
   });
 
   it('services and domain code never import controllers', () => {

@@ -1,9 +1,9 @@
 /**
  * Compile-time only: the services other plugins call keep the shapes the kernel promises them
- * (kernel/plugin-services.ts), their input schemas included.
+ * (contracts/plugin-services.ts), their input schemas included.
  * Nothing here runs; a mismatch fails `npm run compile`.
  */
-import type { QuireServices } from '../../../../../kernel/plugin-services';
+import type { QuireServices } from '../../../../../contracts/plugin-services';
 import type articles from './articles';
 import type inputs from './inputs';
 import type notes from './notes';

@@ -1,8 +1,8 @@
 /**
  * Compile-time only: the services other plugins call keep the shapes the kernel promises them
- * (kernel/plugin-services.ts). Nothing here runs; a mismatch fails `npm run compile`.
+ * (contracts/plugin-services.ts). Nothing here runs; a mismatch fails `npm run compile`.
  */
-import type { TriggersServices } from '../../../../../kernel/plugin-services';
+import type { TriggersServices } from '../../../../../contracts/plugin-services';
 import type skills from './skills';
 
 type Provided = {

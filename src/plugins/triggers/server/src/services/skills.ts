@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { createHash } from 'node:crypto';
 import { publicUrl } from '../../../../../kernel/config';
 import { invalidArgument, notFound } from '../../../../../kernel/errors';
-import type { SkillCallResult, SkillRecord } from '../../../../../kernel/plugin-services';
+import type { SkillCallResult, SkillRecord } from '../../../../../contracts/plugin-services';
 import { fromJson, isFinal } from '../domain/records';
 import type { Principal } from '../domain/principal';
 import { skillNames } from '../domain/skills';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { createRateLimits } from './rate-limit';
+import type { createRateLimits } from '../kernel/rate-limit';
 
 /**
  * What the quire plugin offers other plugins through `strapi.plugin('quire').service(name)`.
