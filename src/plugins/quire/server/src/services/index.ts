@@ -3,6 +3,7 @@ import articles from './articles';
 import auth from './auth';
 import cliLogin from './cli-login';
 import edits from './edits';
+import events from './events';
 import history from './history';
 import imports from './imports';
 import inputs from './inputs';
@@ -22,4 +23,4 @@ import upload from './upload';
 import webSessions from './web-sessions';
 import workers from './workers';
 
-export default { adminArticles, articles, auth, cliLogin, edits, history, imports, inputs, keys, notes, oauth, outlines, publications, rateLimit, redis, search, sections, signIn, suggestions, unfurl, upload, webSessions, workers };
+export default { adminArticles, articles, auth, cliLogin, edits, events, history, imports, inputs, keys, notes, oauth, outlines, publications, rateLimit, redis, search, sections, signIn, suggestions, unfurl, upload, webSessions, workers };
