@@ -66,6 +66,11 @@ export interface UserCaller {
   clientName?: string;
   /** The key's scope; JWTs and sessions write. */
   scope: Scope;
+  /**
+   * Whether the user's role has `action`, when the credential's own lookup answered it (the
+   * request's `action`, in the same query): kernel/permissions then needs no query of its own.
+   */
+  permission?: { action: string; allowed: boolean };
 }
 
 /** An organization key (X-Process-Manager-Key): any instance of its organization, for its owner. */
@@ -126,6 +131,8 @@ export interface AuthRequest {
   ip?: string;
   /** Lookups shared by the checks of one request (a workflow loaded once). */
   memo: Map<string, Promise<unknown>>;
+  /** The users-permissions action of the route served, if any: a verifier may check the role's permission in its lookup. */
+  action?: string | null;
 }
 
 /** One credential's verdict on a request. */

@@ -9,6 +9,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Caller, Scope } from './auth';
+import type { Knex } from 'knex';
 import { knexOf, tableName } from './db';
 import { permissionDenied } from './errors';
 
@@ -25,19 +26,31 @@ interface JoinTable {
 const joinTableOf = (strapi: Core.Strapi, uid: string, attribute: string) =>
   (strapi.db.metadata.get(uid as never).attributes[attribute] as unknown as { joinTable: JoinTable }).joinTable;
 
-/** True when the role of user `userId` has the users-permissions action (one indexed query). */
-export async function roleAllows(strapi: Core.Strapi, userId: number, action: string): Promise<boolean> {
+/** The rows of user `user` (an id, or a column of the outer query) whose role has `action`. */
+function permissionRows(strapi: Core.Strapi, k: Knex, user: number | Knex.Raw, action: string) {
   const userRole = joinTableOf(strapi, USER, 'role');
   const permissionRole = joinTableOf(strapi, PERMISSION, 'role');
   const permissions = strapi.db.metadata.get(PERMISSION as never).tableName;
-  const k = await knexOf(strapi);
-  const row = await k(tableName(strapi, userRole.name, 'ur'))
+  return k(tableName(strapi, userRole.name, 'ur'))
     .join(tableName(strapi, permissionRole.name, 'pr'), `pr.${permissionRole.inverseJoinColumn.name}`, `ur.${userRole.inverseJoinColumn.name}`)
     .join(tableName(strapi, permissions, 'p'), 'p.id', `pr.${permissionRole.joinColumn.name}`)
-    .where(`ur.${userRole.joinColumn.name}`, userId)
-    .andWhere('p.action', action)
-    .first(k.raw('1 as allowed'));
+    .where(`ur.${userRole.joinColumn.name}`, user)
+    .andWhere('p.action', action);
+}
+
+/** True when the role of user `userId` has the users-permissions action (one indexed query). */
+export async function roleAllows(strapi: Core.Strapi, userId: number, action: string): Promise<boolean> {
+  const k = await knexOf(strapi);
+  const row = await permissionRows(strapi, k, userId, action).first(k.raw('1 as allowed'));
   return Boolean(row);
+}
+
+/**
+ * A column `allowed` (true or 1 when the role of the user in `userIdColumn` has `action`), to
+ * add to a credential's own lookup: the permission comes with it, not in a query of its own.
+ */
+export function roleAllowsColumn(strapi: Core.Strapi, k: Knex, userIdColumn: string, action: string): Knex.Raw {
+  return k.raw('exists ? as allowed', [permissionRows(strapi, k, k.raw('??', [userIdColumn]), action).select(k.raw('1'))]);
 }
 
 async function roleNameOf(strapi: Core.Strapi, userId: number): Promise<string | null> {
@@ -64,7 +77,9 @@ export async function authorize(strapi: Core.Strapi, caller: Caller | null, requ
     throw permissionDenied(`This credential's scope (${caller.scope}) does not allow changes.`, SCOPE_NEXT);
   }
   if (!requirement.action || !('userId' in caller)) return;
-  if (await roleAllows(strapi, caller.userId, requirement.action)) return;
+  // The credential's lookup may have answered it already (UserCaller.permission).
+  const known = caller.kind === 'user' && caller.permission?.action === requirement.action ? caller.permission.allowed : undefined;
+  if (known ?? (await roleAllows(strapi, caller.userId, requirement.action))) return;
   const role = await roleNameOf(strapi, caller.userId);
   throw permissionDenied(
     `Your role${role ? ` (${role})` : ''} does not allow ${requirement.action}.`,

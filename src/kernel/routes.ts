@@ -192,7 +192,7 @@ export function declaredRoutes(strapi: Core.Strapi): AnyRoute[] {
 /** The guard of a route: authenticates (kernel/auth) and authorizes (kernel/permissions), leaving ctx.state.caller. */
 export async function guard(strapi: Core.Strapi, route: AnyRoute, ctx): Promise<void> {
   if (route.checkOrigin) refuseForeignOrigin(strapi, ctx.request.headers.origin);
-  const { caller, refused } = await authenticate(strapi, authRequestOf(ctx), { ...route.auth, credentials: route.credentials });
+  const { caller, refused } = await authenticate(strapi, { ...authRequestOf(ctx), action: route.action }, { ...route.auth, credentials: route.credentials });
   await authorize(strapi, caller, route);
   ctx.state.caller = caller;
   ctx.state.credentialRefused = refused;

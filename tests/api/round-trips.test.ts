@@ -154,15 +154,15 @@ describe('database round trips per hot route', () => {
 });
 
 // Ceilings: the statements each route sends now (see the header), the same on SQLite and
-// PostgreSQL. A read: the credential's lookup, its role's permission for the route, the read(s).
-// A write: those two, then one transaction (BEGIN, its statements, COMMIT).
-const GET_SECTION = 3; // key, permission, the section
-const GET_OUTLINE = 3; // key, permission, the article's outline revision (the outline is cached against it)
-const POST_SECTION = 6; // key, permission, BEGIN, outline revision + lock, insert, COMMIT
-const PATCH_NOTE = 8; // key, permission, BEGIN, lock, the notes, update, the note, COMMIT
-const PATCH_IF_MATCH = 8; // key, permission, BEGIN, lock, the section, update, revision, COMMIT
-const EDITS_10 = 26; // key, permission, BEGIN, lock, 10 x (the section, update), revision, COMMIT
-const SEARCH_ARTICLE = 4; // key, permission, the article, the matching sections
-const SEARCH_ALL = 4; // key, permission, the articles, their matching sections
-const TRIGGER = 3; // the instance key, the workflow, the execution's insert
+// PostgreSQL. A read: the credential's lookup (with its role's permission for the route, in the
+// same query), then the read. A write: the lookup, then one transaction (BEGIN ... COMMIT).
+const GET_SECTION = 2; // key and permission, the section
+const GET_OUTLINE = 2; // key and permission, the article's outline revision (the outline is cached against it)
+const POST_SECTION = 5; // key and permission, BEGIN, outline revision + lock, insert, COMMIT
+const PATCH_NOTE = 7; // key and permission, BEGIN, lock, the notes, update, the note, COMMIT
+const PATCH_IF_MATCH = 7; // key and permission, BEGIN, lock, the section, update, revision, COMMIT
+const EDITS_10 = 25; // key and permission, BEGIN, lock, 10 x (the section, update), revisions, COMMIT
+const SEARCH_ARTICLE = 3; // key and permission, the article, the matching sections
+const SEARCH_ALL = 3; // key and permission, the articles, their matching sections
+const TRIGGER = 2; // the instance key with the URL's workflow, the execution's insert
 const STATUS = 2; // the instance key, the execution

@@ -81,8 +81,12 @@ export function registerTriggerCredentials(strapi: Core.Strapi): void {
       if (value === null) return undefined;
       const place = where({ credential });
       if (keyKind(value) !== 'instance') return { refused: `${place} is not an instance key (ck_ followed by 43 characters).` };
-      const instance = await service('instances').findByKey(value);
+      // On a trigger URL the workflow it names comes with the key's lookup, for the route's target check.
+      const { processInstanceId, workflowId } = request.params;
+      const trigger = processInstanceId && workflowId ? { instanceId: processInstanceId, workflowId } : undefined;
+      const instance = await service('instances').findByKey(value, trigger);
       if (!instance) return { refused: doesNotGrant(place) };
+      if (trigger && instance.workflow !== undefined && !request.memo.has('workflow')) request.memo.set('workflow', Promise.resolve(instance.workflow));
       return { caller: { kind: 'instance' as const, credential, instanceId: instance.documentId as string, userId: instance.userId as number, scope: 'write' as const } };
     },
   });

@@ -59,10 +59,16 @@ export function registerUserCredentials(strapi: Core.Strapi): void {
     async verify(request: AuthRequest) {
       const token = bearerToken(request);
       if (!token?.startsWith(API_KEY_PREFIX)) return undefined;
-      const key: KeyCheck = await strapi.plugin('quire').service('keys').verify(token);
+      const key: KeyCheck = await strapi.plugin('quire').service('keys').verify(token, request.action);
       if (!key) return { refused: 'The API key is not valid (revoked, or never issued).', nextAction: MISSING_NEXT };
       if (key.status === 'expired') return { refused: 'The API key has expired.', nextAction: EXPIRED_NEXT };
-      return userCaller('api-key', key.user, { keyId: key.id, keyDocumentId: key.documentId, scope: key.scope, keyFromLogin: key.origin === 'login' });
+      return userCaller('api-key', key.user, {
+        keyId: key.id,
+        keyDocumentId: key.documentId,
+        scope: key.scope,
+        keyFromLogin: key.origin === 'login',
+        ...(key.permission && { permission: key.permission }),
+      });
     },
   });
 

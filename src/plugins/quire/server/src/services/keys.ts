@@ -3,6 +3,7 @@ import type { Scope, UserCaller } from '../../../../../kernel/auth';
 import { invalidArgument, notFound } from '../../../../../kernel/errors';
 import { displayPrefix, generateSecret, hashSecret, safeEqual } from '../../../../../kernel/secrets';
 import { iso, knexOf, lastUsedRecorder, tableName } from '../../../../../kernel/db';
+import { roleAllowsColumn } from '../../../../../kernel/permissions';
 import type { ApiKeyRecord } from '../schemas/records';
 
 /** Prefix of a user's API key (the article API's Bearer key). */
@@ -57,7 +58,16 @@ export interface KeyOptions {
 
 /** What a presented key is: valid (with its owner, scope and origin), expired, or unknown/revoked. */
 export type KeyCheck =
-  | { status: 'valid'; id: number; documentId: string; scope: Scope; origin: KeyOrigin; user: { id: number; username: string; email: string } }
+  | {
+      status: 'valid';
+      id: number;
+      documentId: string;
+      scope: Scope;
+      origin: KeyOrigin;
+      user: { id: number; username: string; email: string };
+      /** Whether the user's role has the action asked for, when one was. */
+      permission?: { action: string; allowed: boolean };
+    }
   | { status: 'expired' }
   | null;
 
@@ -96,13 +106,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * The key, its scope and its (unblocked) owner; `expired` past its expiresAt; or null. One
      * indexed lookup by hash joined to the user: this runs on every key-authenticated request.
      */
-    async verify(secret: string): Promise<KeyCheck> {
+    async verify(secret: string, action?: string | null): Promise<KeyCheck> {
       const hash = hashSecret(secret);
       const k = await knexOf(strapi);
-      const row = await k(tableName(strapi, 'quire_api_keys', 'k'))
+      const q = k(tableName(strapi, 'quire_api_keys', 'k'))
         .join(tableName(strapi, strapi.db.metadata.get(USERS).tableName, 'u'), 'u.id', 'k.user_id')
-        .where('k.hash', hash)
-        .first('k.id', 'k.document_id', 'k.hash', 'k.scope', 'k.expires_at', 'k.origin', 'u.id as user_id', 'u.username', 'u.email', 'u.blocked');
+        .where('k.hash', hash);
+      // The route's permission for the key's user, in the same round trip (kernel/permissions).
+      if (action) q.select(roleAllowsColumn(strapi, k, 'u.id', action));
+      const row = await q.first('k.id', 'k.document_id', 'k.hash', 'k.scope', 'k.expires_at', 'k.origin', 'u.id as user_id', 'u.username', 'u.email', 'u.blocked');
       if (!row || !safeEqual(row.hash, hash) || row.blocked) return null;
       const expiresAt = iso(row.expires_at);
       if (expiresAt && Date.parse(expiresAt) <= Date.now()) return { status: 'expired' };
@@ -114,6 +126,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         scope: (row.scope ?? 'write') as Scope,
         origin: row.origin === 'login' ? 'login' : 'api',
         user: { id: Number(row.user_id), username: row.username, email: row.email },
+        ...(action && { permission: { action, allowed: Boolean(Number(row.allowed)) } }),
       };
     },
   };

@@ -5,6 +5,15 @@
  */
 import type { Core } from '@strapi/strapi';
 import { knexOf, tableName } from '../../../../../kernel/db';
+import { TRIGGER_COLUMNS, triggerWorkflowOf, WORKFLOWS, type TriggerWorkflow } from './workflows';
+
+/** An instance as its key finds it. */
+export interface KeyedInstance {
+  document_id: string;
+  organization_id: string;
+  user_id: number | string;
+  key_hash: string;
+}
 
 const UID = 'plugin::triggers.process-instance';
 export const INSTANCES = 'triggers_process_instances';
@@ -31,9 +40,24 @@ export const instancesRepository = (strapi: Core.Strapi) => {
     },
 
     /** The instance holding a key hash, or undefined: one indexed read (the hot path). */
-    async byKeyHash(hash: string): Promise<{ document_id: string; organization_id: string; user_id: number | string; key_hash: string } | undefined> {
+    async byKeyHash(hash: string): Promise<KeyedInstance | undefined> {
       const k = await knexOf(strapi);
       return k(tableName(strapi, INSTANCES)).where({ key_hash: hash }).first(['document_id', 'organization_id', 'user_id', 'key_hash']);
+    },
+
+    /**
+     * The same, with the workflow a trigger URL names (`workflow`: null when it has none) in the
+     * same round trip: the keyed trigger's two lookups in one indexed read.
+     */
+    async byKeyHashWithWorkflow(hash: string, instanceId: string, workflowId: string): Promise<(KeyedInstance & { workflow: TriggerWorkflow | null }) | undefined> {
+      const k = await knexOf(strapi);
+      const row = await k(tableName(strapi, INSTANCES, 'i'))
+        .leftJoin(tableName(strapi, WORKFLOWS, 'w'), (on) => on.on('w.document_id', k.raw('?', [workflowId])).andOn('w.instance_id', k.raw('?', [instanceId])))
+        .where('i.key_hash', hash)
+        .first(['i.document_id', 'i.organization_id', 'i.user_id', 'i.key_hash', ...TRIGGER_COLUMNS.map((c) => `w.${c} as w_${c}`)]);
+      if (!row) return undefined;
+      const { document_id, organization_id, user_id, key_hash } = row;
+      return { document_id, organization_id, user_id, key_hash, workflow: row.w_document_id == null ? null : triggerWorkflowOf(row, 'w_') };
     },
   };
 };

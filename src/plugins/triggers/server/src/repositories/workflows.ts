@@ -38,6 +38,26 @@ export interface SkillWorkflowRow {
   instanceName: string;
 }
 
+/** The columns of a TriggerWorkflow. */
+export const TRIGGER_COLUMNS = ['document_id', 'instance_id', 'organization_id', 'user_id', 'action', 'config', 'enabled', 'secrets_ciphertext', 'callback_url', 'input_schema_hash'];
+
+/** A TriggerWorkflow from a row of TRIGGER_COLUMNS (named with `prefix`, when a join aliased them). */
+export function triggerWorkflowOf(row: Record<string, any>, prefix = ''): TriggerWorkflow {
+  const col = (name: string) => row[prefix + name];
+  return {
+    documentId: col('document_id'),
+    instanceId: col('instance_id'),
+    organizationId: col('organization_id'),
+    userId: Number(col('user_id')),
+    action: col('action'),
+    config: col('config'),
+    enabled: Boolean(col('enabled')),
+    secretsCiphertext: col('secrets_ciphertext') ?? null,
+    callbackUrl: col('callback_url') ?? null,
+    inputSchemaHash: col('input_schema_hash') ?? null,
+  };
+}
+
 export const workflowsRepository = (strapi: Core.Strapi) => {
   const query = () => strapi.db.query(UID);
   // Wrapped: a query builder is thenable, so an async function returning one would run it.
@@ -75,22 +95,8 @@ export const workflowsRepository = (strapi: Core.Strapi) => {
 
     /** The workflow a trigger names, or null: one indexed read (the hot path). */
     async forTrigger(instanceId: string, workflowId: string): Promise<TriggerWorkflow | null> {
-      const row = await (await from()).q
-        .where({ document_id: workflowId, instance_id: instanceId })
-        .first(['document_id', 'instance_id', 'organization_id', 'user_id', 'action', 'config', 'enabled', 'secrets_ciphertext', 'callback_url', 'input_schema_hash']);
-      if (!row) return null;
-      return {
-        documentId: row.document_id,
-        instanceId: row.instance_id,
-        organizationId: row.organization_id,
-        userId: Number(row.user_id),
-        action: row.action,
-        config: row.config,
-        enabled: Boolean(row.enabled),
-        secretsCiphertext: row.secrets_ciphertext ?? null,
-        callbackUrl: row.callback_url ?? null,
-        inputSchemaHash: row.input_schema_hash ?? null,
-      };
+      const row = await (await from()).q.where({ document_id: workflowId, instance_id: instanceId }).first(TRIGGER_COLUMNS);
+      return row ? triggerWorkflowOf(row) : null;
     },
 
     /** A workflow's input schema text and its revision, or undefined. */

@@ -7,6 +7,7 @@ import { iso } from '../../../../../kernel/db';
 import type { InstanceRecord } from '../domain/records';
 import { orgNotFound } from './organizations';
 import { instancesRepository } from '../repositories/instances';
+import type { TriggerWorkflow } from '../repositories/workflows';
 
 const FIELDS = ['id', 'documentId', 'organizationId', 'userId', 'name', 'keyCiphertext', 'createdAt'];
 
@@ -74,10 +75,22 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return record(updated);
     },
 
-    /** The instance a presented `ck_` key belongs to, or null. Looked up by its indexed hash. */
-    async findByKey(secret: string): Promise<{ documentId: string; organizationId: string; userId: number } | null> {
+    /**
+     * The instance a presented `ck_` key belongs to, or null. Looked up by its indexed hash.
+     * With `trigger` (the URL's instance and workflow), the workflow comes in the same read
+     * (`workflow`: null when the URL names none); it is the URL's, whatever the key grants.
+     */
+    async findByKey(
+      secret: string,
+      trigger?: { instanceId: string; workflowId: string },
+    ): Promise<{ documentId: string; organizationId: string; userId: number; workflow?: TriggerWorkflow | null } | null> {
       const hash = hashSecret(secret);
       // The hot path of every keyed trigger: one indexed read.
+      if (trigger) {
+        const row = await repo.byKeyHashWithWorkflow(hash, trigger.instanceId, trigger.workflowId);
+        if (!row || !safeEqual(row.key_hash, hash)) return null;
+        return { documentId: row.document_id, organizationId: row.organization_id, userId: Number(row.user_id), workflow: row.workflow };
+      }
       const row = await repo.byKeyHash(hash);
       if (!row || !safeEqual(row.key_hash, hash)) return null;
       return { documentId: row.document_id, organizationId: row.organization_id, userId: Number(row.user_id) };
