@@ -25,6 +25,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     restore: async ({ params }, ctx) => ({ data: await service().restore(editorOf(ctx), params.id) }),
     users: async ({ query }) => ({ data: await service().users({ q: query.q, limit: query.limit ?? 20 }) }),
     // A page of content not yet public: for the editor who asked, never kept by a cache or indexed.
+    agentChanges: async ({ query }) => ({ data: await service().agentChanges(query.limit ?? 5) }),
+    pendingSuggestions: async ({ query }) => ({ data: await service().pendingSuggestions(query.limit ?? 5) }),
     preview: async ({ params }) => reply(200, await service().preview(params.id), { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' }),
   });
 };

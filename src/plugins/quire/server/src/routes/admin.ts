@@ -16,6 +16,9 @@ import {
   adminPreview,
   adminRenameArticleInput,
   adminAcceptedList,
+  adminAgentChanges,
+  adminPendingSuggestions,
+  adminWidgetQuery,
   adminSections,
   adminTrashedArticle,
   adminTrashQuery,
@@ -144,6 +147,23 @@ export const adminArticleRoutes = route('adminArticles', 'Admin panel', {
     params: articleParams,
     responseHeaders: { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' },
     responses: { 200: adminData(adminPreview, 'The page.'), ...adminErrorAnswers(429) },
+  },
+  // The admin home page's widgets (registered by the admin's register with app.widgets).
+  agentChanges: {
+    method: 'GET',
+    path: '/quire/widgets/agent-changes',
+    summary: 'The articles agents changed most recently (home widget)',
+    admin: { actions: [QUIRE_ACTIONS.read] },
+    query: adminWidgetQuery,
+    responses: { 200: adminData(adminAgentChanges, 'Newest first.'), ...adminErrorAnswers(400) },
+  },
+  pendingSuggestions: {
+    method: 'GET',
+    path: '/quire/widgets/pending-suggestions',
+    summary: 'Articles with suggestions waiting for a decision (home widget)',
+    admin: { actions: [QUIRE_ACTIONS.read] },
+    query: adminWidgetQuery,
+    responses: { 200: adminData(adminPendingSuggestions, 'The most recently suggested first.'), ...adminErrorAnswers(400) },
   },
 });
 

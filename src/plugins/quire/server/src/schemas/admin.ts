@@ -100,3 +100,17 @@ export const adminAcceptedList = z.strictObject({ accepted: z.array(adminAccepte
 
 export type AdminTrashedArticle = z.infer<typeof adminTrashedArticle>;
 export type AdminAcceptedRevision = z.infer<typeof adminAcceptedRevision>;
+
+/** Home widgets: how many rows a widget shows. */
+export const adminWidgetQuery = z.object({
+  limit: optional(z.coerce.number({ error: 'must be a whole number from 1 to 20' }).int().min(1).max(20)).describe('Default 5.'),
+});
+
+export const adminAgentChanges = z.strictObject({
+  articles: z.array(z.strictObject({ id: z.string(), title: z.string(), changedAt: timestamp, by: z.string().describe('The agent (its key\'s or client\'s name).') })),
+});
+
+export const adminPendingSuggestions = z.strictObject({
+  total: z.number().int().min(0).describe('Pending suggestions on every article.'),
+  articles: z.array(z.strictObject({ id: z.string(), title: z.string(), pending: z.number().int().min(1), newestAt: timestamp })),
+});

@@ -12,10 +12,10 @@ import { invalidArgument, notFound } from '../../../../../kernel/errors';
 import { normalizeId } from '../domain/anchors';
 import type { ArticleChange, EventActor } from '../domain/article-events';
 import { articleTrashRepository, type TrashedArticleRow } from '../repositories/article-trash';
+import { panelWidgetsRepository } from '../repositories/panel-widgets';
 import { TABLE, toInt } from './store';
 import type { AdminArticle, AdminArticleDetail } from '../schemas/admin';
 import { ARTICLE_STATUSES } from '../schemas/records';
-import { TRASH_DAYS } from './history';
 
 export { ARTICLE_STATUSES };
 export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
@@ -57,7 +57,9 @@ const adminArticleNotFound = (rawId: string) =>
 const notInTrash = (rawId: string) =>
   notFound(`No deleted article with id "${rawId.slice(0, 40)}" in the trash.`, 'It may have been restored already, or purged after 30 days: look in the articles list.');
 
-const TRASH_MS = TRASH_DAYS * 24 * 60 * 60 * 1000;
+/** Deleted articles stay restorable as long as deleted sections do (services/history TRASH_DAYS; not imported, to keep the admin bundle's types light). */
+export const ARTICLE_TRASH_DAYS = 30;
+const TRASH_MS = ARTICLE_TRASH_DAYS * 24 * 60 * 60 * 1000;
 /** How often the trash is swept of articles older than 30 days (and at boot). */
 export const ARTICLE_SWEEP_MS = 60 * 60 * 1000;
 
@@ -274,6 +276,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async preview(rawId: string): Promise<{ html: string; url: string }> {
       const { actor } = await api.actorFor(0, rawId);
       return strapi.plugin('quire').service('publications').preview(actor.ownerId, rawId);
+    },
+
+    /** Home widget: the articles agents changed most recently. */
+    async agentChanges(limit: number) {
+      return { articles: await panelWidgetsRepository(strapi).agentChanges(await knexOf(strapi), limit) };
+    },
+
+    /** Home widget: the articles with suggestions waiting for an editor. */
+    async pendingSuggestions(limit: number) {
+      return panelWidgetsRepository(strapi).pendingSuggestions(await knexOf(strapi), limit);
     },
 
     /**
