@@ -116,7 +116,8 @@ it('shows "Changed since published" on the list and the canvas, and previews the
     await frame.getByText('Preview, not published').waitFor();
     // The public copy is still the old one: the preview published nothing.
     expect((await suite.app.http.get('/p/live-copy')).text).toContain('As published.');
-    await preview.getByRole('button', { name: 'Close' }).click();
+    await page.keyboard.press('Escape');
+    await preview.waitFor({ state: 'detached' });
 
     await page.getByRole('button', { name: 'Republish' }).click();
     await page.locator('[data-changed-since-published]').waitFor({ state: 'detached' });
@@ -169,7 +170,9 @@ it('shows Quire\'s and Triggers\' widgets on the home page', () =>
     await waiting.locator(`[data-widget-article="${made.body.data.article.id}"]`).getByText('1 pending').waitFor();
     const failed = page.getByTestId('widget-failed-executions');
     await failed.getByText('Note taker in instance').waitFor();
-    // The Content Manager's entry widgets, which never list Quire's articles, are gone.
+    // The Content Manager's "Last published entries", which never lists Quire's articles, is gone;
+    // its "Last edited entries" (users and other entries) stays.
+    await page.getByText('Last edited entries').waitFor();
     expect(await page.getByText('Last published entries').count()).toBe(0);
     await shoot(page, 'home');
 

@@ -18,7 +18,10 @@ export default {
       Component: () => import('./pages/App'),
     });
     app.registerPlugin({ id: PLUGIN_ID, name: 'Quire' });
-    // The admin home's widgets (Strapi 5's homepage widget API), first on the page.
+    // The admin home's widgets (Strapi 5's homepage widget API), first on the page. The Content
+    // Manager's "Last published entries" never lists Quire's articles (they are not its
+    // entries), so beside a published article it said "No published entries": it gives way.
+    // (Plugins register after the Content Manager, whose widgets are there by now.)
     app.widgets?.register((widgets: any[]) => [
       {
         id: 'agent-changes',
@@ -37,18 +40,11 @@ export default {
         component: async () => (await import('./components/HomeWidgets')).PendingSuggestionsWidget,
         permissions: PERMISSIONS.read,
       },
-      ...widgets,
+      ...widgets.filter((widget) => !(widget.pluginId === 'content-manager' && widget.id === 'last-published-entries')),
     ]);
   },
 
-  bootstrap(app: any) {
-    // The Content Manager's "Last edited / Last published entries" never list Quire's articles
-    // (its types are hidden from the Content Manager), so beside a published article they said
-    // "No published entries": they give way to Quire's own widgets.
-    app.widgets?.register((widgets: any[]) =>
-      widgets.filter((widget) => !(widget.pluginId === 'content-manager' && ['last-edited-entries', 'last-published-entries'].includes(widget.id))),
-    );
-  },
+  bootstrap() {},
 
   registerTrads: registerTranslations(PLUGIN_ID, (locale) => import(`./translations/${locale}.json`)),
 };
