@@ -17,6 +17,8 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   subscribeCredentialChanges(strapi);
   // Expired OAuth tokens and clients never used are deleted now and hourly.
   await strapi.plugin('quire').service('oauth').startSweeps();
+  // Articles deleted from the panel more than 30 days ago are purged now and hourly.
+  await strapi.plugin('quire').service('adminArticles').startSweeps();
   // The admin panel's permission actions (plugin::quire.read, ...), before the admin's own
   // bootstrap gives the Super Admin role every registered action.
   await strapi.service('admin::permission').actionProvider.registerMany(QUIRE_ACTION_DEFINITIONS);

@@ -76,8 +76,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     removeNote: async ({ params }, ctx) => ({ data: await service('notes').remove(await ownerOf(ctx, params.id), params.id, params.nid, preconditionOf(ctx)) }),
     publish: async ({ params }, ctx) => ({ data: await service('publications').publish(await ownerOf(ctx, params.id), params.id) }),
     unpublish: async ({ params }, ctx) => ({ data: await service('publications').unpublish(await ownerOf(ctx, params.id), params.id) }),
-    removeArticle: async ({ params }, ctx) => ({ data: await service('articles').deleteArticle(await ownerOf(ctx, params.id), params.id) }),
+    // To the trash (30 days), not for good: the panel's Trash view restores it.
+    removeArticle: async ({ params }, ctx) => ({ data: await service('adminArticles').trash(editor(ctx), params.id) }),
     revisions: async ({ params }, ctx) => ({ data: await history().list(await ownerOf(ctx, params.id), params.id, params.sid) }),
+    acceptedRevisions: async ({ params }, ctx) => ({ data: await history().acceptedVersions(await ownerOf(ctx, params.id), params.id, params.sid) }),
     revision: async ({ params }, ctx) => ({ data: await history().get(await ownerOf(ctx, params.id), params.id, params.sid, params.rev) }),
     restoreRevision: async ({ params }, ctx) => {
       const { data, etag } = await history().restore(await ownerOf(ctx, params.id), params.id, params.sid, params.rev, sectionWrite(ctx));

@@ -39,3 +39,10 @@ export function credentialOf(caller: UserCaller): string {
 }
 
 export const actorOf = (strapi: Core.Strapi, caller: UserCaller): Promise<Actor> => strapi.plugin('quire').service('edits').actorOf(caller);
+
+/** The admin on an admin route, as revisions, the trash and events name them (`by.kind` editor). */
+export function editorOf(ctx): { kind: 'editor'; name: string } {
+  const user = ctx.state.user;
+  const name = [user.firstname, user.lastname].filter(Boolean).join(' ') || user.username || user.email;
+  return { kind: 'editor', name };
+}

@@ -61,6 +61,8 @@ export interface EditOptions {
   base?: Record<string, number>;
   /** Runs in the transaction, under the article's lock, before the ops (a suggestion's accept claims it there). */
   within?: (trx: Knex, articleRowId: number) => Promise<void>;
+  /** Runs in the transaction after the ops, with the sections' revisions as they left them (a suggestion's accept records them). */
+  afterOps?: (trx: Knex, state: { outline: Outline; touched: Record<string, number>; produced: string[][] }) => Promise<void>;
   /** Restores of a revision: the op `replace` writes this content instead of splitting Markdown. */
   contents?: Map<number, SectionContent[]>;
 }
@@ -114,7 +116,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const workers = () => strapi.plugin('quire').service('workers');
   const revisionsKeep = () => quireConfig(strapi).revisionsKeep;
   const keepHistory = () => quireConfig(strapi).keepHistory;
-  const keyNames = new Map<number, string>();
+  const keyNames = new Map<number, { name: string; origin: string }>();
 
   /** Content of the replace and insert ops, split before the transaction (off the event loop). */
   async function splitAll(ops: EditOp[], label: (i: number) => string, given?: Map<number, SectionContent[]>): Promise<Map<number, SectionContent[]>> {
@@ -171,6 +173,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           throw labelled(error, label(i));
         }
       }
+      if (options.afterOps) await options.afterOps(session.trx, { outline: session.outline, touched: session.touched, produced: session.produced });
     });
     // Diffs are computed once the transaction (and the article's lock) is over, in a worker,
     // one op at a time: each is bounded (domain/diff), so no request holds a thread for long.
@@ -663,7 +666,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     withSession,
     /** Who a caller of the article API is, for history: agent (key, OAuth), human (JWT, session). */
     async actorOf(caller: { credential: string; keyId?: number; clientName?: string; user: { username: string } }): Promise<Actor> {
-      if (caller.credential === 'api-key' && caller.keyId !== undefined) return { kind: 'agent', name: await keyName(caller.keyId, caller.user.username) };
+      if (caller.credential === 'api-key' && caller.keyId !== undefined) {
+        const key = await keyName(caller.keyId, caller.user.username);
+        // A key from `quire login` is a person's, approved in their browser: named as that person, with the client.
+        if (key.origin === 'login') return { kind: 'human', name: `${caller.user.username} (${key.name})` };
+        return { kind: 'agent', name: key.name };
+      }
       // An OAuth token acts for the client the person connected (CONTRACT 16): the revision names it.
       if (caller.credential === 'oauth') return { kind: 'agent', name: caller.clientName ?? caller.user.username };
       if (caller.credential === 'api-key') return { kind: 'agent', name: caller.user.username };
@@ -671,15 +679,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
   };
 
-  /** Key names never change (keys are created and revoked, not renamed): one lookup per key per process. */
-  async function keyName(keyId: number, fallback: string): Promise<string> {
+  /** Key names and origins never change (keys are created and revoked, not renamed): one lookup per key per process. */
+  async function keyName(keyId: number, fallback: string): Promise<{ name: string; origin: string }> {
     const known = keyNames.get(keyId);
     if (known !== undefined) return known;
     const k = await knexOf(strapi);
-    const row = await k(tableName(strapi, 'quire_api_keys')).where({ id: keyId }).first('name');
-    const name = row?.name ?? fallback;
+    const row = await k(tableName(strapi, 'quire_api_keys')).where({ id: keyId }).first('name', 'origin');
+    const key = { name: row?.name ?? fallback, origin: row?.origin ?? 'api' };
     if (keyNames.size > 10_000) keyNames.clear();
-    keyNames.set(keyId, name);
-    return name;
+    keyNames.set(keyId, key);
+    return key;
   }
 };

@@ -78,6 +78,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return { revisions: [entryOf(row, row.updated_at), ...older.map((r) => entryOf(r, r.made_at))] };
     },
 
+    /** The versions of a section that came from an accepted suggestion, newest first, with who accepted each (the panel's history). */
+    async acceptedVersions(userId: number, rawArticleId: string, rawAnchor: string) {
+      const { row } = await sectionOf(userId, rawArticleId, rawAnchor);
+      const accepted: Map<number, Actor> = await strapi.plugin('quire').service('suggestions').acceptedRevisions(Number(row.article_id), row.uuid);
+      return { accepted: [...accepted].sort(([a], [b]) => b - a).map(([rev, acceptedBy]) => ({ rev, acceptedBy })) };
+    },
+
     /** One version with its content; 404 when the section has no such revision (any more). */
     async get(userId: number, rawArticleId: string, rawAnchor: string, rev: number) {
       const { row, anchor } = await sectionOf(userId, rawArticleId, rawAnchor);

@@ -89,9 +89,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (existing) {
         await k(publications())
           .where({ id: existing.id })
-          .update({ title: document.title, html: document.html, markdown: document.markdown, last_published_at: now, updated_at: now });
+          .update({ title: document.title, html: document.html, markdown: document.markdown, last_published_at: now, outline_rev: outlineRev, updated_at: now });
       } else {
-        await strapi.db.query(UID.publication).create({ data: { articleId: id, userId, slug, ...document }, select: ['id'] });
+        await strapi.db.query(UID.publication).create({ data: { articleId: id, userId, slug, ...document, outlineRev }, select: ['id'] });
       }
       await k(tableName(strapi, TABLE.articles)).where({ id }).update({ status: 'published', last_published_at: now });
       const outline = await sections().outlineOfRow(id, outlineRev);
@@ -133,6 +133,24 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const outline = await sections().outlineOfRow(id, outlineRev);
         return { article: articleRecord(row, { words: outline.words, sections: outline.size }) };
       })) as { article: ArticleRecord };
+    },
+
+    /**
+     * The public page an article would have if it were published now (the same template, its
+     * lasting slug or the one its title would take), marked noindex: for editors, never stored.
+     */
+    async preview(userId: number, rawId: string): Promise<{ html: string; url: string }> {
+      const row = await articles().findRow(userId, rawId);
+      const content = await build(await sections().listSections(row.id));
+      const existing = await (strapi.db.connection as unknown as Knex)(publications()).where({ article_id: row.id }).first('slug');
+      const copy = assemblePublication(content, {
+        title: row.title,
+        slug: existing?.slug ?? slugFromTitle(row.title),
+        publicUrl: publicUrl(strapi),
+        publishedAt: new Date().toISOString(),
+        noindex: true,
+      });
+      return { html: copy.html, url: copy.url };
     },
 
     /** The public document of a live publication (`html` or `markdown`), or null. Takes no credential. */

@@ -183,6 +183,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
               throw notPending(now?.status ?? 'gone', anchor, articleId);
             }
           },
+          // The revisions it made (section id -> rev): the history names the editor who accepted them.
+          afterOps: async (trx: Knex, state) => {
+            const applied: Record<string, number> = {};
+            for (const id of new Set([...Object.keys(state.touched), ...state.produced.flat()])) {
+              const item = state.outline.find(id);
+              if (item && item.rev !== state.touched[id]) applied[id] = item.rev;
+            }
+            await trx(table()).where({ article_id: articleRow, uuid: row.uuid }).update({ applied: JSON.stringify(applied) });
+          },
         });
       } catch (error) {
         // The article changed under it (a touched section, an anchor gone, a count no longer right): stale.
@@ -198,6 +207,21 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         data: { suggestion: await recordOf(k, articleRow, row.uuid), outline: outcome.outline.entries() },
         etag: outlineTag(articleId, outcome.outlineRev),
       };
+    },
+
+    /**
+     * Who accepted each version of a section that came from a suggestion (rev -> the editor or
+     * person who decided), for the panel's history.
+     */
+    async acceptedRevisions(articleRow: number, sectionId: string): Promise<Map<number, Actor>> {
+      const k = await knexOf(strapi);
+      const rows = await k(table()).where({ article_id: articleRow, status: 'accepted' }).whereNotNull('applied').select('applied', 'decided_by_kind', 'decided_by_name');
+      const found = new Map<number, Actor>();
+      for (const r of rows) {
+        const rev = (json(r.applied) as Record<string, number> | null)?.[sectionId];
+        if (rev !== undefined && r.decided_by_kind) found.set(Number(rev), { kind: r.decided_by_kind, name: r.decided_by_name ?? '' });
+      }
+      return found;
     },
 
     async reject(userId: number, rawArticleId: string, rawAnchor: string, reason: string | null, actor: Actor) {

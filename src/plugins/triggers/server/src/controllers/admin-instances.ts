@@ -6,6 +6,7 @@ import { adminInstanceRoutes } from '../routes/admin';
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const panel = () => strapi.plugin('triggers').service('adminTriggers');
   return adminController(adminInstanceRoutes, {
+    failedExecutions: async ({ query }) => ({ data: await panel().failedExecutions(query.limit ?? 5) }),
     get: async ({ params }) => ({ data: await panel().instance(params.pid) }),
     key: async ({ params }) => ({ data: { apiKey: await panel().instanceKey(params.pid) } }),
     regenerateKey: async ({ params }) => ({ data: await panel().regenerateKey(params.pid) }),

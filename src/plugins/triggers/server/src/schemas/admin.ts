@@ -191,3 +191,19 @@ export type AdminExecution = z.infer<typeof adminExecution>;
 export const adminReplayed = z.strictObject({ executionId: z.string().describe('The new execution.'), replayOf: z.string() });
 
 export type AdminExecutionDetail = z.infer<typeof adminExecutionDetail>;
+
+/** The home page's failed-executions widget: the newest failures across every instance. */
+export const adminFailedExecutionsQuery = z.object({
+  limit: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number({ message: 'must be a whole number from 1 to 20' }).int().min(1).max(20).optional()).describe('Default 5.'),
+});
+
+export const adminFailedExecution = z
+  .strictObject({
+    executionId: z.string(),
+    instance: z.strictObject({ id: z.string(), name: z.string() }),
+    workflow: z.strictObject({ id: z.string(), name: z.string().nullable().describe('null when the workflow was deleted since.') }),
+    failedAt: timestamp,
+    error: z.string().nullable().describe('The error\'s message.'),
+  })
+  .meta({ id: 'AdminFailedExecution', description: 'A failed execution, for the home page\'s widget.' });
+export type AdminFailedExecution = z.infer<typeof adminFailedExecution>;

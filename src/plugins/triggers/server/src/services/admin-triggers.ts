@@ -20,6 +20,7 @@ import type {
   AdminAction,
   AdminExecution,
   AdminExecutionDetail,
+  AdminFailedExecution,
   AdminInstanceSummary,
   AdminOrganizationDetail,
   AdminUser,
@@ -252,6 +253,28 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await instanceOwner(instanceId);
       const { rows, total } = await executions.page(instanceId, query);
       return { results: rows.map(executionSummary), pagination: paginationOf(query.page, query.pageSize, total) };
+    },
+
+    /** The newest failed executions of every instance, with their instance's and workflow's names (the home widget). */
+    async failedExecutions(limit: number): Promise<AdminFailedExecution[]> {
+      const k = await knexOf(strapi);
+      const rows = await k(`${EXECUTIONS} as e`)
+        .leftJoin(table(UID.instance, 'i'), 'i.document_id', 'e.instance_id')
+        .leftJoin(table(UID.workflow, 'w'), 'w.document_id', 'e.workflow_id')
+        .where('e.status', 'failed')
+        .orderBy('e.id', 'desc')
+        .limit(limit)
+        .select('e.document_id', 'e.instance_id', 'e.workflow_id', 'e.finished_at', 'e.updated_at', 'e.error', { instance_name: 'i.name', workflow_name: 'w.name' });
+      return rows.map((r: any) => {
+        const error = fromJson(r.error) as { message?: string } | null;
+        return {
+          executionId: r.document_id,
+          instance: { id: r.instance_id, name: r.instance_name ?? r.instance_id },
+          workflow: { id: r.workflow_id, name: r.workflow_name ?? null },
+          failedAt: iso(r.finished_at ?? r.updated_at)!,
+          error: typeof error?.message === 'string' ? error.message : null,
+        };
+      });
     },
 
     async execution(instanceId: string, executionId: string): Promise<AdminExecutionDetail> {
