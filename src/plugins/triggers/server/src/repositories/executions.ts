@@ -8,6 +8,8 @@ import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { knexOf, tableName } from '../../../../../kernel/db';
 import { executionRecord, type ExecutionRecord } from '../domain/records';
+import { INSTANCES } from './instances';
+import { WORKFLOWS } from './workflows';
 
 export const EXECUTIONS = 'triggers_executions';
 
@@ -229,6 +231,18 @@ export const executionsRepository = (strapi: Core.Strapi) => {
         .offset((query.page - 1) * query.pageSize)
         .select(SUMMARY_COLUMNS);
       return { rows: found as Array<Record<string, any>>, total: Number(total) };
+    },
+
+    /** The newest failed executions of every instance, with their instance's and workflow's names (the home widget). */
+    async failedWithNames(limit: number): Promise<Array<Record<string, any>>> {
+      const k = await knexOf(strapi);
+      return k(tableName(strapi, EXECUTIONS, 'e'))
+        .leftJoin(tableName(strapi, INSTANCES, 'i'), 'i.document_id', 'e.instance_id')
+        .leftJoin(tableName(strapi, WORKFLOWS, 'w'), 'w.document_id', 'e.workflow_id')
+        .where('e.status', 'failed')
+        .orderBy('e.id', 'desc')
+        .limit(limit)
+        .select('e.document_id', 'e.instance_id', 'e.workflow_id', 'e.finished_at', 'e.updated_at', 'e.error', { instance_name: 'i.name', workflow_name: 'w.name' });
     },
 
     /** Every column of one execution of the instance (the admin panel's detail), or undefined. */

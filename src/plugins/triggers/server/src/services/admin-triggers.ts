@@ -257,14 +257,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** The newest failed executions of every instance, with their instance's and workflow's names (the home widget). */
     async failedExecutions(limit: number): Promise<AdminFailedExecution[]> {
-      const k = await knexOf(strapi);
-      const rows = await k(`${EXECUTIONS} as e`)
-        .leftJoin(table(UID.instance, 'i'), 'i.document_id', 'e.instance_id')
-        .leftJoin(table(UID.workflow, 'w'), 'w.document_id', 'e.workflow_id')
-        .where('e.status', 'failed')
-        .orderBy('e.id', 'desc')
-        .limit(limit)
-        .select('e.document_id', 'e.instance_id', 'e.workflow_id', 'e.finished_at', 'e.updated_at', 'e.error', { instance_name: 'i.name', workflow_name: 'w.name' });
+      const rows = await executions.failedWithNames(limit);
       return rows.map((r: any) => {
         const error = fromJson(r.error) as { message?: string } | null;
         return {
