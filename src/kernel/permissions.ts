@@ -8,7 +8,7 @@
  * is never overruled.
  */
 import type { Core } from '@strapi/strapi';
-import type { Caller, Scope } from './auth';
+import type { CallerBase, Scope } from './auth';
 import { knexOf, tableName } from './db';
 import { permissionDenied } from './errors';
 
@@ -58,12 +58,12 @@ export interface Requirement {
 const SCOPE_NEXT = 'Use a credential whose scope allows writing (an API key created with scope "write", or your login).';
 
 /** 403 `permission-denied` unless the caller's role has the route's action and its scope allows it. */
-export async function authorize(strapi: Core.Strapi, caller: Caller | null, requirement: Requirement): Promise<void> {
+export async function authorize(strapi: Core.Strapi, caller: CallerBase | null, requirement: Requirement): Promise<void> {
   if (!caller) return;
   if (requirement.access === 'write' && !scopeWrites(caller.scope, requirement)) {
     throw permissionDenied(`This credential's scope (${caller.scope}) does not allow changes.`, SCOPE_NEXT);
   }
-  if (!requirement.action || !('userId' in caller)) return;
+  if (!requirement.action || caller.userId === undefined) return;
   if (await roleAllows(strapi, caller.userId, requirement.action)) return;
   const role = await roleNameOf(strapi, caller.userId);
   throw permissionDenied(

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { ApiError } from '../../../../../kernel/errors';
-import type { UserCaller } from '../../../../../kernel/auth';
+import type { UserCaller } from '../../../../../contracts/credentials';
 import {
   PAGE_PATH,
   confirmPage,

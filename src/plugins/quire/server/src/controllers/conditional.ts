@@ -4,7 +4,7 @@
  * controller: the controllers share them instead of importing one another.
  */
 import type { Core } from '@strapi/strapi';
-import type { UserCaller } from '../../../../../kernel/auth';
+import type { UserCaller } from '../../../../../contracts/credentials';
 import { notModified, parseIfMatch } from '../../../../../kernel/conditional';
 import { notModifiedReply, reply } from '../../../../../kernel/routes';
 import type { Actor } from '../services/edits';

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { publicUrl } from '../../../../../kernel/config';
 import { ApiError, permissionDenied } from '../../../../../kernel/errors';
-import type { UserCaller } from '../../../../../kernel/auth';
+import type { UserCaller } from '../../../../../contracts/credentials';
 import { controller } from '../../../../../kernel/routes';
 import { contentSecurityPolicy } from '../domain/login-page';
 import { OAuthError, authorizationServerMetadata, isS256Challenge, protectedResourceMetadata, scopeOf, type OAuthScope } from '../domain/oauth';

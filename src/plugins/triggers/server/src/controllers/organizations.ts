@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { permissionDenied } from '../../../../../kernel/errors';
-import type { OrganizationCaller, UserCaller } from '../../../../../kernel/auth';
+import type { OrganizationCaller, UserCaller } from '../../../../../contracts/credentials';
 import { controller } from '../../../../../kernel/routes';
 import { organizationRoutes } from '../routes';
 

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { invalidArgument, notFound } from '../../../../../kernel/errors';
+import { appRateLimits } from '../../../../../kernel/rate-limit';
 import { jsonTextTooDeep, tooDeep } from '../../../../../kernel/json-depth';
 import { controller } from '../../../../../kernel/routes';
 import { triggersConfig } from '../config';
@@ -8,7 +9,6 @@ import type { StartedWith } from '../schemas/records';
 import type { TriggerWorkflow } from '../services/workflows';
 import { bodyHash } from '../services/executions';
 import { signatureHeadersOf } from '../domain/signature';
-import { quireService } from '../quire';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -61,7 +61,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const raw: Buffer = ctx.state.rawBody ?? Buffer.alloc(0);
       const workflow = caller.target as TriggerWorkflow;
       // First, so every answer past the credential check carries the RateLimit headers.
-      await quireService(strapi, 'rateLimit')
+      await appRateLimits(strapi)
         .consume('trigger', processInstanceId, { points: settings.rateLimitPerMinute, durationSec: 60 }, 1, 'Too many triggers for this process instance.');
       if (!workflow.enabled) {
         throw notFound(`The workflow ${workflowId} is disabled.`, `Enable it with PATCH /api/process-instances/${processInstanceId}/workflows/${workflowId} {"enabled": true}.`);
@@ -91,7 +91,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const wait = query.wait ?? 0;
       // A waiting poll holds a connection for up to 30 s: they are counted per process instance.
       if (wait) {
-        await quireService(strapi, 'rateLimit')
+        await appRateLimits(strapi)
           .consume('status-wait', processInstanceId, STATUS_WAIT_LIMIT, 1, 'Too many waiting status polls for this process instance.');
       }
       const record = wait
