@@ -51,8 +51,8 @@ export interface Requirement {
   action: string | null;
   /** `read` routes change nothing; `write` routes do. */
   access: 'read' | 'write';
-  /** True when a `suggest` credential's write becomes a suggestion instead of being refused. */
-  suggestible?: boolean;
+  /** Set when a `suggest` credential's write becomes a suggestion instead of being refused. */
+  suggestible?: unknown;
 }
 
 const SCOPE_NEXT = 'Use a credential whose scope allows writing (an API key created with scope "write", or your login).';
@@ -77,7 +77,7 @@ export async function authorize(strapi: Core.Strapi, caller: CallerBase | null, 
  * section writes), which turns the call into a suggestion (CONTRACT section 14).
  */
 function scopeWrites(scope: Scope, requirement: Requirement): boolean {
-  return scope === 'write' || (scope === 'suggest' && requirement.suggestible === true);
+  return scope === 'write' || (scope === 'suggest' && Boolean(requirement.suggestible));
 }
 
 const GRANTED_KEY = 'authenticated-role-defaults';

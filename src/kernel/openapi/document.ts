@@ -65,8 +65,8 @@ function parameters(route: AnyRoute, writer: SchemaWriter): unknown[] {
       list.push({ name, in: 'query', required: required.has(name), schema, ...(description ? { description } : {}) });
     }
   }
-  for (const [name, description] of Object.entries(route.headers ?? {})) {
-    list.push({ name, in: 'header', required: false, schema: { type: 'string' }, description });
+  for (const [name, spec] of Object.entries(route.headers ?? {})) {
+    list.push({ name, in: 'header', required: false, schema: { type: 'string' }, description: typeof spec === 'string' ? spec : spec.description });
   }
   return list;
 }

@@ -23,11 +23,47 @@
  * bootstrap with `mountRootRoutes`.
  */
 import type { z } from 'zod';
-import type { AuthPolicy, Credential } from '../auth';
+import type { AuthPolicy, Caller, Credential } from '../auth';
 import type { Answer, Method, RawBody } from './answers';
 
 /** An error a route may answer: a code of STATUS_BY_CODE, or a code of the route's own with its status. */
 export type ErrorSpec = string | { code: string; status: number };
+
+/** A request header a route reads: its description, and the schema that parses its raw value (a string, or several). */
+export interface HeaderSpec {
+  description: string;
+  schema: z.ZodType;
+}
+
+/** A header read with a schema of its own (without one, a header is its text, or undefined). */
+export const header = <S extends z.ZodType>(description: string, schema: S) => ({ description, schema });
+
+/** The parsed request and its caller, as the pipeline's access rules and the handler see them. */
+export interface RuleInput {
+  params: Readonly<Record<string, unknown>>;
+  query: unknown;
+  body: unknown;
+  headers: Readonly<Record<string, unknown>>;
+  caller: Caller | null;
+}
+
+/**
+ * An access rule of a route, beyond its credentials, scope and role: checked by the pipeline
+ * after the request is parsed and before the handler runs, over HTTP and in-process (MCP)
+ * alike. It throws (403 `permission-denied`) to refuse.
+ */
+export interface AccessRule {
+  /** What it asks, in a few words (for readers of the route). */
+  readonly name: string;
+  check(input: RuleInput): void | Promise<void>;
+}
+
+/**
+ * A write a `suggest` credential may call: the pipeline serves such a call with the
+ * controller's `suggest` handler (it files a suggestion) instead of its `apply` handler.
+ * `unless` names the calls that write nothing (a dry run), which `apply` serves for every scope.
+ */
+export type Suggestible = true | { unless: (input: RuleInput) => boolean };
 
 export interface RouteSpec {
   method: Method;
@@ -41,8 +77,10 @@ export interface RouteSpec {
   auth?: Omit<AuthPolicy, 'credentials'>;
   /** `write` routes are refused to read-only credentials. Default: GET reads, the rest write. */
   access?: 'read' | 'write';
-  /** A `suggest` credential's call becomes a suggestion (the route handles it) instead of a 403. */
-  suggestible?: boolean;
+  /** A `suggest` credential's call becomes a suggestion (the controller's `suggest` handler) instead of a 403. */
+  suggestible?: Suggestible;
+  /** Access rules the caller must also pass (key management is the person's...), in order. */
+  rules?: readonly AccessRule[];
   /**
    * Refuse, before authenticating, a request whose `Origin` header is neither PUBLIC_URL's origin
    * nor one of CORS_ORIGINS: 403 `permission-denied` (kernel/origins.ts; the MCP endpoint, against
@@ -56,8 +94,11 @@ export interface RouteSpec {
   responses: Readonly<Record<number, Answer>>;
   /** Error codes beyond those every route of its kind can give (see `errorCodesOf`). */
   errors?: readonly ErrorSpec[];
-  /** Request headers the route reads, with a description each (documentation): `If-Match`... */
-  headers?: Readonly<Record<string, string>>;
+  /**
+   * Request headers the route reads, with a description each: `If-Match`... The handler sees
+   * them parsed (`input.headers`, by the names declared): with their schema, or as text.
+   */
+  headers?: Readonly<Record<string, string | HeaderSpec>>;
   /** Headers of its success answers, with a description each (documentation): `ETag`... */
   responseHeaders?: Readonly<Record<string, string>>;
   /**

@@ -2,9 +2,10 @@
 import type { Core } from '@strapi/strapi';
 import { parseAdminQuery } from '../../../../../kernel/admin-routes';
 import { adminArticlesQuery, adminOwnersQuery } from '../schemas/admin';
+import { getService } from '../services/get-service';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const service = () => strapi.plugin('quire').service('adminArticles');
+  const service = () => getService(strapi, 'adminArticles');
   return {
     async list(ctx) {
       const { results, pagination } = await service().list(parseAdminQuery(adminArticlesQuery, ctx.query));

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { publicUrl } from '../../../../../kernel/config';
-import { ApiError, permissionDenied } from '../../../../../kernel/errors';
+import { ApiError } from '../../../../../kernel/errors';
 import type { UserCaller } from '../../../../../contracts/credentials';
 import { controller } from '../../../../../kernel/routes';
 import { contentSecurityPolicy } from '../domain/login-page';
@@ -9,7 +9,6 @@ import { AUTHORIZE_PATH, consentPage, oauthProblemPage, oauthSignInPage } from '
 import { oauthGrantRoutes } from '../routes/oauth';
 import { oauthResources } from '../services/auth';
 import type { OAuthClient } from '../services/oauth';
-import { mayManageKeys } from '../services/keys';
 import { newNonce, readForm, sendPage, text } from '../pages/respond';
 import { oauthDecisionForm, oauthSignInForm } from '../schemas/inputs';
 import { SIGN_IN_IP_LIMIT, SIGN_IN_LIMIT } from '../services/sign-in';
@@ -271,9 +270,8 @@ export const oauthGrants = ({ strapi }: { strapi: Core.Strapi }) => {
   const oauth = () => strapi.plugin('quire').service('oauth');
   return controller(oauthGrantRoutes, {
     list: async ({ caller }) => ({ grants: await oauth().listGrants(caller.userId) }),
+    // Disconnecting apps is the person's: the route's access rule (routes/access.ts).
     revoke: async ({ params, caller }) => {
-      // Disconnecting apps is the person's, as managing keys is: not an agent's key or token.
-      if (!mayManageKeys(caller)) throw permissionDenied('Only your login can disconnect apps, not an API key or an OAuth token.', 'Use a JWT, the browser session, or the key "quire login" saved (quire grants revoke ...).');
       await oauth().revokeGrant(caller.userId, params.id);
       return { revoked: true as const, id: params.id };
     },

@@ -9,6 +9,7 @@ import type { StartedWith } from '../schemas/records';
 import type { TriggerWorkflow } from '../services/workflows';
 import { bodyHash } from '../services/executions';
 import { signatureHeadersOf } from '../domain/signature';
+import { getService } from '../services/get-service';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -51,12 +52,12 @@ function idempotencyKeyOf(header: string | string[] | undefined): string | undef
 
 /** POST /webhook/{processInstanceId}/{workflowId} and GET /status/{processInstanceId}/{executionId}. */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const plugin = () => strapi.plugin('triggers');
+
   const settings = triggersConfig(strapi);
 
   return controller(triggerRoutes, {
     /** The route's guard checked the credential against this instance and workflow (credentials.ts), and found the workflow. */
-    async trigger({ params, caller }, ctx) {
+    async trigger({ params, headers, caller }, ctx) {
       const { processInstanceId, workflowId } = params;
       const raw: Buffer = ctx.state.rawBody ?? Buffer.alloc(0);
       const workflow = caller.target as TriggerWorkflow;
@@ -70,11 +71,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const body = parseBody(raw);
       // A body without `payload` is itself the input: platforms that sign webhooks send their own shapes.
       const wrapped = Object.prototype.hasOwnProperty.call(body, 'payload');
-      const signatureId = signatureHeadersOf(ctx.request.headers)?.id;
+      const signatureId = signatureHeadersOf(headers)?.id;
       const webhookId = typeof signatureId === 'string' && signatureId ? signatureId : undefined;
-      const idempotencyKey = idempotencyKeyOf(ctx.request.headers['idempotency-key']);
-      return plugin()
-        .service('starts')
+      const idempotencyKey = idempotencyKeyOf(headers['Idempotency-Key']);
+      return getService(strapi, 'starts')
         .start(workflow, wrapped ? body.payload : body, {
           base: wrapped ? 'payload' : 'body',
           bytes: raw.length,
@@ -95,8 +95,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           .consume('status-wait', processInstanceId, STATUS_WAIT_LIMIT, 1, 'Too many waiting status polls for this process instance.');
       }
       const record = wait
-        ? await plugin().service('runner').waitFor(processInstanceId, executionId, wait * 1000)
-        : await plugin().service('executions').get(processInstanceId, executionId);
+        ? await getService(strapi, 'runner').waitFor(processInstanceId, executionId, wait * 1000)
+        : await getService(strapi, 'executions').get(processInstanceId, executionId);
       if (!record) {
         throw notFound(`No execution with id ${executionId} in this process instance.`, `Use the executionId returned by POST /webhook/${processInstanceId}/{workflowId}.`);
       }
