@@ -44,4 +44,5 @@ export interface RawBody {
 
 export const rawBody = (types: readonly string[], description: string, schema?: z.ZodType): RawBody => ({ kind: 'raw', types, description, schema, required: true });
 /** An HTML form post (application/x-www-form-urlencoded). */
-export const form = (schema: z.ZodType, description: string): RawBody => ({ kind: 'raw', types: ['application/x-www-form-urlencoded'], description, schema, required: true });
+export const form = <S extends z.ZodType>(schema: S, description: string) =>
+  ({ kind: 'raw', types: ['application/x-www-form-urlencoded'], description, schema, required: true }) satisfies RawBody;

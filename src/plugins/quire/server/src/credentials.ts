@@ -6,7 +6,7 @@
 import type { SecurityScheme } from '../../../../kernel/auth';
 import { API_KEY_PREFIX } from './services/keys';
 import { SESSION_COOKIE } from './services/web-sessions';
-import { AUTHORIZE_PATH } from './domain/oauth-page';
+import { AUTHORIZE_PATH } from './pages/oauth-page';
 
 export const USER_CREDENTIAL_SCHEMES = {
   'api-key': {
