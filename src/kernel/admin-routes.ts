@@ -116,7 +116,7 @@ export function parseAdminQuery<S extends z.ZodType>(schema: S, query: unknown):
 /** A LIKE pattern matching `text` anywhere, with the wildcards in it escaped (use with `escape '\'`). */
 export const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-// ---- what admin routes answer, for their declarations (kernel/routes.ts `admin`) ----
+// ---- what admin routes answer, for their declarations (kernel/routes/declare.ts `admin`) ----
 
 const json = (description: string, schema: z.ZodType): ContentAnswer => ({ kind: 'content', types: ['application/json'], description, schema });
 

@@ -1,7 +1,7 @@
 /**
  * The one authentication policy of our routes.
  *
- * Each route declares the credentials it accepts, in order (kernel/routes.ts). One
+ * Each route declares the credentials it accepts, in order (kernel/routes/declare.ts). One
  * authenticator resolves the caller from what the request presents: its headers, its cookies,
  * the `api_key` values taken out of its query string, its path parameters and (for signed
  * webhooks) its raw body. It never sees a Koa context: `authRequestOf(ctx)` is the one place

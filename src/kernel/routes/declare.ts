@@ -5,7 +5,7 @@
  * declarations come
  * - the Strapi routes (content-api routes, and root routes mounted in bootstrap),
  * - the guard that authenticates and authorizes every request (kernel/auth, kernel/permissions),
- * - the controllers' parsing (`controller` / `handle` below: parsed input in, data out),
+ * - the controllers' parsing (routes/handle.ts `controller`: parsed input in, data out),
  * - the OpenAPI document (kernel/openapi) and the validation of every answer in the API tests,
  * - the CLI's response types (`z.infer` of the same schemas).
  *
