@@ -8,7 +8,7 @@
  * is never overruled.
  */
 import type { Core } from '@strapi/strapi';
-import type { Caller, Scope } from './auth';
+import type { CallerBase, Scope } from './auth';
 import type { Knex } from 'knex';
 import { knexOf, tableName } from './db';
 import { permissionDenied } from './errors';
@@ -64,21 +64,21 @@ export interface Requirement {
   action: string | null;
   /** `read` routes change nothing; `write` routes do. */
   access: 'read' | 'write';
-  /** True when a `suggest` credential's write becomes a suggestion instead of being refused. */
-  suggestible?: boolean;
+  /** Set when a `suggest` credential's write becomes a suggestion instead of being refused. */
+  suggestible?: unknown;
 }
 
 const SCOPE_NEXT = 'Use a credential whose scope allows writing (an API key created with scope "write", or your login).';
 
 /** 403 `permission-denied` unless the caller's role has the route's action and its scope allows it. */
-export async function authorize(strapi: Core.Strapi, caller: Caller | null, requirement: Requirement): Promise<void> {
+export async function authorize(strapi: Core.Strapi, caller: CallerBase | null, requirement: Requirement): Promise<void> {
   if (!caller) return;
   if (requirement.access === 'write' && !scopeWrites(caller.scope, requirement)) {
     throw permissionDenied(`This credential's scope (${caller.scope}) does not allow changes.`, SCOPE_NEXT);
   }
-  if (!requirement.action || !('userId' in caller)) return;
-  // The credential's lookup may have answered it already (UserCaller.permission).
-  const known = caller.kind === 'user' && caller.permission?.action === requirement.action ? caller.permission.allowed : undefined;
+  if (!requirement.action || caller.userId === undefined) return;
+  // The credential's lookup may have answered it already (CallerBase.permission).
+  const known = caller.permission?.action === requirement.action ? caller.permission.allowed : undefined;
   if (known ?? (await roleAllows(strapi, caller.userId, requirement.action))) return;
   const role = await roleNameOf(strapi, caller.userId);
   throw permissionDenied(
@@ -92,7 +92,7 @@ export async function authorize(strapi: Core.Strapi, caller: Caller | null, requ
  * section writes), which turns the call into a suggestion (CONTRACT section 14).
  */
 function scopeWrites(scope: Scope, requirement: Requirement): boolean {
-  return scope === 'write' || (scope === 'suggest' && requirement.suggestible === true);
+  return scope === 'write' || (scope === 'suggest' && Boolean(requirement.suggestible));
 }
 
 const GRANTED_KEY = 'authenticated-role-defaults';

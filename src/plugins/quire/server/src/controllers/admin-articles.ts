@@ -6,9 +6,10 @@ import type { Core } from '@strapi/strapi';
 import { adminController, reply } from '../../../../../kernel/routes';
 import { adminArticleRoutes } from '../routes/admin';
 import { editorOf } from './conditional';
+import { getService } from '../services/get-service';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const service = () => strapi.plugin('quire').service('adminArticles');
+  const service = () => getService(strapi, 'adminArticles');
   return adminController(adminArticleRoutes, {
     list: async ({ query }) => {
       const { results, pagination } = await service().list(query);

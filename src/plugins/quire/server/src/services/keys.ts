@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
-import type { Scope, UserCaller } from '../../../../../kernel/auth';
+import type { Scope } from '../../../../../kernel/auth';
+import type { UserCaller } from '../../../../../contracts/credentials';
 import { invalidArgument, notFound } from '../../../../../kernel/errors';
 import { displayPrefix, generateSecret, hashSecret, safeEqual } from '../../../../../kernel/secrets';
 import { iso, knexOf, lastUsedRecorder, tableName } from '../../../../../kernel/db';

@@ -25,7 +25,7 @@ export type AdminOrganization = z.infer<typeof adminOrganization>;
 // ---- the trigger panel: organizations' keys and instances, an instance's key, workflows, executions ----
 
 const name = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
-const optionalText = (schema: z.ZodType) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+const optionalText = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 
 export const adminUser = z
   .strictObject({ id: z.number().int(), username: z.string(), email: z.string() })

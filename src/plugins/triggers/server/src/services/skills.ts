@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { createHash } from 'node:crypto';
+import { appRateLimits } from '../../../../../kernel/rate-limit';
 import { publicUrl } from '../../../../../kernel/config';
 import { invalidArgument, notFound } from '../../../../../kernel/errors';
 import type { SkillCallResult, SkillRecord } from '../../../../../contracts/plugin-services';
@@ -8,7 +9,6 @@ import type { Principal } from '../domain/principal';
 import { skillNames } from '../domain/skills';
 import { MAX_WAIT_SECONDS } from '../schemas/inputs';
 import { triggersConfig } from '../config';
-import { quireService } from '../quire';
 import { orgNotFound } from './organizations';
 import { workflowsRepository } from '../repositories/workflows';
 
@@ -85,7 +85,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         throw notFound(`The skill ${name} is disabled (its workflow ${skill.workflowId} is not enabled).`, 'List the skills again (GET /api/skills), or ask the organization\'s owner to enable the workflow.');
       }
       // The trigger route's limit, on the same counter: a skill call is a trigger by another door.
-      await quireService(strapi, 'rateLimit').consume(
+      await appRateLimits(strapi).consume(
         'trigger',
         skill.processInstanceId,
         { points: triggersConfig(strapi).rateLimitPerMinute, durationSec: 60 },
