@@ -232,7 +232,7 @@ export const RevisionsDialog = ({
                     {!marks.marked
                       ? m('review.compare.tooMany', 'These versions differ too much to mark word by word.')
                       : marks.changed
-                        ? m('review.compare.legend', 'Words struck through on the left are gone from the current version; highlighted words on the right are new.')
+                        ? m('review.compare.legend', 'Words struck through on the left are gone since; highlighted words on the right are new.')
                         : m('review.compare.noWords', 'No word differs (only spacing or formatting).')}
                   </Typography>
                 </Grid.Item>

@@ -5,7 +5,7 @@
  * and the canvas's header; they call the admin routes /quire/articles, /quire/trash, /quire/users
  * and /quire/articles/{id}/preview (server routes/admin.ts), behind Quire's RBAC actions.
  */
-import { Badge, Box, Button, Combobox, ComboboxOption, Dialog, Field, Flex, IconButton, Modal, Textarea, TextInput, Typography } from '@strapi/design-system';
+import { Badge, Box, Button, Combobox, ComboboxOption, Dialog, Field, Flex, Modal, Textarea, TextInput, Typography } from '@strapi/design-system';
 import { Eye, Pencil, Trash } from '@strapi/icons';
 import { useAPIErrorHandler, useDebounce, useFetchClient, useNotification } from '@strapi/strapi/admin';
 import * as React from 'react';
@@ -268,7 +268,7 @@ export const ArticleActions = ({
   article: { id: string; title: string };
   canEdit: boolean;
   canDelete: boolean;
-  /** Icon buttons (a list row) rather than labelled ones (the canvas). */
+  /** Small ghost buttons (a list row) rather than the canvas header's. */
   compact?: boolean;
   onRenamed: (article: AdminArticleDetail) => void;
   onDeleted: () => void;
@@ -279,27 +279,16 @@ export const ArticleActions = ({
   const deleteLabel = m('article.delete.label', 'Delete "{title}"', { title: article.title });
   return (
     <Flex gap={1} onClick={(event: React.MouseEvent) => event.stopPropagation()}>
+      {/* Labelled buttons (the title only in aria-label): an icon button's hidden label would repeat the title as text in the row. */}
       {canEdit ? (
-        compact ? (
-          <IconButton label={renameLabel} variant="ghost" onClick={() => setDialog('rename')}>
-            <Pencil />
-          </IconButton>
-        ) : (
-          <Button variant="tertiary" startIcon={<Pencil />} onClick={() => setDialog('rename')} aria-label={renameLabel}>
-            {m('article.rename', 'Rename')}
-          </Button>
-        )
+        <Button size={compact ? 'S' : 'M'} variant={compact ? 'ghost' : 'tertiary'} startIcon={<Pencil />} onClick={() => setDialog('rename')} aria-label={renameLabel}>
+          {m('article.rename', 'Rename')}
+        </Button>
       ) : null}
       {canDelete ? (
-        compact ? (
-          <IconButton label={deleteLabel} variant="ghost" onClick={() => setDialog('delete')}>
-            <Trash />
-          </IconButton>
-        ) : (
-          <Button variant="danger-light" startIcon={<Trash />} onClick={() => setDialog('delete')} aria-label={deleteLabel}>
-            {m('article.delete', 'Delete')}
-          </Button>
-        )
+        <Button size={compact ? 'S' : 'M'} variant={compact ? 'ghost' : 'danger-light'} startIcon={<Trash />} onClick={() => setDialog('delete')} aria-label={deleteLabel}>
+          {m('article.delete', 'Delete')}
+        </Button>
       ) : null}
       {dialog === 'rename' ? <RenameDialog article={article} onClose={() => setDialog(null)} onRenamed={onRenamed} /> : null}
       {dialog === 'delete' ? <DeleteDialog article={article} onClose={() => setDialog(null)} onDeleted={onDeleted} /> : null}
