@@ -232,3 +232,43 @@ describe('bad input', () => {
     editor.destroy();
   });
 });
+
+describe('the premise is live, with revisions', () => {
+  it('stores what is typed in the premise as a revision by the editor, and shows an agent\'s premise live', async () => {
+    const client = await open();
+    const premise = client.doc.getText('premise');
+    client.doc.transact(() => premise.insert(premise.length, ', and why now'));
+    await until(async () => (await app.http.get(`/api/articles/${articleId}/brief`).set(bearer(agentKey))).body.data.premise === 'Why engines, and why now');
+    const revisions = await app.http.get(`/api/articles/${articleId}/brief/revisions`).set(bearer(agentKey));
+    expect(revisions.status).toBe(200);
+    expect(revisions.body.data.revisions[0]).toEqual({ rev: expect.any(Number), premise: 'Why engines, and why now', by: { kind: 'editor', name: 'Chief Tester' }, at: expect.any(String) });
+    expect(revisions.body.data.revisions.at(-1)).toEqual(expect.objectContaining({ premise: 'Why engines', by: null }));
+
+    const patched = await app.http.patch(`/api/articles/${articleId}/brief`).set(bearer(agentKey)).send({ premise: 'Why engines matter' });
+    expect(patched.status).toBe(200);
+    await until(() => premise.toString() === 'Why engines matter');
+    const after = await app.http.get(`/api/articles/${articleId}/brief/revisions`).set(bearer(agentKey));
+    expect(after.body.data.revisions[0]).toEqual(expect.objectContaining({ premise: 'Why engines matter', by: { kind: 'agent', name: 'Scribe' } }));
+    client.destroy();
+  });
+});
+
+describe('a malformed update', () => {
+  it('closes that connection only: the document stays open and live for the others', async () => {
+    const { createEncoder, toUint8Array, writeVarString, writeVarUint, writeVarUint8Array } = require('lib0/encoding');
+    const other = await open();
+    const bad = await open();
+    const encoder = createEncoder();
+    writeVarString(encoder, `article:${articleId}`);
+    writeVarUint(encoder, 0); // sync
+    writeVarUint(encoder, 2); // update
+    writeVarUint8Array(encoder, new Uint8Array([255, 255, 255, 1, 2, 3, 4, 5, 6, 7, 8, 9]));
+    (bad.provider.configuration.websocketProvider as any).webSocket.send(toUint8Array(encoder));
+    await until(() => bad.closes.length > 0);
+    const sid = other.doc.getArray<string>('order').get(0);
+    typeInto(other.doc, sid, 0, 0, 'Still live. ');
+    await until(async () => (await stored(sid)).html.includes('Still live.'));
+    bad.destroy();
+    other.destroy();
+  });
+});
