@@ -302,3 +302,23 @@ describe('reconnecting', () => {
     back.destroy();
   });
 });
+
+describe('the section limit', () => {
+  it('refuses a change that would take a section past 2,000,000 characters, and says why', async () => {
+    const created = await app.http.post('/api/articles').set(bearer(agentKey)).send({ title: 'Long', markdown: '# Long\n\nStart.' });
+    const longId = created.body.data.article.id;
+    const client = await connectLive(url, longId, chief, { name: 'Chief Tester' });
+    clients.push(client);
+    const sid = client.doc.getArray<string>('order').get(0);
+    typeInto(client.doc, sid, 0, 0, 'a'.repeat(900_000));
+    typeInto(client.doc, sid, 0, 0, 'b'.repeat(900_000));
+    typeInto(client.doc, sid, 0, 0, 'c'.repeat(300_000));
+    await until(() => client.stateless.length > 0, 60_000);
+    expect(JSON.parse(client.stateless[0])).toEqual({ type: 'refused', reason: expect.stringMatching(/more than the limit of 2,000,000/) });
+    await app.strapi.plugin('quire').service('live').settled();
+    const k = app.strapi.db.connection;
+    await until(async () => ((await k('quire_sections').where({ uuid: sid }).first('html')).html as string).includes('bbbb'), 60_000);
+    expect(((await k('quire_sections').where({ uuid: sid }).first('html')).html as string).includes('cccc')).toBe(false);
+    client.destroy();
+  });
+});
