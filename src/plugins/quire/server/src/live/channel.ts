@@ -11,7 +11,6 @@
  * (y-prosemirror's updateYFragment), and that update is applied to the live document: Yjs
  * merges it with whatever editors typed since the last store, as if the agent had typed it.
  */
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Core } from '@strapi/strapi';
@@ -597,5 +596,3 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
     },
   };
 }
-
-export const newSocketId = () => randomUUID();
