@@ -10,6 +10,7 @@ const required = [
   'dist/config/server.js',
   'dist/src/index.js',
   'dist/src/plugins/quire/server/src/index.js',
+  'dist/src/plugins/quire/shared/editor-extensions.js',
   'dist/src/plugins/triggers/server/src/index.js',
 ];
 const missing = required.filter((file) => !fs.existsSync(path.join(root, file)));

@@ -1,68 +1,8 @@
 /**
- * The link card: a pasted link's unfurl preview, kept in the section's HTML as
- * `<figure data-type="link-card" data-url data-title data-description data-image data-site-name>`
- * with a readable body (image, linked title, description, site), which the server's sanitiser
- * keeps (domain/markdown.ts) and the public page styles as a card.
+ * The link card node now lives in the shared editor schema (shared/editor-extensions.ts), which
+ * the server uses too; the admin keeps the paste helper here.
  */
-import { Node } from '@tiptap/core';
-
-export interface LinkCardAttributes {
-  url: string;
-  title: string;
-  description: string;
-  image: string;
-  siteName: string;
-}
-
-const ATTRIBUTES: Array<[keyof LinkCardAttributes, string]> = [
-  ['url', 'data-url'],
-  ['title', 'data-title'],
-  ['description', 'data-description'],
-  ['image', 'data-image'],
-  ['siteName', 'data-site-name'],
-];
-
-declare module '@tiptap/core' {
-  interface Commands<ReturnType> {
-    linkCard: { insertLinkCard: (attributes: LinkCardAttributes) => ReturnType };
-  }
-}
-
-export const LinkCard = Node.create({
-  name: 'linkCard',
-  group: 'block',
-  atom: true,
-  draggable: true,
-
-  addAttributes() {
-    return Object.fromEntries(
-      ATTRIBUTES.map(([name, attribute]) => [name, { default: '', rendered: false, parseHTML: (element: HTMLElement) => element.getAttribute(attribute) ?? '' }]),
-    );
-  },
-
-  parseHTML() {
-    return [{ tag: 'figure[data-type="link-card"]' }];
-  },
-
-  renderHTML({ node }) {
-    const attrs = node.attrs as LinkCardAttributes;
-    const data: Record<string, string | null> = { 'data-type': 'link-card' };
-    for (const [name, attribute] of ATTRIBUTES) data[attribute] = attrs[name] || null;
-    const caption: any[] = ['figcaption', {}, ['a', { href: attrs.url }, attrs.title || attrs.url]];
-    if (attrs.description) caption.push(['span', {}, attrs.description]);
-    if (attrs.siteName) caption.push(['small', {}, attrs.siteName]);
-    return ['figure', data, ...(attrs.image ? [['img', { src: attrs.image, alt: '' }]] : []), caption] as any;
-  },
-
-  addCommands() {
-    return {
-      insertLinkCard:
-        (attributes) =>
-        ({ commands }) =>
-          commands.insertContent({ type: this.name, attrs: attributes }),
-    };
-  },
-});
+export { LinkCard, type LinkCardAttributes } from '../../../shared/editor-extensions';
 
 /** A pasted text that is one http(s) link and nothing else. */
 export const pastedLink = (text: string): string | null => {
