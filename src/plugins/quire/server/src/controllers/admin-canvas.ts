@@ -60,9 +60,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return reply(200, data, { ETag: etag });
     },
     brief: async ({ params }, ctx) => ({ data: await service('notes').brief(await ownerOf(ctx, params.id), params.id) }),
-    premise: async ({ params, body }, ctx) => ({ data: await service('notes').setPremise(await ownerOf(ctx, params.id), params.id, body.premise) }),
+    premise: async ({ params, body }, ctx) => ({ data: await service('notes').setPremise(await ownerOf(ctx, params.id), params.id, body.premise, editor(ctx)) }),
     addNote: async ({ params, body }, ctx) => {
-      const { etag, ...data } = await service('notes').add(await ownerOf(ctx, params.id), params.id, body, 'human');
+      const { etag, ...data } = await service('notes').add(await ownerOf(ctx, params.id), params.id, body, 'human', editor(ctx));
       return reply(201, data, { ETag: etag });
     },
     note: async ({ params }, ctx) => {
@@ -70,13 +70,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return reply(200, { note }, { ETag: etag });
     },
     updateNote: async ({ params, body }, ctx) => {
-      const { etag, ...data } = await service('notes').update(await ownerOf(ctx, params.id), params.id, params.nid, body, preconditionOf(ctx));
+      const { etag, ...data } = await service('notes').update(await ownerOf(ctx, params.id), params.id, params.nid, body, preconditionOf(ctx), editor(ctx));
       return reply(200, data, { ETag: etag });
     },
-    removeNote: async ({ params }, ctx) => ({ data: await service('notes').remove(await ownerOf(ctx, params.id), params.id, params.nid, preconditionOf(ctx)) }),
-    publish: async ({ params }, ctx) => ({ data: await service('publications').publish(await ownerOf(ctx, params.id), params.id) }),
-    unpublish: async ({ params }, ctx) => ({ data: await service('publications').unpublish(await ownerOf(ctx, params.id), params.id) }),
-    removeArticle: async ({ params }, ctx) => ({ data: await service('articles').deleteArticle(await ownerOf(ctx, params.id), params.id) }),
+    removeNote: async ({ params }, ctx) => ({ data: await service('notes').remove(await ownerOf(ctx, params.id), params.id, params.nid, preconditionOf(ctx), editor(ctx)) }),
+    publish: async ({ params }, ctx) => ({ data: await service('publications').publish(await ownerOf(ctx, params.id), params.id, editor(ctx)) }),
+    unpublish: async ({ params }, ctx) => ({ data: await service('publications').unpublish(await ownerOf(ctx, params.id), params.id, editor(ctx)) }),
+    removeArticle: async ({ params }, ctx) => ({ data: await service('articles').deleteArticle(await ownerOf(ctx, params.id), params.id, editor(ctx)) }),
     revisions: async ({ params }, ctx) => ({ data: await history().list(await ownerOf(ctx, params.id), params.id, params.sid) }),
     revision: async ({ params }, ctx) => ({ data: await history().get(await ownerOf(ctx, params.id), params.id, params.sid, params.rev) }),
     restoreRevision: async ({ params }, ctx) => {

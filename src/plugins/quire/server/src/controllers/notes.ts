@@ -1,16 +1,16 @@
 import type { Core } from '@strapi/strapi';
 import { controller, reply } from '../../../../../kernel/routes';
 import { noteRoutes } from '../routes/notes';
-import { authorOf, preconditionOf, tagged } from './conditional';
+import { actorOf, authorOf, preconditionOf, tagged } from './conditional';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const notes = () => strapi.plugin('quire').service('notes');
   return controller(noteRoutes, {
     brief: ({ params, caller }) => notes().brief(caller.userId, params.id),
-    patchBrief: ({ params, body, caller }) => notes().setPremise(caller.userId, params.id, body.premise),
+    patchBrief: async ({ params, body, caller }) => notes().setPremise(caller.userId, params.id, body.premise, await actorOf(strapi, caller)),
     list: async ({ params, caller }) => ({ notes: await notes().list(caller.userId, params.id) }),
     create: async ({ params, body, caller }) => {
-      const { etag, ...data } = await notes().add(caller.userId, params.id, body, authorOf(caller));
+      const { etag, ...data } = await notes().add(caller.userId, params.id, body, authorOf(caller), await actorOf(strapi, caller));
       return reply(201, data, { ETag: etag });
     },
     get: async ({ params, caller }, ctx) => {
@@ -18,9 +18,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return tagged(ctx, { note }, etag);
     },
     update: async ({ params, body, caller }, ctx) => {
-      const { etag, ...data } = await notes().update(caller.userId, params.id, params.nid, body, preconditionOf(ctx));
+      const { etag, ...data } = await notes().update(caller.userId, params.id, params.nid, body, preconditionOf(ctx), await actorOf(strapi, caller));
       return reply(200, data, { ETag: etag });
     },
-    remove: async ({ params, caller }, ctx) => notes().remove(caller.userId, params.id, params.nid, preconditionOf(ctx)),
+    remove: async ({ params, caller }, ctx) => notes().remove(caller.userId, params.id, params.nid, preconditionOf(ctx), await actorOf(strapi, caller)),
   });
 };

@@ -9,6 +9,7 @@ import type { ArticleRecord, OutlineEntry } from '../schemas/records';
 import type { NoteInput, NoteMapEntry } from './notes';
 import type { SectionRecord } from './sections';
 import type { Actor } from './edits';
+import type { ArticleChange } from '../domain/article-events';
 import { inTransaction, iso, knexOf, tableName } from '../../../../../kernel/db';
 import { articleNotFound, articleUuid, TABLE, toInt, UID } from './store';
 
@@ -119,6 +120,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const sectionsService = () => strapi.plugin('quire').service('sections');
   const notesService = () => strapi.plugin('quire').service('notes');
   const outlines = () => strapi.plugin('quire').service('outlines');
+  const events = () => strapi.plugin('quire').service('events');
+  /** Who an article event names when a caller passes no actor (other plugins' agents). */
+  const someone = (kind: Actor['kind'] = 'human'): Actor => ({ kind, name: '' });
   const outlineOf = (row: ArticleRow): Promise<Outline> => sectionsService().outlineOfRow(row.id, row.outlineRev);
 
   /** The owned article row, or 404. */
@@ -150,8 +154,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           select: ['id'],
         });
         const outline: Outline = await sectionsService().insertInitial(created.id, contents, input.actor);
-        if (input.notes?.length) await notesService().insertMany(created.id, input.notes, input.notesCreatedBy ?? 'agent', noteHtmls);
+        const noteIds: string[] = input.notes?.length ? await notesService().insertMany(created.id, input.notes, input.notesCreatedBy ?? 'agent', noteHtmls) : [];
         onCommit(() => outlines().set(created.id, 0, outline));
+        const changes: ArticleChange[] = [
+          { type: 'article.created' },
+          ...outline.items.map((item): ArticleChange => ({ type: 'section.inserted', sectionId: item.uuid, rev: item.rev })),
+          ...noteIds.map((noteId): ArticleChange => ({ type: 'note.added', noteId, rev: 1 })),
+        ];
+        await events().record({ articleId: uuid, ownerId: userId }, input.actor ?? someone(input.notesCreatedBy ?? 'agent'), changes);
         const row: ArticleRow = {
           id: created.id,
           uuid,
@@ -214,16 +224,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return articleRecord(row, totalsOf(await outlineOf(row)));
     },
 
-    async updateArticle(userId: number, rawId: string, input: { title: string }): Promise<ArticleRecord> {
+    async updateArticle(userId: number, rawId: string, input: { title: string }, actor: Actor = someone()): Promise<ArticleRecord> {
       const uuid = articleUuid(rawId);
       const k = await knexOf(strapi);
       const count = await k(articles()).where({ uuid, user_id: userId }).update({ title: input.title, updated_at: new Date() });
       if (!count) throw articleNotFound(rawId);
+      await events().record({ articleId: uuid, ownerId: userId }, actor, [{ type: 'article.updated' }]);
       return api.getRecord(userId, rawId);
     },
 
     /** Deletes an article with its sections, notes and publication, in one transaction. */
-    async deleteArticle(userId: number, rawId: string): Promise<{ id: string }> {
+    async deleteArticle(userId: number, rawId: string, actor: Actor = someone()): Promise<{ id: string }> {
       const uuid = articleUuid(rawId);
       return inTransaction(strapi, async (trx) => {
         const row = await trx(articles()).where({ uuid, user_id: userId }).first('id');
@@ -236,6 +247,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         await trx(tableName(strapi, TABLE.publications)).where({ article_id: row.id }).delete();
         await trx(articles()).where({ id: row.id }).delete();
         outlines().drop(Number(row.id));
+        await events().record({ articleId: uuid, ownerId: userId }, actor, [{ type: 'article.deleted' }]);
         return { id: uuid };
       });
     },

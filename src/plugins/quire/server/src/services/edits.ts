@@ -22,6 +22,7 @@ import { ApiError, invalidArgument, notFound } from '../../../../../kernel/error
 import { parseIfMatch, preconditionFailed, preconditionHolds, type Precondition } from '../../../../../kernel/conditional';
 import { iso, knexOf, tableName } from '../../../../../kernel/db';
 import type { AnchorScope } from '../domain/anchors';
+import type { ArticleChange } from '../domain/article-events';
 import type { DiffPart } from '../domain/diff';
 import { occurrences } from '../domain/html-replace';
 import { outlineTag, sectionTag } from '../domain/etags';
@@ -63,6 +64,8 @@ export interface EditOptions {
   within?: (trx: Knex, articleRowId: number) => Promise<void>;
   /** Restores of a revision: the op `replace` writes this content instead of splitting Markdown. */
   contents?: Map<number, SectionContent[]>;
+  /** Restores of a revision: the revision restored (its article event says so). */
+  restoredRev?: number;
 }
 
 export interface EditOutcome {
@@ -111,6 +114,7 @@ const REF = /^\$(\d+)(?:\.(\d+))?$/;
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const sections = (alias?: string) => tableName(strapi, TABLE.sections, alias);
   const cache = () => strapi.plugin('quire').service('outlines');
+  const events = () => strapi.plugin('quire').service('events');
   const workers = () => strapi.plugin('quire').service('workers');
   const revisionsKeep = () => quireConfig(strapi).revisionsKeep;
   const keepHistory = () => quireConfig(strapi).keepHistory;
@@ -210,6 +214,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         await session.flushHistory();
         const outcome = session.outcome(outlineRev);
         if (options.dryRun) throw new DryRun(outcome);
+        // One article event for the request, published once the outermost transaction commits.
+        await events().record({ articleId: uuid, ownerId: userId }, options.actor, session.changes);
         onCommit(() => cache().set(articleRowId, outlineRev, session.outline));
         return outcome;
       }) as unknown as Promise<EditOutcome>;
@@ -227,6 +233,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     readonly results: OpResult[] = [];
     readonly touched: Record<string, number> = {};
     readonly resolvedOps: EditOp[] = [];
+    /** What the request changed, in order: its article event. */
+    readonly changes: ArticleChange[] = [];
     /** Dry runs: what each result's diff compares (result index -> parts). */
     private readonly diffParts = new Map<number, DiffPart[]>();
     /** Per result: the ids behind `added` and `updated`, for their final entries. */
@@ -301,8 +309,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return this.trx(sections()).where({ article_id: this.articleRowId, uuid }).first(SECTION_ROW);
     }
 
-    private insertRows(contents: SectionContent[], ranks: string[]): Promise<OutlineItem[]> {
-      return strapi.plugin('quire').service('sections').insertRows(this.articleRowId, contents, ranks, this.options.actor, this.now);
+    private async insertRows(contents: SectionContent[], ranks: string[]): Promise<OutlineItem[]> {
+      const added: OutlineItem[] = await strapi.plugin('quire').service('sections').insertRows(this.articleRowId, contents, ranks, this.options.actor, this.now);
+      for (const item of added) this.changes.push({ type: 'section.inserted', sectionId: item.uuid, rev: item.rev });
+      return added;
     }
 
     /** Keeps a section's current version in its history (before it changes); written by `flushHistory`. */
@@ -362,6 +372,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           updated_at: this.now,
         });
       const replaced: OutlineItem = { uuid: item.uuid, rank: item.rank, level: first.level, title: first.title, words: first.words, source: first.source, rev: item.rev + 1 };
+      this.changes.push(
+        this.options.restoredRev !== undefined
+          ? { type: 'section.replaced', sectionId: item.uuid, rev: replaced.rev, restoredRev: this.options.restoredRev }
+          : { type: 'section.replaced', sectionId: item.uuid, rev: replaced.rev },
+      );
       const next = this.outline.items[this.outline.indexOf(item.uuid) + 1]?.rank ?? null;
       const added = rest.length ? await this.insertRows(rest, ranksBetween(item.rank, next, rest.length)) : [];
       this.outline = this.outline.with({ upsert: [replaced, ...added] });
@@ -380,6 +395,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const only = this.outline.size === 1 ? this.outline.items[0] : undefined;
       if (!only || !looksEmpty(only) || (await this.row(only.uuid))?.markdown !== '') return bounds;
       await this.trx(sections()).where({ article_id: this.articleRowId, uuid: only.uuid }).delete();
+      this.changes.push({ type: 'section.deleted', sectionId: only.uuid });
       this.outline = this.outline.with({ remove: [only.uuid] });
       return { lower: null, upper: null };
     }
@@ -450,6 +466,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
             await this.trx(sections()).where({ article_id: this.articleRowId, uuid: moving.uuid }).update({ rank });
             this.outline = this.outline.with({ upsert: [{ ...moving, rank }] });
           }
+          this.changes.push({ type: 'section.moved', sectionId: moving.uuid, rev: moving.rev });
           this.produced.push([moving.uuid]);
           this.resolvedOps.push({ ...op, section: moving.uuid, [field]: target.uuid });
           this.record({ op: 'move' });
@@ -463,6 +480,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           const row = await this.row(doomed.uuid);
           await this.toTrash(row);
           await this.trx(sections()).where({ article_id: this.articleRowId, uuid: doomed.uuid }).delete();
+          this.changes.push({ type: 'section.deleted', sectionId: doomed.uuid });
           this.outline = this.outline.with({ remove: [doomed.uuid] });
           if (this.outline.size === 0) this.outline = this.outline.with({ upsert: await this.insertRows([emptySection()], ranksBetween(null, null, 1)) });
           this.produced.push([]);
@@ -629,6 +647,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await this.trx(tableName(strapi, TABLE.trash)).where({ article_id: this.articleRowId, uuid: row.uuid }).delete();
       const item: OutlineItem = { uuid: row.uuid, rank, level: Number(row.level), title: row.title, words: Number(row.words), source: row.source, rev: Number(row.rev) };
       this.outline = this.outline.with({ upsert: [item] });
+      this.changes.push({ type: 'section.restored', sectionId: row.uuid, rev: item.rev });
       this.produced.push([row.uuid]);
     }
 

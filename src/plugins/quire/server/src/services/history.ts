@@ -112,7 +112,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         htmlText: v.source === 'html' ? (await strapi.plugin('quire').service('workers').canvasSection(v.html ?? '')).htmlText : null,
       };
       const op = { op: 'replace', section: row.uuid, markdown: content.markdown ?? '', ifMatch: write.ifMatch } as EditOp;
-      const outcome: EditOutcome = await edits().apply(userId, rawArticleId, [op], { actor: write.actor, single: true, contents: new Map([[0, [content]]]) });
+      const outcome: EditOutcome = await edits().apply(userId, rawArticleId, [op], { actor: write.actor, single: true, contents: new Map([[0, [content]]]), restoredRev: rev });
       const item = outcome.outline.find(row.uuid)!;
       const section = await strapi.plugin('quire').service('sections').get(userId, rawArticleId, row.uuid);
       return { data: { section, outline: outcome.outline.entries() }, etag: sectionTag(item.uuid, item.rev) };

@@ -5,6 +5,7 @@ import { inTransaction, knexOf, tableName } from '../../../../../kernel/db';
 import { preconditionFailed, preconditionHolds, type Precondition } from '../../../../../kernel/conditional';
 import { noteTag } from '../domain/etags';
 import { articleNotFound, articleRowId, articleUuid, findByAnchor, lockArticle, TABLE, UID } from './store';
+import type { EventActor } from '../domain/article-events';
 
 import { NOTE_KINDS, type NoteAuthor, type NoteKind, type NoteMapEntry, type NoteRecord } from '../schemas/records';
 
@@ -53,6 +54,9 @@ function withAnchors<T extends { id: number | string; uuid: string }>(rows: T[])
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const notes = (alias?: string) => tableName(strapi, TABLE.notes, alias);
   const workers = () => strapi.plugin('quire').service('workers');
+  const events = () => strapi.plugin('quire').service('events');
+  /** Who an article event names when a caller passes no actor (other plugins' agents). */
+  const someone = (kind: EventActor['kind'] = 'human'): EventActor => ({ kind, name: '' });
 
   const loadMapRows = (k: Knex, articleRowId: number) => k(notes()).where({ article_id: articleRowId }).select(MAP_COLUMNS);
 
@@ -133,11 +137,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return { note: fullRecord(row, anchor), etag: noteTag(row.uuid, Number(row.rev)) };
     },
 
-    async add(userId: number, rawArticleId: string, input: NoteInput, createdBy: NoteAuthor) {
+    async add(userId: number, rawArticleId: string, input: NoteInput, createdBy: NoteAuthor, actor: EventActor = someone(createdBy)) {
       const htmls = await api.renderBodies([input]);
       return inTransaction(strapi, async (trx) => {
         const { id: articleRowId } = await lockArticle(strapi, trx, userId, rawArticleId, { outline: false });
         const [uuid] = await api.insertMany(articleRowId, [input], createdBy, htmls);
+        await events().record({ articleId: articleUuid(rawArticleId), ownerId: userId }, actor, [{ type: 'note.added', noteId: uuid, rev: 1 }]);
         const rows = await trx(notes()).where({ article_id: articleRowId }).select(FULL_COLUMNS);
         const all = withAnchors(rows);
         const created = all.find(({ row }) => row.uuid === uuid)!;
@@ -146,7 +151,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** Changes only the fields passed, in one UPDATE (concurrent patches of other fields survive). */
-    async update(userId: number, rawArticleId: string, rawAnchor: string, patch: NotePatch, precondition?: Precondition) {
+    async update(userId: number, rawArticleId: string, rawAnchor: string, patch: NotePatch, precondition?: Precondition, actor: EventActor = someone()) {
       const articleId = articleUuid(rawArticleId);
       const html = 'body' in patch ? (patch.body ? await workers().renderMarkdown(patch.body) : '') : undefined;
       return inTransaction(strapi, async (trx) => {
@@ -161,6 +166,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         if ('url' in patch) changes.url = urlOf(patch.url);
         await trx(notes()).where({ article_id: articleRowId, uuid }).update(changes);
         const updated = await trx(notes()).where({ article_id: articleRowId, uuid }).first(FULL_COLUMNS);
+        await events().record({ articleId, ownerId: userId }, actor, [{ type: 'note.updated', noteId: uuid, rev: Number(updated.rev) }]);
         const fresh = rows.map((row) => (row.uuid === uuid ? updated : row));
         const all = withAnchors(fresh);
         const anchor = all.find(({ row }) => row.uuid === uuid)!.anchor;
@@ -168,7 +174,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       });
     },
 
-    async remove(userId: number, rawArticleId: string, rawAnchor: string, precondition?: Precondition) {
+    async remove(userId: number, rawArticleId: string, rawAnchor: string, precondition?: Precondition, actor: EventActor = someone()) {
       const articleId = articleUuid(rawArticleId);
       return inTransaction(strapi, async (trx) => {
         const { id: articleRowId } = await lockArticle(strapi, trx, userId, rawArticleId, { outline: false });
@@ -176,6 +182,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const uuid = resolve(rows, rawAnchor, articleId);
         checkPrecondition(rows, uuid, precondition, articleId);
         await trx(notes()).where({ article_id: articleRowId, uuid }).delete();
+        await events().record({ articleId, ownerId: userId }, actor, [{ type: 'note.deleted', noteId: uuid }]);
         return { notes: toMap(rows.filter((row) => row.uuid !== uuid)) };
       });
     },
@@ -190,7 +197,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** Sets or (null, "") clears the premise. */
-    async setPremise(userId: number, rawArticleId: string, premise: string | null) {
+    async setPremise(userId: number, rawArticleId: string, premise: string | null, actor: EventActor = someone()) {
       const uuid = articleUuid(rawArticleId);
       const value = premise ? premise : null;
       const k = await knexOf(strapi);
@@ -198,6 +205,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         .where({ uuid, user_id: userId })
         .update({ premise: value, updated_at: new Date() });
       if (!count) throw articleNotFound(rawArticleId);
+      await events().record({ articleId: uuid, ownerId: userId }, actor, [{ type: 'brief.changed', rev: null }]);
       return { premise: value };
     },
   };

@@ -5,7 +5,8 @@ import { assemblePublication, type PublicationContent, type PublishedSection } f
 import { slugFromTitle, uniqueSlug } from '../domain/slug';
 import { articleRecord, type ArticleRecord } from './articles';
 import { isUniqueViolation, iso, tableName } from '../../../../../kernel/db';
-import { lockArticle, TABLE, UID } from './store';
+import { articleUuid, lockArticle, TABLE, UID } from './store';
+import type { EventActor } from '../domain/article-events';
 
 export interface PublishResult {
   article: ArticleRecord;
@@ -50,6 +51,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const publications = () => tableName(strapi, TABLE.publications);
   const articles = () => strapi.plugin('quire').service('articles');
   const sections = () => strapi.plugin('quire').service('sections');
+  const events = () => strapi.plugin('quire').service('events');
+  /** Who an article event names when a caller passes no actor. */
+  const someone: EventActor = { kind: 'human', name: '' };
 
   async function chooseSlug(trx: Knex, title: string): Promise<string> {
     const base = slugFromTitle(title);
@@ -73,7 +77,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
    * are still those it was built from (null when they changed: prepare again), or built now,
    * under the lock, when nothing was prepared.
    */
-  async function publishOnce(userId: number, rawId: string, prepared: Prepared | undefined): Promise<PublishResult | null> {
+  async function publishOnce(userId: number, rawId: string, prepared: Prepared | undefined, actor: EventActor): Promise<PublishResult | null> {
     return (await strapi.db.transaction(async ({ trx }) => {
       const k = trx as unknown as Knex;
       // The article's write lock: no section write lands between the check and the write.
@@ -94,6 +98,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         await strapi.db.query(UID.publication).create({ data: { articleId: id, userId, slug, ...document }, select: ['id'] });
       }
       await k(tableName(strapi, TABLE.articles)).where({ id }).update({ status: 'published', last_published_at: now });
+      await events().record({ articleId: articleUuid(rawId), ownerId: userId }, actor, [{ type: 'article.published' }]);
       const outline = await sections().outlineOfRow(id, outlineRev);
       const article = articleRecord({ ...row, status: 'published', publishedAt: now.toISOString() }, { words: outline.words, sections: outline.size });
       return { article, url: copy.url, markdownUrl: copy.markdownUrl };
@@ -102,7 +107,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   return {
     /** Publishes (or republishes) an owned article: a new snapshot under its lasting slug. */
-    async publish(userId: number, rawId: string): Promise<PublishResult> {
+    async publish(userId: number, rawId: string, actor: EventActor = someone): Promise<PublishResult> {
       let prepared: Prepared | undefined;
       for (let builds = 0, slugAttempts = 1; ; ) {
         if (!prepared && builds < OPTIMISTIC_BUILDS) {
@@ -110,7 +115,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           builds += 1;
         }
         try {
-          const result = await publishOnce(userId, rawId, prepared);
+          const result = await publishOnce(userId, rawId, prepared, actor);
           if (result) return result;
           prepared = undefined; // the sections changed while it was built
         } catch (error) {
@@ -123,12 +128,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** Takes the public copies down and makes the article a draft again (idempotent). */
-    async unpublish(userId: number, rawId: string): Promise<{ article: ArticleRecord }> {
+    async unpublish(userId: number, rawId: string, actor: EventActor = someone): Promise<{ article: ArticleRecord }> {
       return (await strapi.db.transaction(async ({ trx }) => {
         const k = trx as unknown as Knex;
         const { id, outlineRev } = await lockArticle(strapi, k, userId, rawId, { outline: false });
         await k(publications()).where({ article_id: id }).update({ html: null, markdown: null, updated_at: new Date() });
         await k(tableName(strapi, TABLE.articles)).where({ id }).update({ status: 'draft' });
+        await events().record({ articleId: articleUuid(rawId), ownerId: userId }, actor, [{ type: 'article.unpublished' }]);
         const row = await articles().findRow(userId, rawId);
         const outline = await sections().outlineOfRow(id, outlineRev);
         return { article: articleRecord(row, { words: outline.words, sections: outline.size }) };

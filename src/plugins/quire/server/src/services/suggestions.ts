@@ -47,6 +47,7 @@ function toRecord(row, anchor: string) {
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const table = () => tableName(strapi, TABLE.suggestions);
   const edits = () => strapi.plugin('quire').service('edits');
+  const events = () => strapi.plugin('quire').service('events');
 
   /** Every suggestion id of an article (for anchors), and the one an anchor names. */
   async function find(k: Knex, articleRow: number, rawAnchor: string, articleId: string) {
@@ -136,6 +137,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         await k(table()).where({ id: created.id }).delete();
         throw error;
       }
+      await events().record({ articleId, ownerId: userId }, input.actor, [{ type: 'suggestion.made', suggestionId: uuid }]);
       return { suggestion: await recordOf(await knexOf(strapi), articleRow, uuid) };
     },
 
@@ -170,9 +172,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (row.status === 'stale') throw staleError(anchor, articleId, await outlineEtag(await knexOf(strapi), articleRow, articleId));
       if (row.status !== 'pending') throw notPending(row.status, anchor, articleId);
       let outcome: EditOutcome;
+      // The ops are the author's change (revisions and the event's `by` name them); the editor decided.
+      const author: Actor = { kind: row.by_kind, name: row.by_name };
       try {
         outcome = await edits().apply(userId, rawArticleId, json(row.resolved_ops), {
-          actor: { kind: row.by_kind, name: row.by_name },
+          actor: author,
           base: json(row.base),
           within: async (trx: Knex) => {
             const claimed = await trx(table())
@@ -182,13 +186,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
               const now = await trx(table()).where({ article_id: articleRow, uuid: row.uuid }).first('status');
               throw notPending(now?.status ?? 'gone', anchor, articleId);
             }
+            const decidedBy = { kind: actor.kind, name: actor.name };
+            await events().record({ articleId, ownerId: userId }, author, [{ type: 'suggestion.decided', suggestionId: row.uuid, state: 'accepted', decidedBy }]);
           },
         });
       } catch (error) {
         // The article changed under it (a touched section, an anchor gone, a count no longer right): stale.
         if (error instanceof ApiError && error.status < 500 && error.code !== 'conflict') {
           const k = await knexOf(strapi);
-          await k(table()).where({ article_id: articleRow, uuid: row.uuid, status: 'pending' }).update({ status: 'stale', updated_at: new Date() });
+          const staled = await k(table()).where({ article_id: articleRow, uuid: row.uuid, status: 'pending' }).update({ status: 'stale', updated_at: new Date() });
+          if (staled) await events().record({ articleId, ownerId: userId }, actor, [{ type: 'suggestion.decided', suggestionId: row.uuid, state: 'stale' }]);
           throw staleError(anchor, articleId, await outlineEtag(k, articleRow, articleId), error.code === 'precondition-failed' ? undefined : error.message);
         }
         throw error;
@@ -210,6 +217,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         .whereIn('status', ['pending', 'stale'])
         .update({ status: 'rejected', reason, decided_at: new Date(), decided_by_kind: actor.kind, decided_by_name: actor.name, updated_at: new Date() });
       if (!done) throw notPending((await k(table()).where({ uuid: row.uuid }).first('status'))?.status ?? row.status, anchor, articleId);
+      const decidedBy = { kind: actor.kind, name: actor.name };
+      await events().record({ articleId, ownerId: userId }, actor, [{ type: 'suggestion.decided', suggestionId: row.uuid, state: 'rejected', decidedBy }]);
       return { suggestion: await recordOf(k, articleRow, row.uuid) };
     },
   };
