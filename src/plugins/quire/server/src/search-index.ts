@@ -19,7 +19,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { FTS_TABLE, searchTextOf, TRGM_INDEX } from './services/search';
-import { TABLE } from './services/store';
+import { TABLE } from './repositories/store';
 
 const TRIGGERS = {
   insert: `${FTS_TABLE}_ai`,

@@ -83,9 +83,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const { data, etag } = await history().restore(await ownerOf(ctx, params.id), params.id, params.sid, params.rev, sectionWrite(ctx));
       return reply(200, data, { ETag: etag });
     },
-    trash: async ({ params }, ctx) => ({ data: await history().listTrash(await ownerOf(ctx, params.id), params.id) }),
+    trash: async ({ params }, ctx) => ({ data: await service('trash').list(await ownerOf(ctx, params.id), params.id) }),
     restoreFromTrash: async ({ params, body }, ctx) => {
-      const { data, etag } = await history().restoreFromTrash(await ownerOf(ctx, params.id), params.id, params.anchor, body, { actor: editor(ctx), ifMatch: preconditionOf(ctx) });
+      const { data, etag } = await service('trash').restore(await ownerOf(ctx, params.id), params.id, params.anchor, body, { actor: editor(ctx), ifMatch: preconditionOf(ctx) });
       return reply(200, data, { ETag: etag });
     },
     suggestions: async ({ params, query }, ctx) => ({ data: await suggestions().list(await ownerOf(ctx, params.id), params.id, query.status) }),

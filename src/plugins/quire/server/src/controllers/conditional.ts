@@ -7,7 +7,7 @@ import type { Core } from '@strapi/strapi';
 import type { UserCaller } from '../../../../../kernel/auth';
 import { notModified, parseIfMatch } from '../../../../../kernel/conditional';
 import { notModifiedReply, reply } from '../../../../../kernel/routes';
-import type { Actor } from '../services/edits';
+import type { Actor } from '../services/edit-types';
 
 /** A request header's value: undefined when absent ("" when sent empty, which is malformed). */
 export const header = (ctx, name: string): string | undefined => {
@@ -38,4 +38,4 @@ export function credentialOf(caller: UserCaller): string {
   return `user:${caller.userId}`;
 }
 
-export const actorOf = (strapi: Core.Strapi, caller: UserCaller): Promise<Actor> => strapi.plugin('quire').service('edits').actorOf(caller);
+export const actorOf = (strapi: Core.Strapi, caller: UserCaller): Promise<Actor> => strapi.plugin('quire').service('actors').actorOf(caller);

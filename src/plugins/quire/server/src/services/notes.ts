@@ -1,10 +1,15 @@
+/**
+ * Notes and the premise: the Brief of an article (CONTRACT section 8). Note writes take the
+ * article's write lock; SQL is in repositories/notes and repositories/articles.
+ */
 import type { Core } from '@strapi/strapi';
-import type { Knex } from 'knex';
-import { anchorsOf, newId, resolveAnchor, sortIds, type AnchorScope } from '../domain/anchors';
-import { inTransaction, knexOf, tableName } from '../../../../../kernel/db';
+import { anchorsOf, resolveAnchor, sortIds, type AnchorScope } from '../domain/anchors';
+import { inTransaction, knexOf } from '../../../../../kernel/db';
 import { preconditionFailed, preconditionHolds, type Precondition } from '../../../../../kernel/conditional';
 import { noteTag } from '../domain/etags';
-import { articleNotFound, articleRowId, articleUuid, findByAnchor, lockArticle, TABLE, UID } from './store';
+import { articleRepository } from '../repositories/articles';
+import { FULL_COLUMNS, noteRepository, type NewNote } from '../repositories/notes';
+import { articleNotFound, articleRowId, articleUuid, findByAnchor, lockArticle, TABLE } from '../repositories/store';
 import type { EventActor } from '../domain/article-events';
 
 import { NOTE_KINDS, type NoteAuthor, type NoteKind, type NoteMapEntry, type NoteRecord } from '../schemas/records';
@@ -25,9 +30,6 @@ export const noteScope = (articleId: string): AnchorScope => ({
   item: 'note',
   listRoute: `GET /api/articles/${articleId}/notes`,
 });
-
-const MAP_COLUMNS = ['id', 'uuid', 'kind', 'title', 'url', 'rev'];
-const FULL_COLUMNS = ['id', 'uuid', 'kind', 'title', 'url', 'body', 'html', 'author', 'rev'];
 
 /** A note without a body stores null; an empty body is no body. */
 const bodyOf = (body: string | null | undefined) => (body ? body : null);
@@ -52,13 +54,12 @@ function withAnchors<T extends { id: number | string; uuid: string }>(rows: T[])
 }
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const notes = (alias?: string) => tableName(strapi, TABLE.notes, alias);
+  const notes = noteRepository(strapi);
+  const articles = articleRepository(strapi);
   const workers = () => strapi.plugin('quire').service('workers');
   const events = () => strapi.plugin('quire').service('events');
   /** Who an article event names when a caller passes no actor (other plugins' agents). */
   const someone = (kind: EventActor['kind'] = 'human'): EventActor => ({ kind, name: '' });
-
-  const loadMapRows = (k: Knex, articleRowId: number) => k(notes()).where({ article_id: articleRowId }).select(MAP_COLUMNS);
 
   const toMap = (rows) => withAnchors(rows).map(({ row, anchor }) => mapEntry(row, anchor));
 
@@ -82,13 +83,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const api = {
     /** The notes map of an article row. */
     async mapOf(articleRowId: number): Promise<NoteMapEntry[]> {
-      return toMap(await loadMapRows(await knexOf(strapi), articleRowId));
+      return toMap(await notes.mapRows(await knexOf(strapi), articleRowId));
     },
 
     /** Full notes of an article row, in the order they were added. */
     async recordsOf(articleRowId: number): Promise<NoteRecord[]> {
-      const k = await knexOf(strapi);
-      const rows = await k(notes()).where({ article_id: articleRowId }).select(FULL_COLUMNS);
+      const rows = await notes.fullRows(await knexOf(strapi), articleRowId);
       return withAnchors(rows).map(({ row, anchor }) => fullRecord(row, anchor));
     },
 
@@ -102,19 +102,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Inserts notes of an article row (one INSERT per batch), keeping their order; `htmls` from renderBodies. */
     async insertMany(articleRowId: number, inputs: NoteInput[], createdBy: NoteAuthor, htmls: string[]): Promise<string[]> {
-      const data = inputs.map((input, i) => ({
-        uuid: newId(),
-        articleId: articleRowId,
-        kind: input.kind,
-        title: input.title,
-        body: bodyOf(input.body),
-        url: urlOf(input.url),
-        html: htmls[i],
-        author: createdBy,
-        rev: 1,
-      }));
-      if (data.length) await strapi.db.query(UID.note).createMany({ data });
-      return data.map((d) => d.uuid);
+      const rows: NewNote[] = inputs.map((input, i) => ({ kind: input.kind, title: input.title, body: bodyOf(input.body), url: urlOf(input.url), html: htmls[i] }));
+      return notes.insertMany(articleRowId, rows, createdBy);
     },
 
     async list(userId: number, rawArticleId: string): Promise<NoteMapEntry[]> {
@@ -143,8 +132,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const { id: articleRowId } = await lockArticle(strapi, trx, userId, rawArticleId, { outline: false });
         const [uuid] = await api.insertMany(articleRowId, [input], createdBy, htmls);
         await events().record({ articleId: articleUuid(rawArticleId), ownerId: userId }, actor, [{ type: 'note.added', noteId: uuid, rev: 1 }]);
-        const rows = await trx(notes()).where({ article_id: articleRowId }).select(FULL_COLUMNS);
-        const all = withAnchors(rows);
+        const all = withAnchors(await notes.fullRows(trx, articleRowId));
         const created = all.find(({ row }) => row.uuid === uuid)!;
         return { note: fullRecord(created.row, created.anchor), notes: all.map(({ row, anchor }) => mapEntry(row, anchor)), etag: noteTag(uuid, 1) };
       });
@@ -156,16 +144,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const html = 'body' in patch ? (patch.body ? await workers().renderMarkdown(patch.body) : '') : undefined;
       return inTransaction(strapi, async (trx) => {
         const { id: articleRowId } = await lockArticle(strapi, trx, userId, rawArticleId, { outline: false });
-        const rows = await loadMapRows(trx, articleRowId);
+        const rows = await notes.mapRows(trx, articleRowId);
         const uuid = resolve(rows, rawAnchor, articleId);
         checkPrecondition(rows, uuid, precondition, articleId);
-        const changes: Record<string, unknown> = { rev: trx.raw('?? + 1', ['rev']), updated_at: new Date() };
+        const changes: Partial<NewNote> = {};
         if (patch.kind !== undefined) changes.kind = patch.kind;
         if (patch.title !== undefined) changes.title = patch.title;
         if ('body' in patch) Object.assign(changes, { body: bodyOf(patch.body), html });
         if ('url' in patch) changes.url = urlOf(patch.url);
-        await trx(notes()).where({ article_id: articleRowId, uuid }).update(changes);
-        const updated = await trx(notes()).where({ article_id: articleRowId, uuid }).first(FULL_COLUMNS);
+        await notes.update(trx, articleRowId, uuid, changes);
+        const updated = (await notes.get(trx, articleRowId, uuid))!;
         await events().record({ articleId, ownerId: userId }, actor, [{ type: 'note.updated', noteId: uuid, rev: Number(updated.rev) }]);
         const fresh = rows.map((row) => (row.uuid === uuid ? updated : row));
         const all = withAnchors(fresh);
@@ -178,10 +166,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const articleId = articleUuid(rawArticleId);
       return inTransaction(strapi, async (trx) => {
         const { id: articleRowId } = await lockArticle(strapi, trx, userId, rawArticleId, { outline: false });
-        const rows = await loadMapRows(trx, articleRowId);
+        const rows = await notes.mapRows(trx, articleRowId);
         const uuid = resolve(rows, rawAnchor, articleId);
         checkPrecondition(rows, uuid, precondition, articleId);
-        await trx(notes()).where({ article_id: articleRowId, uuid }).delete();
+        await notes.remove(trx, articleRowId, uuid);
         await events().record({ articleId, ownerId: userId }, actor, [{ type: 'note.deleted', noteId: uuid }]);
         return { notes: toMap(rows.filter((row) => row.uuid !== uuid)) };
       });
@@ -190,21 +178,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** The Brief: premise and full notes. */
     async brief(userId: number, rawArticleId: string) {
       const uuid = articleUuid(rawArticleId);
-      const k = await knexOf(strapi);
-      const article = await k(tableName(strapi, TABLE.articles)).where({ uuid, user_id: userId }).first(['id', 'premise']);
+      const article = await articles.premiseOf(await knexOf(strapi), userId, uuid);
       if (!article) throw articleNotFound(rawArticleId);
-      return { premise: article.premise ?? null, notes: await api.recordsOf(Number(article.id)) };
+      return { premise: article.premise, notes: await api.recordsOf(article.id) };
     },
 
     /** Sets or (null, "") clears the premise. */
     async setPremise(userId: number, rawArticleId: string, premise: string | null, actor: EventActor = someone()) {
       const uuid = articleUuid(rawArticleId);
       const value = premise ? premise : null;
-      const k = await knexOf(strapi);
-      const count = await k(tableName(strapi, TABLE.articles))
-        .where({ uuid, user_id: userId })
-        .update({ premise: value, updated_at: new Date() });
-      if (!count) throw articleNotFound(rawArticleId);
+      if (!(await articles.update(await knexOf(strapi), userId, uuid, { premise: value }))) throw articleNotFound(rawArticleId);
       await events().record({ articleId: uuid, ownerId: userId }, actor, [{ type: 'brief.changed', rev: null }]);
       return { premise: value };
     },

@@ -4,8 +4,10 @@ import type { Knex } from 'knex';
 import { assemblePublication, type PublicationContent, type PublishedSection } from '../domain/publication';
 import { slugFromTitle, uniqueSlug } from '../domain/slug';
 import { articleRecord, type ArticleRecord } from './articles';
-import { isUniqueViolation, iso, tableName } from '../../../../../kernel/db';
-import { articleUuid, lockArticle, TABLE, UID } from './store';
+import { isUniqueViolation } from '../../../../../kernel/db';
+import { articleRepository } from '../repositories/articles';
+import { publicationRepository } from '../repositories/publications';
+import { articleUuid, lockArticle } from '../repositories/store';
 import type { EventActor } from '../domain/article-events';
 
 export interface PublishResult {
@@ -48,7 +50,8 @@ interface Prepared {
  * and keeps the slug; deleting the article deletes the row and frees the slug.
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const publications = () => tableName(strapi, TABLE.publications);
+  const publications = publicationRepository(strapi);
+  const articleRows = articleRepository(strapi);
   const articles = () => strapi.plugin('quire').service('articles');
   const sections = () => strapi.plugin('quire').service('sections');
   const events = () => strapi.plugin('quire').service('events');
@@ -57,9 +60,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   async function chooseSlug(trx: Knex, title: string): Promise<string> {
     const base = slugFromTitle(title);
-    // Slugs are [a-z0-9-] only, so "base-%" has no wildcard in it but the one we mean.
-    const rows = await trx(publications()).where('slug', base).orWhere('slug', 'like', `${base}-%`).select('slug');
-    return uniqueSlug(base, new Set(rows.map((row) => row.slug)));
+    return uniqueSlug(base, new Set(await publications.slugsLike(trx, base)));
   }
 
   /** Builds the content from the sections as they are now, without holding any lock (the slow part). */
@@ -85,19 +86,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (prepared && prepared.outlineRev !== outlineRev) return null;
       const content = prepared?.content ?? (await build(await sections().listSections(id)));
       const row = await articles().findRow(userId, rawId);
-      const existing = await k(publications()).where({ article_id: id }).first(['id', 'slug']);
+      const existing = await publications.ofArticle(k, id);
       const slug: string = existing?.slug ?? (await chooseSlug(k, row.title));
       const now = new Date();
       const copy = assemblePublication(content, { title: row.title, slug, publicUrl: publicUrl(strapi), publishedAt: now.toISOString() });
       const document = { title: row.title, html: copy.html, markdown: copy.markdown, lastPublishedAt: now };
-      if (existing) {
-        await k(publications())
-          .where({ id: existing.id })
-          .update({ title: document.title, html: document.html, markdown: document.markdown, last_published_at: now, updated_at: now });
-      } else {
-        await strapi.db.query(UID.publication).create({ data: { articleId: id, userId, slug, ...document }, select: ['id'] });
-      }
-      await k(tableName(strapi, TABLE.articles)).where({ id }).update({ status: 'published', last_published_at: now });
+      if (existing) await publications.update(k, existing.id, document);
+      else await publications.create(id, userId, slug, document);
+      await articleRows.setStatus(k, id, { status: 'published', at: now });
       await events().record({ articleId: articleUuid(rawId), ownerId: userId }, actor, [{ type: 'article.published' }]);
       const outline = await sections().outlineOfRow(id, outlineRev);
       const article = articleRecord({ ...row, status: 'published', publishedAt: now.toISOString() }, { words: outline.words, sections: outline.size });
@@ -132,8 +128,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return (await strapi.db.transaction(async ({ trx }) => {
         const k = trx as unknown as Knex;
         const { id, outlineRev } = await lockArticle(strapi, k, userId, rawId, { outline: false });
-        await k(publications()).where({ article_id: id }).update({ html: null, markdown: null, updated_at: new Date() });
-        await k(tableName(strapi, TABLE.articles)).where({ id }).update({ status: 'draft' });
+        await publications.takeDown(k, id);
+        await articleRows.setStatus(k, id, { status: 'draft' });
         await events().record({ articleId: articleUuid(rawId), ownerId: userId }, actor, [{ type: 'article.unpublished' }]);
         const row = await articles().findRow(userId, rawId);
         const outline = await sections().outlineOfRow(id, outlineRev);
@@ -143,12 +139,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** The public document of a live publication (`html` or `markdown`), or null. Takes no credential. */
     async findPublic(slug: string, format: 'html' | 'markdown'): Promise<PublicDocument | null> {
-      const row = await (strapi.db.connection as unknown as Knex)(publications())
-        .where({ slug })
-        .whereNotNull(format)
-        .first([format, 'last_published_at']);
-      if (!row) return null;
-      return { body: row[format], publishedAt: iso(row.last_published_at)! };
+      return (await publications.findLive(slug, format)) ?? null;
     },
   };
 };

@@ -22,7 +22,7 @@ import { codePoints, ftsQuery, likeContains, literalPattern, matchText, MIN_INDE
 import type { Outline } from '../domain/outline';
 import type { SearchMatch } from '../schemas/records';
 import { encodeCursor, newestFirst } from './articles';
-import { articleNotFound, articleUuid, TABLE } from './store';
+import { articleNotFound, articleUuid, TABLE } from '../repositories/store';
 
 /** The search text of a section row (`s` the table's alias, or `new` in a trigger). */
 export const searchTextOf = (s: string) => `(CASE WHEN ${s}.source = 'html' THEN coalesce(${s}.html_text, ${s}.html) ELSE coalesce(${s}.markdown, '') END)`;
