@@ -26,16 +26,9 @@ const SQL: Array<[string, RegExp]> = [
  * test fails when one of them no longer holds SQL, so the list only shrinks.
  */
 const NOT_YET_CONVERTED = new Set<string>([
-  // Credentials and sign-in: keys, OAuth, CLI login, web sessions.
-  'services/keys.ts',
+  // OAuth (clients, grants, codes, tokens): Query Engine calls throughout, not on a hot path;
+  // its repository is the next step.
   'services/oauth.ts',
-  'services/cli-login.ts',
-  'services/web-sessions.ts',
-  'services/sign-in.ts',
-  'credential-changes.ts',
-  // Search (its own SQL per dialect) and the html_text backfill it needs at boot.
-  'services/search.ts',
-  'search-index.ts',
 ]);
 
 function filesUnder(dir: string): string[] {
