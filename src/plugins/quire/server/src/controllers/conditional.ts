@@ -1,6 +1,6 @@
 /**
  * What the article API's controllers read of conditional requests (CONTRACT section 10), and
- * who a caller is (for history: services/edits actorOf; for notes: authorOf). Helpers, not a
+ * who a caller is (for history: services/actors actorOf; for notes: authorOf). Helpers, not a
  * controller: the controllers share them instead of importing one another.
  */
 import type { Core } from '@strapi/strapi';

@@ -4,7 +4,7 @@
  * (POST sections, PATCH, move, DELETE), revision restores, suggestions and the admin canvas
  * run one-operation (or n-operation) edits through the same code.
  *
- * One request is one transaction under the article's write lock (services/store lockArticle):
+ * One request is one transaction under the article's write lock (repositories/store lockArticle):
  * the preconditions (If-Match, a suggestion's base revisions) are checked against the state
  * the lock guarantees, every operation sees the article as the earlier ones left it, and any
  * failure rolls everything back. A dry run takes the same path and rolls back at the end.
