@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { mountRootRoutes } from '../../../../kernel/routes';
 import { routes } from './routes';
 import { QUIRE_ACTION_DEFINITIONS } from './permissions';
-import { backfillHtmlText, ensureSearchIndex } from './search-index';
+import { backfillHtmlText, ensureSearchIndex } from './repositories/search-index';
 import { subscribeUploadOwner } from './upload-extension';
 import { subscribeCredentialChanges } from './credential-changes';
 
@@ -10,7 +10,7 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   subscribeUploadOwner(strapi);
   // Rate limits shared through Redis (REDIS_URL) count there from the first request on.
   await strapi.plugin('quire').service('redis').connect();
-  // After schema sync, every boot: the search index and its triggers (see search-index.ts for why not a migration).
+  // After schema sync, every boot: the search index and its triggers (see repositories/search-index.ts for why not a migration).
   await ensureSearchIndex(strapi);
   await backfillHtmlText(strapi);
   // A password change or a block ends the user's web sessions and OAuth grants (not API keys).

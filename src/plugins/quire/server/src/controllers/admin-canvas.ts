@@ -62,7 +62,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     brief: async ({ params }, ctx) => ({ data: await service('notes').brief(await ownerOf(ctx, params.id), params.id) }),
     premise: async ({ params, body }, ctx) => ({ data: await service('notes').setPremise(await ownerOf(ctx, params.id), params.id, body.premise, editor(ctx)) }),
     addNote: async ({ params, body }, ctx) => {
-      const { etag, ...data } = await service('notes').add(await ownerOf(ctx, params.id), params.id, body, 'human');
+      const { etag, ...data } = await service('notes').add(await ownerOf(ctx, params.id), params.id, body, 'human', editor(ctx));
       return reply(201, data, { ETag: etag });
     },
     note: async ({ params }, ctx) => {
@@ -70,12 +70,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return reply(200, { note }, { ETag: etag });
     },
     updateNote: async ({ params, body, headers }, ctx) => {
-      const { etag, ...data } = await service('notes').update(await ownerOf(ctx, params.id), params.id, params.nid, body, precondition(headers['If-Match']));
+      const { etag, ...data } = await service('notes').update(await ownerOf(ctx, params.id), params.id, params.nid, body, precondition(headers['If-Match']), editor(ctx));
       return reply(200, data, { ETag: etag });
     },
-    removeNote: async ({ params, headers }, ctx) => ({ data: await service('notes').remove(await ownerOf(ctx, params.id), params.id, params.nid, precondition(headers['If-Match'])) }),
-    publish: async ({ params }, ctx) => ({ data: await service('publications').publish(await ownerOf(ctx, params.id), params.id) }),
-    unpublish: async ({ params }, ctx) => ({ data: await service('publications').unpublish(await ownerOf(ctx, params.id), params.id) }),
+    removeNote: async ({ params, headers }, ctx) => ({ data: await service('notes').remove(await ownerOf(ctx, params.id), params.id, params.nid, precondition(headers['If-Match']), editor(ctx)) }),
+    publish: async ({ params }, ctx) => ({ data: await service('publications').publish(await ownerOf(ctx, params.id), params.id, editor(ctx)) }),
+    unpublish: async ({ params }, ctx) => ({ data: await service('publications').unpublish(await ownerOf(ctx, params.id), params.id, editor(ctx)) }),
     // To the trash (30 days), not for good: the panel's Trash view restores it.
     removeArticle: async ({ params }, ctx) => ({ data: await service('adminArticles').trash(editor(ctx), params.id) }),
     revisions: async ({ params }, ctx) => ({ data: await history().list(await ownerOf(ctx, params.id), params.id, params.sid) }),
@@ -85,9 +85,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const { data, etag } = await history().restore(await ownerOf(ctx, params.id), params.id, params.sid, params.rev, sectionWrite(ctx, headers['If-Match']));
       return reply(200, data, { ETag: etag });
     },
-    trash: async ({ params }, ctx) => ({ data: await history().listTrash(await ownerOf(ctx, params.id), params.id) }),
+    trash: async ({ params }, ctx) => ({ data: await service('trash').list(await ownerOf(ctx, params.id), params.id) }),
     restoreFromTrash: async ({ params, body, headers }, ctx) => {
-      const { data, etag } = await history().restoreFromTrash(await ownerOf(ctx, params.id), params.id, params.anchor, body, { actor: editor(ctx), ifMatch: precondition(headers['If-Match']) });
+      const { data, etag } = await service('trash').restore(await ownerOf(ctx, params.id), params.id, params.anchor, body, { actor: editor(ctx), ifMatch: precondition(headers['If-Match']) });
       return reply(200, data, { ETag: etag });
     },
     suggestions: async ({ params, query }, ctx) => ({ data: await suggestions().list(await ownerOf(ctx, params.id), params.id, query.status) }),

@@ -14,8 +14,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const { data, etag } = await articles().getArticleTagged(caller.userId, params.id, { includeRev: query.include === 'rev' });
       return tagged(headers['If-None-Match'], data, etag);
     },
-    update: async ({ params, body, caller }) => ({ article: await articles().updateArticle(caller.userId, params.id, body) }),
-    remove: ({ params, caller }) => articles().deleteArticle(caller.userId, params.id),
+    update: async ({ params, body, caller }) => ({ article: await articles().updateArticle(caller.userId, params.id, body, await actorOf(strapi, caller)) }),
+    remove: async ({ params, caller }) => articles().deleteArticle(caller.userId, params.id, await actorOf(strapi, caller)),
     outline: async ({ params, query, headers, caller }) => {
       const { outline, etag } = await sections().outline(caller.userId, params.id, { includeRev: query.include === 'rev' });
       return tagged(headers['If-None-Match'], { outline }, etag);

@@ -1,14 +1,13 @@
 /**
- * What the article API's controllers make of conditional requests (CONTRACT section 10), from
- * the headers their routes declare and the pipeline parsed (`input.headers`), and who a caller
- * is (for history: services/edits actorOf; for notes: authorOf). Helpers, not a controller: the
- * controllers share them instead of importing one another.
+ * What the article API's controllers read of conditional requests (CONTRACT section 10), and
+ * who a caller is (for history: services/actors actorOf; for notes: authorOf). Helpers, not a
+ * controller: the controllers share them instead of importing one another.
  */
 import type { Core } from '@strapi/strapi';
 import type { UserCaller } from '../../../../../contracts/credentials';
 import { notModified, parseIfMatch } from '../../../../../kernel/conditional';
 import { notModifiedReply, reply } from '../../../../../kernel/routes';
-import type { Actor } from '../services/edits';
+import type { Actor } from '../services/edit-types';
 import { getService } from '../services/get-service';
 
 /** An If-Match header's precondition (undefined without one; 400 when malformed). */
@@ -33,7 +32,7 @@ export function credentialOf(caller: UserCaller): string {
   return `user:${caller.userId}`;
 }
 
-export const actorOf = (strapi: Core.Strapi, caller: UserCaller): Promise<Actor> => getService(strapi, 'edits').actorOf(caller);
+export const actorOf = (strapi: Core.Strapi, caller: UserCaller): Promise<Actor> => getService(strapi, 'actors').actorOf(caller);
 
 /** The admin on an admin route, as revisions, the trash and events name them (`by.kind` editor). */
 export function editorOf(ctx): { kind: 'editor'; name: string } {

@@ -3,7 +3,7 @@ import { parseIfMatch } from '../../../../../kernel/conditional';
 import { controller, reply } from '../../../../../kernel/routes';
 import { outlineTag } from '../domain/etags';
 import { editRoutes } from '../routes/edits';
-import type { EditOutcome } from '../services/edits';
+import type { EditOutcome } from '../services/edit-types';
 import { getService } from '../services/get-service';
 import { actorOf, credentialOf, precondition } from './conditional';
 

@@ -8,7 +8,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { iso, tableName } from '../../../../../kernel/db';
-import { TABLE, toInt } from '../services/store';
+import { TABLE, toInt } from '../repositories/store';
 
 const USER_UID = 'plugin::users-permissions.user';
 

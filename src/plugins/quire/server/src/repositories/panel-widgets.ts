@@ -6,7 +6,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { iso, tableName } from '../../../../../kernel/db';
-import { TABLE, toInt } from '../services/store';
+import { TABLE, toInt } from '../repositories/store';
 
 /** How many of the newest agent-written sections are read to find the articles they belong to. */
 const AGENT_SECTIONS_SCANNED = 200;

@@ -13,7 +13,7 @@ import { normalizeId } from '../domain/anchors';
 import type { ArticleChange, EventActor } from '../domain/article-events';
 import { articleTrashRepository, type TrashedArticleRow } from '../repositories/article-trash';
 import { panelWidgetsRepository } from '../repositories/panel-widgets';
-import { TABLE, toInt } from './store';
+import { TABLE, toInt } from '../repositories/store';
 import type { AdminArticle, AdminArticleDetail } from '../schemas/admin';
 import { ARTICLE_STATUSES } from '../schemas/records';
 
@@ -188,16 +188,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async create(editor: Editor, input: { title: string; markdown?: string | null; owner: number }): Promise<AdminArticleDetail> {
       if (!(await trashRepo.userExists(await knexOf(strapi), input.owner))) throw invalidArgument(`There is no user with id ${input.owner}.`, 'Pick the owner among the server\'s users (GET /quire/users).');
+      // createArticle publishes article.created, by the editor.
       const { article } = await strapi.plugin('quire').service('articles').createArticle(input.owner, { title: input.title, markdown: input.markdown ?? null, actor: editor });
-      publishEvent(article.id, input.owner, 'article.created', editor);
       return api.get(article.id);
     },
 
     /** Renames a live article. */
     async rename(editor: Editor, rawId: string, title: string): Promise<AdminArticleDetail> {
       const { actor } = await api.actorFor(0, rawId);
-      await strapi.plugin('quire').service('articles').updateArticle(actor.ownerId, rawId, { title });
-      publishEvent(normalizeId(rawId)!, actor.ownerId, 'article.updated', editor);
+      // updateArticle publishes article.updated, by the editor.
+      await strapi.plugin('quire').service('articles').updateArticle(actor.ownerId, rawId, { title }, editor);
       return api.get(rawId);
     },
 

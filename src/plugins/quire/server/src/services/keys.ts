@@ -3,15 +3,13 @@ import type { Scope } from '../../../../../kernel/auth';
 import type { UserCaller } from '../../../../../contracts/credentials';
 import { invalidArgument, notFound } from '../../../../../kernel/errors';
 import { displayPrefix, generateSecret, hashSecret, safeEqual } from '../../../../../kernel/secrets';
-import { iso, knexOf, lastUsedRecorder, tableName } from '../../../../../kernel/db';
-import { roleAllowsColumn } from '../../../../../kernel/permissions';
+import { iso, lastUsedRecorder } from '../../../../../kernel/db';
+import { KEY_UID, keyRepository } from '../repositories/keys';
 import type { ApiKeyRecord } from '../schemas/records';
 
 /** Prefix of a user's API key (the article API's Bearer key). */
 export const API_KEY_PREFIX = 'qk_';
 
-const UID = 'plugin::quire.api-key';
-const USERS = 'plugin::users-permissions.user';
 
 export type { ApiKeyRecord };
 
@@ -38,8 +36,6 @@ const toRecord = (row): ApiKeyRecord => ({
   scope: (row.scope ?? 'write') as Scope,
   expiresAt: iso(row.expiresAt),
 });
-
-const RECORD_FIELDS = ['documentId', 'name', 'prefix', 'createdAt', 'lastUsedAt', 'scope', 'expiresAt'];
 
 /**
  * Where a key came from: `api` (POST /api/keys, for agents and scripts) or `login` (issued by
@@ -73,8 +69,8 @@ export type KeyCheck =
   | null;
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const query = () => strapi.db.query(UID);
-  const recordUse = lastUsedRecorder(strapi, UID);
+  const keys = keyRepository(strapi);
+  const recordUse = lastUsedRecorder(strapi, KEY_UID);
 
   return {
     async create(userId: number, { name, scope = 'write', expiresAt = null, origin = 'api' }: KeyOptions): Promise<{ key: ApiKeyRecord; secret: string }> {
@@ -86,21 +82,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         );
       }
       const secret = generateSecret(API_KEY_PREFIX);
-      const row = await query().create({
-        data: { name, prefix: displayPrefix(secret), hash: hashSecret(secret), userId, scope, expiresAt: expires, origin },
-        select: RECORD_FIELDS,
-      });
+      const row = await keys.create({ name, prefix: displayPrefix(secret), hash: hashSecret(secret), userId, scope, expiresAt: expires, origin });
       return { key: toRecord(row), secret };
     },
 
     async list(userId: number): Promise<ApiKeyRecord[]> {
-      const rows = await query().findMany({ where: { userId }, select: RECORD_FIELDS, orderBy: { id: 'desc' } });
-      return rows.map(toRecord);
+      return (await keys.list(userId)).map(toRecord);
     },
 
     async revoke(userId: number, id: string): Promise<void> {
-      const deleted = await query().deleteMany({ where: { documentId: id, userId } });
-      if (!deleted.count) throw notFound(`No API key with id ${id}.`, 'Call GET /api/keys for your keys.');
+      if (!(await keys.remove(userId, id))) throw notFound(`No API key with id ${id}.`, 'Call GET /api/keys for your keys.');
     },
 
     /**
@@ -109,13 +100,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async verify(secret: string, action?: string | null): Promise<KeyCheck> {
       const hash = hashSecret(secret);
-      const k = await knexOf(strapi);
-      const q = k(tableName(strapi, 'quire_api_keys', 'k'))
-        .join(tableName(strapi, strapi.db.metadata.get(USERS).tableName, 'u'), 'u.id', 'k.user_id')
-        .where('k.hash', hash);
-      // The route's permission for the key's user, in the same round trip (kernel/permissions).
-      if (action) q.select(roleAllowsColumn(strapi, k, 'u.id', action));
-      const row = await q.first('k.id', 'k.document_id', 'k.hash', 'k.scope', 'k.expires_at', 'k.origin', 'u.id as user_id', 'u.username', 'u.email', 'u.blocked');
+      const row = await keys.byHash(hash, action);
       if (!row || !safeEqual(row.hash, hash) || row.blocked) return null;
       const expiresAt = iso(row.expires_at);
       if (expiresAt && Date.parse(expiresAt) <= Date.now()) return { status: 'expired' };

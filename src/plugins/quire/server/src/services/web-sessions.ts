@@ -2,8 +2,9 @@ import type { Core } from '@strapi/strapi';
 import { setPageCookie } from '../../../../../kernel/page-kit';
 import { generateSecret, hashSecret } from '../../../../../kernel/secrets';
 import type { CallerUser } from '../../../../../kernel/auth';
+import { userRepository } from '../repositories/users';
+import { webSessionRepository } from '../repositories/web-sessions';
 
-const UID = 'plugin::quire.web-session';
 /** The httpOnly cookie of a person's browser session on our own pages. */
 export const SESSION_COOKIE = 'quire_session';
 /** What a session id starts with (so it is never mistaken for a JWT or a key). */
@@ -30,11 +31,12 @@ export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
  */
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const query = () => strapi.db.query(UID);
+  const sessions = webSessionRepository(strapi);
+  const users = userRepository(strapi);
   const setSessionCookie = (ctx, value: string, maxAge: number) => setPageCookie(strapi, ctx, SESSION_COOKIE, value, { maxAge, sameSite: 'Lax', path: '/' });
 
   async function activeUser(id: number): Promise<CallerUser | null> {
-    const user = await strapi.db.query('plugin::users-permissions.user').findOne({ where: { id }, select: ['id', 'username', 'email', 'blocked'] });
+    const user = await users.findById(id);
     if (!user || user.blocked) return null;
     return { id: user.id, username: user.username, email: user.email };
   }
@@ -44,22 +46,22 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async start(ctx, userId: number): Promise<void> {
       const token = generateSecret(SESSION_PREFIX);
       const now = Date.now();
-      await query().deleteMany({ where: { userId, expiresAt: { $lt: new Date(now) } } });
-      await query().create({ data: { tokenHash: hashSecret(token), userId, expiresAt: new Date(now + SESSION_TTL_SECONDS * 1000) }, select: ['id'] });
+      await sessions.removeExpired(userId, new Date(now));
+      await sessions.create(hashSecret(token), userId, new Date(now + SESSION_TTL_SECONDS * 1000));
       setSessionCookie(ctx, token, SESSION_TTL_SECONDS);
     },
 
     /** The (unblocked) user of a live session id, or null. */
     async user(value: string): Promise<CallerUser | null> {
       if (!value.startsWith(SESSION_PREFIX) || value.length > 100) return null;
-      const row = await query().findOne({ where: { tokenHash: hashSecret(value), expiresAt: { $gt: new Date() } }, select: ['userId'] });
-      return row ? activeUser(Number(row.userId)) : null;
+      const userId = await sessions.userIdOf(hashSecret(value), new Date());
+      return userId === undefined ? null : activeUser(userId);
     },
 
     /** Ends the session the request presents (if any) and clears its cookie. */
     async end(ctx): Promise<void> {
       const value = ctx.cookies.get(SESSION_COOKIE, { signed: false });
-      if (value) await query().deleteMany({ where: { tokenHash: hashSecret(value) } });
+      if (value) await sessions.removeByHash(hashSecret(value));
       setSessionCookie(ctx, '', 0);
     },
 
@@ -70,8 +72,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Ends every session of a user (a password change); returns how many ended. */
     async endAllFor(userId: number): Promise<number> {
-      const { count } = await query().deleteMany({ where: { userId } });
-      return count;
+      return sessions.removeAllFor(userId);
     },
   };
 };
