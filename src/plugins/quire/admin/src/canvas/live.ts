@@ -138,6 +138,23 @@ export const useLiveArticle = (articleId: string | null, user: LiveUser | null, 
       update({ peers });
     };
     awareness.on('change', readPeers);
+    // The browser knows first when the network goes: say so at once (the socket itself notices
+    // only after its 30 s message timeout), and on its return reconnect now with a fresh socket
+    // rather than after the retry's back-off.
+    let wentOffline = false;
+    const offline = () => {
+      wentOffline = true;
+      update({ status: 'disconnected' });
+    };
+    const online = () => {
+      if (!wentOffline) return;
+      wentOffline = false;
+      const socket = provider.configuration.websocketProvider;
+      socket.disconnect();
+      void socket.connect();
+    };
+    window.addEventListener('offline', offline);
+    window.addEventListener('online', online);
     setHandles({ provider, doc });
     readOrder();
     readMeta();
@@ -145,6 +162,8 @@ export const useLiveArticle = (articleId: string | null, user: LiveUser | null, 
       order.unobserve(readOrder);
       meta.unobserve(readMeta);
       awareness.off('change', readPeers);
+      window.removeEventListener('offline', offline);
+      window.removeEventListener('online', online);
       provider.destroy();
       doc.destroy();
       setHandles(null);
