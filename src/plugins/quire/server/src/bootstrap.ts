@@ -23,4 +23,6 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   // The routes outside the content API: the CLI login routes and approval page, and the public
   // copies of published articles (mounted at the root, as the GraphQL plugin mounts /graphql).
   mountRootRoutes(strapi, 'quire', routes);
+  // The live canvas's WebSocket (/quire/live) on Strapi's own HTTP server.
+  strapi.plugin('quire').service('live').start();
 };

@@ -41,6 +41,8 @@ export const settings = {
   /** Pending suggestions an article holds, and one credential may have across articles; past either, 429 until some are decided. */
   suggestionsPendingPerArticle: int('QUIRE_SUGGESTIONS_PER_ARTICLE', { min: 1, max: 1_000_000, default: 100 }),
   suggestionsPendingPerCredential: int('QUIRE_SUGGESTIONS_PER_KEY', { min: 1, max: 1_000_000, default: 50 }),
+  /** The live canvas: one editor's stores to one section less than this many seconds apart are one revision (CONTRACT 19). */
+  historyCoalesceSeconds: int('QUIRE_HISTORY_COALESCE_S', { min: 0, max: 86_400, default: 60 }),
   /** Keep section history at all (false only to measure what it costs: bench/revisions.js). */
   keepHistory: bool('QUIRE_HISTORY', { default: true }),
   /** Seconds a device polling for its CLI login is asked to wait between polls. */

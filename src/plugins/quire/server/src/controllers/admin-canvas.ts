@@ -60,7 +60,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return reply(200, data, { ETag: etag });
     },
     brief: async ({ params }, ctx) => ({ data: await service('notes').brief(await ownerOf(ctx, params.id), params.id) }),
-    premise: async ({ params, body }, ctx) => ({ data: await service('notes').setPremise(await ownerOf(ctx, params.id), params.id, body.premise) }),
+    premise: async ({ params, body }, ctx) => ({ data: await service('notes').setPremise(await ownerOf(ctx, params.id), params.id, body.premise, editor(ctx)) }),
     addNote: async ({ params, body }, ctx) => {
       const { etag, ...data } = await service('notes').add(await ownerOf(ctx, params.id), params.id, body, 'human');
       return reply(201, data, { ETag: etag });

@@ -32,6 +32,7 @@ import { quireConfig } from '../config';
 import { LIMITS, type EditOp } from '../schemas/inputs';
 import type { OutlineEntry } from '../schemas/records';
 import { articleUuid, lockArticle, TABLE, UID } from './store';
+import type { ArticleChange } from '../domain/article-events';
 
 /** Who made a change: an agent (API key, OAuth token), a person (JWT, session) or an admin editor (canvas). */
 export interface Actor {
@@ -63,6 +64,11 @@ export interface EditOptions {
   within?: (trx: Knex, articleRowId: number) => Promise<void>;
   /** Restores of a revision: the op `replace` writes this content instead of splitting Markdown. */
   contents?: Map<number, SectionContent[]>;
+  /**
+   * The live canvas's stores: a replace by the editor who also made the section's current
+   * version less than this many seconds ago keeps no revision of it (one revision per burst).
+   */
+  coalesceSeconds?: number;
 }
 
 export interface EditOutcome {
@@ -210,7 +216,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         await session.flushHistory();
         const outcome = session.outcome(outlineRev);
         if (options.dryRun) throw new DryRun(outcome);
-        onCommit(() => cache().set(articleRowId, outlineRev, session.outline));
+        onCommit(() => {
+          cache().set(articleRowId, outlineRev, session.outline);
+          // Subscribers (the live canvas, presence) learn what changed once it is committed.
+          const changes = session.changes();
+          if (changes.length) strapi.plugin('quire').service('events').publish({ articleId: uuid, ownerId: userId, changes, by: { kind: options.actor.kind, name: options.actor.name }, at: new Date().toISOString() });
+        });
         return outcome;
       }) as unknown as Promise<EditOutcome>;
     try {
@@ -234,6 +245,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     private readonly now = new Date();
     /** Versions to keep in history, written together at the end of the request. */
     private readonly kept: Array<Record<string, unknown> & { section_uuid: string; rev: number }> = [];
+    /** What changed, for the article event published after commit (ids; revisions read at the end). */
+    private readonly changed: Array<{ type: ArticleChange['type']; sectionId: string }> = [];
 
     constructor(
       readonly trx: Knex,
@@ -305,9 +318,27 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return strapi.plugin('quire').service('sections').insertRows(this.articleRowId, contents, ranks, this.options.actor, this.now);
     }
 
+    /** The article event's changes, with each section's final revision. */
+    changes(): ArticleChange[] {
+      return this.changed.map(({ type, sectionId }) =>
+        type === 'section.deleted' ? { type, sectionId } : ({ type, sectionId, rev: this.outline.find(sectionId)?.rev ?? 0 } as ArticleChange),
+      );
+    }
+
     /** Keeps a section's current version in its history (before it changes); written by `flushHistory`. */
     private keepRevision(row) {
       if (!keepHistory()) return;
+      const coalesce = this.options.coalesceSeconds;
+      // The same editor's burst: the version being replaced is theirs and recent, so it is not kept.
+      if (
+        coalesce !== undefined &&
+        row.by_kind === this.options.actor.kind &&
+        row.by_name === this.options.actor.name &&
+        row.updated_at &&
+        this.now.getTime() - new Date(iso(row.updated_at)!).getTime() < coalesce * 1000
+      ) {
+        return;
+      }
       this.kept.push({
         article_id: this.articleRowId,
         section_uuid: row.uuid,
@@ -365,6 +396,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const next = this.outline.items[this.outline.indexOf(item.uuid) + 1]?.rank ?? null;
       const added = rest.length ? await this.insertRows(rest, ranksBetween(item.rank, next, rest.length)) : [];
       this.outline = this.outline.with({ upsert: [replaced, ...added] });
+      this.changed.push({ type: 'section.replaced', sectionId: item.uuid }, ...added.map((a) => ({ type: 'section.inserted' as const, sectionId: a.uuid })));
       return [replaced.uuid, ...added.map((a) => a.uuid)];
     }
 
@@ -412,6 +444,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           const added = await this.insertRows(contents!, ranksBetween(lower, upper, contents!.length));
           this.outline = this.outline.with({ upsert: added });
           const ids = added.map((a) => a.uuid);
+          this.changed.push(...ids.map((sectionId) => ({ type: 'section.inserted' as const, sectionId })));
           this.produced.push(ids);
           this.resolvedOps.push({ ...op, after: full(afterItem), before: full(beforeItem) });
           this.record({ op: 'insert' }, { added: ids }, [{ anchor: this.outline.anchorOf(ids[0]), before: '', after: contents!.map((c) => textOf(c)).join('\n\n') }]);
@@ -449,6 +482,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
             // Moving is not a change of content: rev and updatedAt stay.
             await this.trx(sections()).where({ article_id: this.articleRowId, uuid: moving.uuid }).update({ rank });
             this.outline = this.outline.with({ upsert: [{ ...moving, rank }] });
+            this.changed.push({ type: 'section.moved', sectionId: moving.uuid });
           }
           this.produced.push([moving.uuid]);
           this.resolvedOps.push({ ...op, section: moving.uuid, [field]: target.uuid });
@@ -464,7 +498,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           await this.toTrash(row);
           await this.trx(sections()).where({ article_id: this.articleRowId, uuid: doomed.uuid }).delete();
           this.outline = this.outline.with({ remove: [doomed.uuid] });
-          if (this.outline.size === 0) this.outline = this.outline.with({ upsert: await this.insertRows([emptySection()], ranksBetween(null, null, 1)) });
+          this.changed.push({ type: 'section.deleted', sectionId: doomed.uuid });
+          if (this.outline.size === 0) {
+            const empty = await this.insertRows([emptySection()], ranksBetween(null, null, 1));
+            this.outline = this.outline.with({ upsert: empty });
+            this.changed.push({ type: 'section.inserted', sectionId: empty[0].uuid });
+          }
           this.produced.push([]);
           this.resolvedOps.push({ ...op, section: doomed.uuid });
           this.record({ op: 'delete', removed: [anchor] }, {}, [{ anchor, before: textOf(row), after: '' }]);
@@ -630,6 +669,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const item: OutlineItem = { uuid: row.uuid, rank, level: Number(row.level), title: row.title, words: Number(row.words), source: row.source, rev: Number(row.rev) };
       this.outline = this.outline.with({ upsert: [item] });
       this.produced.push([row.uuid]);
+      this.changed.push({ type: 'section.restored', sectionId: row.uuid });
     }
 
     outcome(outlineRev: number): EditOutcome {

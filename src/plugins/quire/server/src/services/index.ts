@@ -8,6 +8,7 @@ import history from './history';
 import imports from './imports';
 import inputs from './inputs';
 import keys from './keys';
+import live from './live';
 import oauth from './oauth';
 import notes from './notes';
 import outlines from './outlines';
@@ -23,4 +24,4 @@ import upload from './upload';
 import webSessions from './web-sessions';
 import workers from './workers';
 
-export default { adminArticles, articles, auth, cliLogin, edits, events, history, imports, inputs, keys, notes, oauth, outlines, publications, rateLimit, redis, search, sections, signIn, suggestions, unfurl, upload, webSessions, workers };
+export default { adminArticles, articles, auth, cliLogin, edits, events, history, imports, inputs, keys, live, notes, oauth, outlines, publications, rateLimit, redis, search, sections, signIn, suggestions, unfurl, upload, webSessions, workers };

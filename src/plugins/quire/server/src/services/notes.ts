@@ -4,6 +4,7 @@ import { anchorsOf, newId, resolveAnchor, sortIds, type AnchorScope } from '../d
 import { inTransaction, knexOf, tableName } from '../../../../../kernel/db';
 import { preconditionFailed, preconditionHolds, type Precondition } from '../../../../../kernel/conditional';
 import { noteTag } from '../domain/etags';
+import type { EventActor } from '../domain/article-events';
 import { articleNotFound, articleRowId, articleUuid, findByAnchor, lockArticle, TABLE, UID } from './store';
 
 import { NOTE_KINDS, type NoteAuthor, type NoteKind, type NoteMapEntry, type NoteRecord } from '../schemas/records';
@@ -189,8 +190,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return { premise: article.premise ?? null, notes: await api.recordsOf(Number(article.id)) };
     },
 
-    /** Sets or (null, "") clears the premise. */
-    async setPremise(userId: number, rawArticleId: string, premise: string | null) {
+    /** Sets or (null, "") clears the premise; `by` names who, for the article event. */
+    async setPremise(userId: number, rawArticleId: string, premise: string | null, by: EventActor = { kind: 'human', name: 'someone' }) {
       const uuid = articleUuid(rawArticleId);
       const value = premise ? premise : null;
       const k = await knexOf(strapi);
@@ -198,6 +199,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         .where({ uuid, user_id: userId })
         .update({ premise: value, updated_at: new Date() });
       if (!count) throw articleNotFound(rawArticleId);
+      strapi.plugin('quire').service('events').publish({ articleId: uuid, ownerId: userId, changes: [{ type: 'brief.changed', rev: null }], by, at: new Date().toISOString() });
       return { premise: value };
     },
   };

@@ -34,6 +34,8 @@ export interface SectionWrite {
   /** The outline's precondition (If-Match on POST sections). */
   outlineIfMatch?: Precondition;
   dryRun?: boolean;
+  /** The live canvas: history coalesced per editor's burst (services/edits `coalesceSeconds`). */
+  coalesceSeconds?: number;
 }
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
@@ -71,7 +73,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   /** A single-section route: a one-operation edit (services/edits), without the `ops[0]` prefix on errors. */
   const one = (userId: number, rawArticleId: string, op: EditOp, write: SectionWrite) =>
-    edits().apply(userId, rawArticleId, [op], { actor: write.actor, ifMatch: write.outlineIfMatch, dryRun: write.dryRun, single: true }) as Promise<EditOutcome>;
+    edits().apply(userId, rawArticleId, [op], { actor: write.actor, ifMatch: write.outlineIfMatch, dryRun: write.dryRun, single: true, coalesceSeconds: write.coalesceSeconds }) as Promise<EditOutcome>;
 
   const outlineEtag = (outcome: EditOutcome) => outlineTag(outcome.articleUuid, outcome.outlineRev);
 

@@ -1,0 +1,509 @@
+/**
+ * The live channel (CONTRACT 19; the protocol in docs/architecture.md "Live canvas"): one Yjs
+ * document per article, served by Hocuspocus over a WebSocket at /quire/live on Strapi's own
+ * HTTP server. The stored article stays the source of truth: a document is built from it when
+ * first opened, what editors type is written back through the one edit engine (services/edits)
+ * within 2 s, and every other write to the article (article events) is merged into open
+ * documents as the smallest change.
+ *
+ * Merging without losing anyone's typing: each open document keeps a second Y.Doc, `base`,
+ * sharing its history and holding what is stored. An agent's new text is diffed into `base`
+ * (y-prosemirror's updateYFragment), and that update is applied to the live document: Yjs
+ * merges it with whatever editors typed since the last store, as if the agent had typed it.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Core } from '@strapi/strapi';
+import { Hocuspocus, type Connection, type Document } from '@hocuspocus/server';
+import { WebSocketServer, type WebSocket } from 'ws';
+import * as Y from 'yjs';
+import { ApiError } from '../../../../../kernel/errors';
+import { knexOf, tableName } from '../../../../../kernel/db';
+import { normalizeId } from '../domain/anchors';
+import type { ArticleChange, ArticleEvent, EventActor } from '../domain/article-events';
+import { sectionTag } from '../domain/etags';
+import { Outline } from '../domain/outline';
+import { QUIRE_ACTIONS } from '../permissions';
+import { LIMITS } from '../schemas/inputs';
+import { TABLE } from '../services/store';
+import { fillFragment, fragmentLength, fragmentToHtml, updateFragment } from './content';
+
+export const LIVE_PATH = '/quire/live';
+/** An update message larger than this is refused (CONTRACT 19). */
+export const MAX_UPDATE_BYTES = 1024 * 1024;
+/** Close code of a refused change (the reason, in words, comes first as a stateless message). */
+export const REFUSED_CLOSE_CODE = 4413;
+
+export const docName = (articleId: string) => `article:${articleId}`;
+export const articleOfDoc = (name: string): string | null => (name.startsWith('article:') ? normalizeId(name.slice('article:'.length)) : null);
+export const sectionField = (sectionId: string) => `section:${sectionId}`;
+
+/** Who a connection is: the admin user, and whether they may write. */
+export interface LiveContext {
+  adminId: number;
+  name: string;
+  canEdit: boolean;
+}
+
+interface Synced {
+  rev: number;
+  /** The section's HTML as the editor schema renders what is stored (what "unchanged" compares with). */
+  html: string;
+}
+
+/** What the server keeps beside one open document. */
+interface LiveState {
+  articleId: string;
+  ownerId: number;
+  articleRowId: number;
+  /** Shares the document's history and holds what is stored (see the header). */
+  base: Y.Doc;
+  synced: Map<string, Synced>;
+  /** The premise as stored. */
+  premise: string;
+  /** Sections whose `base` lags what is stored (a store partly failed): merged two-way until the next full store. */
+  baseStale: boolean;
+  /** Who last changed each field (section id, or "premise") through a connection. */
+  lastEditor: Map<string, EventActor>;
+  /** `<sectionId>:<rev>` this channel wrote: their events are not merged back. */
+  own: Set<string>;
+  /** Serialises stores and merges of this document. */
+  queue: Promise<void>;
+  /** Longest section text seen, for the cheap size pre-check. */
+  longest: number;
+  /** When each awareness client appeared (presence `since`). */
+  since: Map<number, string>;
+}
+
+/** An error Hocuspocus turns into a close (code, reason) or an authentication refusal (reason). */
+const refusal = (reason: string, code = 4403) => Object.assign(new Error(reason), { reason, code });
+
+const LOAD_ORIGIN = { source: 'local', skipStoreHooks: true } as const;
+
+export interface LiveChannel {
+  hocuspocus: Hocuspocus<LiveContext>;
+  /** Editors connected to an article's document here (awareness), for presence. */
+  editors(articleId: string): Array<{ name: string; id: number | null; section: string | null; since: string }>;
+  /** Resolves once pending stores and merges have run (tests, shutdown). */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds: number }): LiveChannel {
+  const service = (name: string) => strapi.plugin('quire').service(name);
+  const states = new Map<string, LiveState>();
+  const warnedReadOnly = new WeakSet<Connection>();
+  const log = strapi.log;
+
+  async function authenticate(token: string): Promise<LiveContext> {
+    const manager = (strapi as any).sessionManager;
+    if (!token || !manager) throw refusal('Sign in to the admin panel to open the live canvas.');
+    const result = manager('admin').validateAccessToken(token);
+    if (!result?.isValid) throw refusal('Your admin session has expired: sign in again.');
+    if (!(await manager('admin').isSessionActive(result.payload.sessionId))) throw refusal('Your admin session has ended: sign in again.');
+    const user = await strapi.db.query('admin::user').findOne({ where: { id: Number(result.payload.userId) }, populate: ['roles'] });
+    if (!user || user.isActive !== true) throw refusal('Your admin account is not active.');
+    const ability = await strapi.service('admin::permission').engine.generateUserAbility(user);
+    const canRead = ability.can(QUIRE_ACTIONS.read);
+    const canEdit = ability.can(QUIRE_ACTIONS.edit);
+    if (!canRead) throw refusal('Your role may not read Quire articles (Settings > Roles > Plugins > Quire > Read articles).');
+    const name = [user.firstname, user.lastname].filter(Boolean).join(' ') || user.username || user.email;
+    return { adminId: Number(user.id), name, canEdit };
+  }
+
+  /** The article's sections as stored, in order, with their revisions. */
+  async function storedSections(articleRowId: number) {
+    const k = await knexOf(strapi);
+    const rows = await k(tableName(strapi, TABLE.sections)).where({ article_id: articleRowId }).select(['uuid', 'rank', 'level', 'title', 'words', 'source', 'rev', 'html']);
+    const byId = new Map(rows.map((row) => [row.uuid as string, row]));
+    const outline = Outline.of(rows);
+    return { outline, rows: outline.items.map((item) => ({ id: item.uuid, rev: Number(item.rev), html: String(byId.get(item.uuid)?.html ?? '') })) };
+  }
+
+  async function articleRow(articleId: string) {
+    const k = await knexOf(strapi);
+    return k(tableName(strapi, TABLE.articles)).where({ uuid: articleId }).first(['id', 'user_id', 'premise']);
+  }
+
+  async function load(document: Document, articleId: string): Promise<void> {
+    const article = await articleRow(articleId);
+    if (!article || article.user_id == null) throw refusal('This article no longer exists.', 4404);
+    const { rows } = await storedSections(Number(article.id));
+    const premise = String(article.premise ?? '');
+    document.transact(() => {
+      document.getArray<string>('order').insert(0, rows.map((row) => row.id));
+      for (const row of rows) fillFragment(document.getXmlFragment(sectionField(row.id)), row.html);
+      document.getText('premise').insert(0, premise);
+      document.getMap('meta').set('notesRev', 0);
+      document.getMap('meta').set('titleRev', 0);
+    }, LOAD_ORIGIN);
+    const base = new Y.Doc();
+    Y.applyUpdate(base, Y.encodeStateAsUpdate(document));
+    const synced = new Map<string, Synced>();
+    let longest = 0;
+    for (const row of rows) {
+      const fragment = document.getXmlFragment(sectionField(row.id));
+      synced.set(row.id, { rev: row.rev, html: fragmentToHtml(fragment) });
+      longest = Math.max(longest, fragmentLength(fragment));
+    }
+    states.set(document.name, {
+      articleId,
+      ownerId: Number(article.user_id),
+      articleRowId: Number(article.id),
+      base,
+      synced,
+      premise,
+      baseStale: false,
+      lastEditor: new Map(),
+      own: new Set(),
+      queue: Promise.resolve(),
+      longest,
+      since: new Map(),
+    });
+  }
+
+  /** Records who changed which field, from the transactions editors' connections make. */
+  function track(document: Document) {
+    document.on('afterTransaction', (transaction: Y.Transaction) => {
+      const origin = transaction.origin as { source?: string; connection?: Connection<LiveContext> } | null;
+      if (origin?.source !== 'connection' || !origin.connection) return;
+      const state = states.get(document.name);
+      if (!state) return;
+      const names = new Map<unknown, string>();
+      for (const [key, type] of document.share) names.set(type, key);
+      const actor: EventActor = { kind: 'editor', name: origin.connection.context.name };
+      for (const type of transaction.changed.keys()) {
+        let root: any = type;
+        while (root._item) root = root._item.parent;
+        const key = names.get(root);
+        if (key?.startsWith('section:')) state.lastEditor.set(key.slice('section:'.length), actor);
+        else if (key === 'premise') state.lastEditor.set('premise', actor);
+      }
+    });
+  }
+
+  const enqueue = (state: LiveState, work: () => Promise<void>) => {
+    const run = state.queue.then(work).catch((error: Error) => {
+      log.warn(`live ${state.articleId}: ${error.message}`);
+    });
+    state.queue = run;
+    return run;
+  };
+
+  /**
+   * Writes what changed since the last store: each changed section as HTML through the edit
+   * engine (sanitised there), conditional on the revision the document was built on, so an
+   * agent's write in between is never overwritten (its event merges it, then this runs again).
+   */
+  async function store(document: Document, state: LiveState): Promise<void> {
+    const snapshot = Y.encodeStateAsUpdate(document);
+    const meta = document.getMap('meta');
+    let complete = true;
+    let longest = 0;
+    for (const id of document.getArray<string>('order').toArray()) {
+      const known = state.synced.get(id);
+      const fragment = document.getXmlFragment(sectionField(id));
+      longest = Math.max(longest, fragmentLength(fragment));
+      if (!known) continue;
+      const html = fragmentToHtml(fragment);
+      if (html === known.html) continue;
+      const actor = state.lastEditor.get(id) ?? { kind: 'editor', name: 'an editor' };
+      const next = known.rev + 1;
+      state.own.add(`${id}:${next}`);
+      try {
+        const { outcome } = await service('sections').replace(state.ownerId, state.articleId, id, { html: html || '<p></p>' }, {
+          actor,
+          ifMatch: sectionTag(id, known.rev),
+          coalesceSeconds: options.coalesceSeconds,
+        });
+        const rev = outcome.outline.find(id)?.rev ?? next;
+        state.synced.set(id, { rev, html });
+        document.transact(() => meta.set(`changed:${id}`, { name: actor.name, kind: actor.kind, at: new Date().toISOString() }), LOAD_ORIGIN);
+      } catch (error) {
+        state.own.delete(`${id}:${next}`);
+        complete = false;
+        // 412: someone wrote meanwhile; their event merges it and the next store writes the result.
+        if (!(error instanceof ApiError) || (error.status !== 412 && error.status !== 404)) log.warn(`live ${state.articleId}: section ${id} not stored: ${(error as Error).message}`);
+      }
+    }
+    state.longest = longest;
+    const premise = document.getText('premise').toString();
+    if (premise !== state.premise) {
+      try {
+        const actor = state.lastEditor.get('premise') ?? { kind: 'editor' as const, name: 'an editor' };
+        await service('notes').setPremise(state.ownerId, state.articleId, premise, actor);
+        state.premise = premise;
+      } catch (error) {
+        complete = false;
+        log.warn(`live ${state.articleId}: premise not stored: ${(error as Error).message}`);
+      }
+    }
+    if (complete) {
+      Y.applyUpdate(state.base, snapshot);
+      state.baseStale = false;
+    } else {
+      state.baseStale = true;
+    }
+    if (state.own.size > 1000) state.own.clear();
+  }
+
+  /** Makes a text hold `value` by its common prefix and suffix: one delete and one insert. */
+  function setText(text: Y.Text, value: string) {
+    const current = text.toString();
+    if (current === value) return;
+    let start = 0;
+    while (start < current.length && start < value.length && current[start] === value[start]) start += 1;
+    let end = 0;
+    while (end < current.length - start && end < value.length - start && current[current.length - 1 - end] === value[value.length - 1 - end]) end += 1;
+    if (current.length - start - end > 0) text.delete(start, current.length - start - end);
+    if (value.length - start - end > 0) text.insert(start, value.slice(start, value.length - end));
+  }
+
+  /**
+   * Merges a change made elsewhere into the open document: the new stored content is diffed
+   * into `base`, and that update applied to the document, with the writer as its origin.
+   */
+  function merge(document: Document, state: LiveState, by: EventActor, change: (doc: Y.Doc) => void) {
+    const origin = { source: 'local', context: { by } };
+    if (state.baseStale) {
+      document.transact(() => change(document), origin);
+      return;
+    }
+    const before = Y.encodeStateVector(state.base);
+    state.base.transact(() => change(state.base), origin);
+    Y.applyUpdate(document, Y.encodeStateAsUpdate(state.base, before), origin);
+  }
+
+  async function applyEvent(document: Document, state: LiveState, event: ArticleEvent): Promise<void> {
+    const meta = document.getMap('meta');
+    const at = event.at;
+    const by = event.by;
+    const sectionChanges = event.changes.filter((c): c is Extract<ArticleChange, { sectionId: string }> => 'sectionId' in c);
+    if (sectionChanges.length) {
+      const { rows } = await storedSections(state.articleRowId);
+      const stored = new Map(rows.map((row) => [row.id, row]));
+      for (const change of sectionChanges) {
+        if (change.type === 'section.deleted') {
+          const known = state.synced.get(change.sectionId);
+          if (!known) continue;
+          const fragment = document.getXmlFragment(sectionField(change.sectionId));
+          const live = fragmentToHtml(fragment);
+          // What was typed and not stored yet goes to the trash with the section.
+          if (live !== known.html) await keepInTrash(state, change.sectionId, live);
+          state.synced.delete(change.sectionId);
+          document.transact(() => meta.set(`deleted:${change.sectionId}`, { name: by.name, kind: by.kind, at, trashId: change.sectionId }), LOAD_ORIGIN);
+          continue;
+        }
+        if (change.type === 'section.moved') continue;
+        const row = stored.get(change.sectionId);
+        if (!row) continue;
+        const known = state.synced.get(change.sectionId);
+        if (state.own.has(`${change.sectionId}:${row.rev}`) || (known && known.rev >= row.rev)) continue;
+        const field = sectionField(change.sectionId);
+        merge(document, state, by, (doc) => {
+          const fragment = doc.getXmlFragment(field);
+          if (fragment.length === 0) fillFragment(fragment, row.html);
+          else updateFragment(doc, fragment, row.html);
+        });
+        state.synced.set(change.sectionId, { rev: row.rev, html: fragmentToHtml(state.base.getXmlFragment(field)) });
+        if (change.type === 'section.restored') meta.delete(`deleted:${change.sectionId}`);
+        document.transact(() => meta.set(`changed:${change.sectionId}`, { name: by.name, kind: by.kind, at }), LOAD_ORIGIN);
+      }
+      // The order as stored (the server alone writes it).
+      const order = document.getArray<string>('order');
+      const ids = rows.map((row) => row.id);
+      if (order.toArray().join() !== ids.join()) {
+        document.transact(() => {
+          order.delete(0, order.length);
+          order.insert(0, ids);
+        }, LOAD_ORIGIN);
+      }
+      for (const row of rows) {
+        if (!state.synced.has(row.id)) {
+          // A section this document never had (inserted): filled as stored.
+          const field = sectionField(row.id);
+          merge(document, state, by, (doc) => {
+            const fragment = doc.getXmlFragment(field);
+            if (fragment.length === 0) fillFragment(fragment, row.html);
+            else updateFragment(doc, fragment, row.html);
+          });
+          state.synced.set(row.id, { rev: row.rev, html: fragmentToHtml(state.base.getXmlFragment(field)) });
+        }
+      }
+    }
+    if (event.changes.some((c) => c.type === 'brief.changed')) {
+      const article = await articleRow(state.articleId);
+      const premise = String(article?.premise ?? '');
+      if (premise !== state.premise) {
+        merge(document, state, by, (doc) => setText(doc.getText('premise'), premise));
+        state.premise = premise;
+      }
+    }
+    if (event.changes.some((c) => c.type.startsWith('note.'))) {
+      document.transact(() => meta.set('notesRev', Number(meta.get('notesRev') ?? 0) + 1), LOAD_ORIGIN);
+    }
+    if (event.changes.some((c) => c.type === 'article.updated' || c.type === 'article.published' || c.type === 'article.unpublished')) {
+      document.transact(() => meta.set('titleRev', Number(meta.get('titleRev') ?? 0) + 1), LOAD_ORIGIN);
+    }
+    if (event.changes.some((c) => c.type === 'article.deleted')) hocuspocus.closeConnections(document.name);
+  }
+
+  /** The trash entry of a section deleted while someone typed in it holds their text. */
+  async function keepInTrash(state: LiveState, sectionId: string, html: string) {
+    const content = await service('workers').canvasSection(html || '<p></p>');
+    const k = await knexOf(strapi);
+    await k(tableName(strapi, TABLE.trash))
+      .where({ article_id: state.articleRowId, uuid: sectionId })
+      .update({ source: 'html', html: content.html, markdown: null, title: content.title, level: content.level, words: content.words, updated_at: new Date() });
+  }
+
+  const hocuspocus = new Hocuspocus<LiveContext>({
+    name: 'quire-live',
+    quiet: true,
+    debounce: 1000,
+    maxDebounce: 2000,
+    unloadImmediately: true,
+    async onAuthenticate({ token, documentName, connectionConfig }) {
+      const articleId = articleOfDoc(documentName);
+      const context = await authenticate(token);
+      if (!articleId || !(await articleRow(articleId))) throw refusal('This article does not exist (or was deleted).');
+      connectionConfig.readOnly = !context.canEdit;
+      return context;
+    },
+    async onLoadDocument({ document, documentName }) {
+      const articleId = articleOfDoc(documentName);
+      if (!articleId) throw refusal('Not an article.');
+      await load(document, articleId);
+    },
+    async afterLoadDocument({ document }) {
+      track(document);
+    },
+    async beforeHandleMessage({ update, connection }) {
+      if (update.byteLength > MAX_UPDATE_BYTES) {
+        refuse(connection, `This change is too large to send (${(update.byteLength / 1048576).toFixed(1)} MiB; at most 1 MiB at once): it was not saved. Paste it in smaller parts.`);
+      }
+    },
+    async beforeSync({ type, payload, connection, document }) {
+      // y-protocols sync: 1 is step 2 (the client's missing updates), 2 an update.
+      if (type !== 1 && type !== 2) return;
+      if (connection.readOnly) {
+        if (!warnedReadOnly.has(connection)) {
+          warnedReadOnly.add(connection);
+          log.warn(`live ${document.name}: ignored changes from read-only connection of admin ${connection.context?.adminId}`);
+        }
+        return;
+      }
+      const state = states.get(document.name);
+      // A section's text can grow by at most a few characters of HTML per byte of update.
+      if (!state || state.longest + payload.byteLength * 16 < LIMITS.html) return;
+      const trial = new Y.Doc();
+      Y.applyUpdate(trial, Y.encodeStateAsUpdate(document));
+      Y.applyUpdate(trial, payload);
+      for (const id of trial.getArray<string>('order').toArray()) {
+        const length = fragmentToHtml(trial.getXmlFragment(sectionField(id))).length;
+        if (length > LIMITS.html) {
+          refuse(connection, `This change would make the section ${length.toLocaleString('en')} characters long, more than the limit of ${LIMITS.html.toLocaleString('en')}: it was not saved. Split the section first.`);
+        }
+      }
+      trial.destroy();
+    },
+    async onAwarenessUpdate({ document, added, removed }) {
+      const state = states.get(document.name);
+      if (!state) return;
+      for (const id of added) if (!state.since.has(id)) state.since.set(id, new Date().toISOString());
+      for (const id of removed) state.since.delete(id);
+    },
+    async onStoreDocument({ document, documentName }) {
+      const state = states.get(documentName);
+      if (state) await enqueue(state, () => store(document, state));
+    },
+    async afterUnloadDocument({ documentName }) {
+      const state = states.get(documentName);
+      states.delete(documentName);
+      state?.base.destroy();
+    },
+  });
+
+  function refuse(connection: Connection, reason: string): never {
+    connection.sendStateless(JSON.stringify({ type: 'refused', reason }));
+    log.warn(`live: refused a change from admin ${connection.context?.adminId}: ${reason}`);
+    throw refusal(reason, REFUSED_CLOSE_CODE);
+  }
+
+  const unsubscribe = service('events').subscribe(async (event: ArticleEvent) => {
+    const name = docName(event.articleId);
+    const document = hocuspocus.documents.get(name);
+    const state = states.get(name);
+    if (!document || !state || document.isLoading) return;
+    await enqueue(state, () => applyEvent(document, state, event));
+  });
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * MAX_UPDATE_BYTES });
+  const sockets = new Set<WebSocket>();
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    let pathname: string;
+    try {
+      pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
+    } catch {
+      return;
+    }
+    if (pathname !== LIVE_PATH) return;
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      sockets.add(ws);
+      const headers = new Headers();
+      for (const [key, value] of Object.entries(request.headers)) if (typeof value === 'string') headers.set(key, value);
+      const client = hocuspocus.handleConnection(ws as any, new Request(`http://localhost${request.url}`, { headers }), {} as LiveContext);
+      ws.on('message', (data: Buffer) => {
+        client.handleMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+      });
+      ws.on('close', (code: number, reason: Buffer) => {
+        sockets.delete(ws);
+        client.handleClose({ code, reason: reason.toString() });
+      });
+      ws.on('error', (error) => log.warn(`live: socket error: ${error.message}`));
+    });
+  };
+  const httpServer = strapi.server.httpServer;
+  httpServer.on('upgrade', onUpgrade);
+
+  const settled = async () => {
+    await service('events').settled();
+    await Promise.all([...states.values()].map((state) => state.queue));
+  };
+
+  return {
+    hocuspocus,
+    editors(articleId) {
+      const document = hocuspocus.documents.get(docName(articleId));
+      const state = states.get(docName(articleId));
+      if (!document) return [];
+      const seen: Array<{ name: string; id: number | null; section: string | null; since: string }> = [];
+      for (const [clientId, value] of document.awareness.getStates()) {
+        const user = value?.user;
+        if (!user || typeof user.name !== 'string') continue;
+        seen.push({
+          name: user.name.slice(0, 200),
+          id: typeof user.id === 'number' ? user.id : null,
+          section: typeof value.section === 'string' ? value.section : null,
+          since: state?.since.get(clientId) ?? new Date().toISOString(),
+        });
+      }
+      return seen;
+    },
+    settled,
+    async close() {
+      httpServer.off('upgrade', onUpgrade);
+      unsubscribe();
+      // Pending stores run now, then every connection closes (its document unloads).
+      hocuspocus.flushPendingStores();
+      await settled().catch(() => undefined);
+      hocuspocus.closeConnections();
+      for (const ws of sockets) ws.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      await Promise.all([...states.values()].map((state) => state.queue));
+    },
+  };
+}
+
+export const newSocketId = () => randomUUID();
