@@ -224,7 +224,11 @@ it('keeps what is typed offline and sends it on reconnect; leaving before then a
         await chief.context().setOffline(true);
         await caretIn(chief, trains, 'north');
         await chief.keyboard.type(' Typed in a tunnel.');
-        await chief.locator('[data-live-status="offline"]').waitFor({ timeout: 45_000 });
+        await chief.locator('[data-live-status="offline"]').waitFor();
+        // Longer than the socket's own 30 s message timeout: it gives up on the dead socket and
+        // retries with a back-off meanwhile; the edits stay in the page all along.
+        await chief.waitForTimeout(35_000);
+        await chief.locator('[data-live-status="offline"]').waitFor();
         await shows(chief, trains, 'The line runs north. Typed in a tunnel.');
         // Leaving now would lose it: the page asks.
         const asked = new Promise<string>((resolve) =>

@@ -150,8 +150,12 @@ export const useLiveArticle = (articleId: string | null, user: LiveUser | null, 
       if (!wentOffline) return;
       wentOffline = false;
       const socket = provider.configuration.websocketProvider;
-      socket.disconnect();
-      void socket.connect();
+      if (socket.status === 'connected') {
+        // A socket from before the outage may be dead without knowing it: close it; its close
+        // handler reconnects (after the provider's 1 s delay) since it is still meant to connect.
+        socket.disconnect();
+        socket.shouldConnect = true;
+      } else void socket.connect(); // cancels the back-off's wait: now
     };
     window.addEventListener('offline', offline);
     window.addEventListener('online', online);
