@@ -90,13 +90,14 @@ const LivePremise = ({ doc, canEdit, label, hint }: { doc: Y.Doc; canEdit: boole
     const text = doc.getText('premise');
     const element = ref.current;
     if (!element) return;
-    element.value = lastRef.current = text.toString();
+    // defaultValue too: the text is then the element's content, as a controlled textarea's is.
+    element.defaultValue = element.value = lastRef.current = text.toString();
     const observer = (event: Y.YTextEvent) => {
       if (event.transaction.local) return;
       const focused = document.activeElement === element;
       const [start, end] = [element.selectionStart, element.selectionEnd];
       const delta = event.delta as Array<{ retain?: number; insert?: unknown; delete?: number }>;
-      element.value = lastRef.current = text.toString();
+      element.defaultValue = element.value = lastRef.current = text.toString();
       if (focused) element.setSelectionRange(mapCaret(delta, start), mapCaret(delta, end));
     };
     text.observe(observer);
@@ -217,10 +218,12 @@ export const BriefPanel = ({ articleId, canEdit, live, notesRev }: BriefProps) =
     setBusy(true);
     try {
       if (anchor) {
-        const answer = parsed<{ note: NoteRecord }>(
-          await put<string>(articleUrl(articleId, `/notes/${anchor}`), fields, { responseType: 'text', ...(ifMatch ? { headers: { 'If-Match': ifMatch } } : {}) } as never),
-        );
-        setEditing((now) => (now?.anchor === anchor ? { ...now, etag: answer.etag ?? now.etag, saved: draft, theirs: undefined } : now));
+        await put(articleUrl(articleId, `/notes/${anchor}`), fields, ifMatch ? { headers: { 'If-Match': ifMatch } } : undefined);
+        // The fetch client's PUT hides the answer's headers: read the new ETag. Should someone
+        // have written in between, the note read is not ours: shown as theirs, not overwritten later.
+        const fresh = await readNote(anchor);
+        const ours = fresh.note.kind === fields.kind && fresh.note.title === fields.title && (fresh.note.body ?? null) === fields.body && (fresh.note.url ?? null) === fields.url;
+        setEditing((now) => (now?.anchor === anchor ? { ...now, saved: draft, ...(ours ? { etag: fresh.etag, theirs: undefined } : { theirs: fresh }) } : now));
       } else {
         const { data } = await post<{ data: { note: NoteRecord } }>(articleUrl(articleId, '/notes'), fields);
         const created = data.data.note.anchor;
