@@ -103,3 +103,172 @@ describe('typing is stored without any action', () => {
     client.destroy();
   });
 });
+
+describe('agents\' writes arrive live, merged with what is being typed', () => {
+  it('an agent PATCH to the section a person is typing in: both texts survive, the section says who changed it', async () => {
+    const client = await open();
+    typeInto(client.doc, ids[0], 0, 0, 'PERSON ');
+    // The agent reads, changes and writes conditionally; a store of the typing meanwhile is a 412, then it re-reads.
+    await until(async () => {
+      const read = await app.http.get(`/api/articles/${articleId}/sections/${anchors[0]}?as=markdown`).set(bearer(agentKey));
+      const markdown = read.body.data.section.markdown as string;
+      const res = await app.http.patch(`/api/articles/${articleId}/sections/${anchors[0]}`).set(bearer(agentKey)).set('If-Match', read.headers.etag).send({ markdown: `${markdown.trimEnd()} AGENT.` });
+      return res.status === 200;
+    });
+    await until(() => sectionText(client.doc, ids[0]).includes('AGENT.'));
+    expect(sectionText(client.doc, ids[0])).toContain('PERSON ');
+    expect((client.doc.getMap('meta').get(`changed:${ids[0]}`) as any).name).toBe('Scribe');
+    // And what is stored holds both.
+    await until(async () => {
+      const html = (await stored(ids[0])).html;
+      return html.includes('AGENT.') && html.includes('PERSON');
+    });
+    client.destroy();
+  });
+
+  it('an edits request (replaceText) while a person types elsewhere in the same section: both survive', async () => {
+    const client = await open();
+    typeInto(client.doc, ids[2], 0, 0, 'Typed first. ');
+    const res = await app.http
+      .post(`/api/articles/${articleId}/edits`)
+      .set(bearer(agentKey))
+      .send({ ops: [{ op: 'replaceText', section: anchors[2], find: 'Flowers.', replace: 'Roses.' }] });
+    expect(res.status).toBe(200);
+    await until(() => sectionText(client.doc, ids[2]).includes('Roses.'));
+    expect(sectionText(client.doc, ids[2])).toContain('Typed first. ');
+    expect(sectionText(client.doc, ids[2])).not.toContain('Flowers.');
+    await until(async () => {
+      const html = (await stored(ids[2])).html;
+      return html.includes('Roses.') && html.includes('Typed first.');
+    });
+    client.destroy();
+  });
+
+  it('a section deleted while a person types in it goes to the trash holding their text, and the document says who deleted it', async () => {
+    const client = await open();
+    typeInto(client.doc, ids[1], 0, 0, 'Unsaved words. ');
+    const res = await app.http.delete(`/api/articles/${articleId}/sections/${anchors[1]}`).set(bearer(agentKey));
+    expect(res.status).toBe(200);
+    await until(() => !client.doc.getArray('order').toArray().includes(ids[1]));
+    expect(client.doc.getMap('meta').get(`deleted:${ids[1]}`)).toEqual(expect.objectContaining({ name: 'Scribe', kind: 'agent', trashId: ids[1] }));
+    await app.strapi.plugin('quire').service('live').settled();
+    const trash = await app.http.get(`/api/articles/${articleId}/trash`).set(bearer(agentKey));
+    expect(trash.status).toBe(200);
+    const entry = trash.body.data.sections.find((t) => t.id === ids[1]);
+    expect(entry).toEqual(expect.objectContaining({ by: { kind: 'agent', name: 'Scribe' } }));
+    const k = app.strapi.db.connection;
+    expect((await k('quire_trash').where({ uuid: ids[1] }).first('html')).html).toContain('Unsaved words.');
+    // Restored, it comes back with the text, live.
+    const restored = await app.http.post(`/api/articles/${articleId}/trash/${entry.anchor}/restore`).set(bearer(agentKey)).send({});
+    expect(restored.status).toBe(200);
+    await until(() => client.doc.getArray('order').toArray().includes(ids[1]));
+    expect(sectionText(client.doc, ids[1])).toContain('Unsaved words.');
+    expect(client.doc.getMap('meta').get(`deleted:${ids[1]}`)).toBeUndefined();
+    client.destroy();
+  });
+});
+
+describe('presence', () => {
+  it('names the editors with the article open (and their section) and the agents that wrote in the last 60 s', async () => {
+    const client = await open(chief, 'Chief Tester');
+    client.provider.setAwarenessField('section', ids[0]);
+    await until(async () => {
+      const res = await app.http.get(`/api/articles/${articleId}/presence`).set(bearer(agentKey));
+      return res.status === 200 && res.body.data.present.some((p) => p.kind === 'editor' && p.name === 'Chief Tester' && p.section !== null);
+    });
+    const res = await app.http.get(`/api/articles/${articleId}/presence`).set(bearer(agentKey));
+    expect(res.body.data.present).toEqual(
+      expect.arrayContaining([
+        { kind: 'editor', name: 'Chief Tester', section: expect.stringMatching(/^[0-9a-f]/), since: expect.any(String) },
+        { kind: 'agent', name: 'Scribe', section: expect.anything(), since: expect.any(String) },
+      ]),
+    );
+    const viaAdmin = await app.http.get(`/quire/articles/${articleId}/presence`).set(adminBearer(chief));
+    expect(viaAdmin.status).toBe(200);
+    expect(viaAdmin.body.data.present.map((p) => p.name)).toEqual(expect.arrayContaining(['Chief Tester', 'Scribe']));
+    client.destroy();
+  });
+
+  it('is 404 for an article of another user', async () => {
+    const other = await createKey(app, await registerUser(app, 'eve'), 'eve');
+    const res = await app.http.get(`/api/articles/${articleId}/presence`).set(bearer(other));
+    expect(res.status).toBe(404);
+  });
+});
+
+describe('bad input', () => {
+  it('refuses an update over 1 MiB, says why, and leaves the document as it was for everyone', async () => {
+    const watcher = await open();
+    const client = await open();
+    const sid = client.doc.getArray<string>('order').get(0);
+    typeInto(client.doc, sid, 0, 0, 'x'.repeat(1_100_000));
+    await until(() => client.stateless.length > 0);
+    expect(JSON.parse(client.stateless[0])).toEqual({ type: 'refused', reason: expect.stringMatching(/too large.*1 MiB/) });
+    await app.strapi.plugin('quire').service('live').settled();
+    expect(sectionText(watcher.doc, sid)).not.toContain('xxxxxxxxxx');
+    expect((await stored(sid)).html).not.toContain('xxxxxxxxxx');
+    client.destroy();
+    watcher.destroy();
+  });
+
+  it('ignores the changes of a read-only connection (read permission without edit)', async () => {
+    const { id: authorRole } = await app.strapi.db.query('admin::role').findOne({ where: { code: 'strapi-author' } });
+    const current = await app.http.get(`/admin/roles/${authorRole}/permissions`).set(adminBearer(chief));
+    const permissions = current.body.data.map(({ action, subject, properties, conditions }) => ({ action, subject, properties, conditions }));
+    const granted = await app.http
+      .put(`/admin/roles/${authorRole}/permissions`)
+      .set(adminBearer(chief))
+      .send({ permissions: [...permissions, { action: 'plugin::quire.read', subject: null, properties: {}, conditions: [] }] });
+    expect(granted.status).toBe(200);
+    const reader = await open(await adminToken(app, await createAdmin(app, 'strapi-author', 'reader')), 'Reader');
+    const editor = await open();
+    const sid = reader.doc.getArray<string>('order').get(0);
+    typeInto(reader.doc, sid, 0, 0, 'READER WAS HERE ');
+    typeInto(editor.doc, sid, 0, 0, 'EDITOR WAS HERE ');
+    await until(async () => (await stored(sid)).html.includes('EDITOR WAS HERE'));
+    expect((await stored(sid)).html).not.toContain('READER WAS HERE');
+    expect(sectionText(editor.doc, sid)).not.toContain('READER WAS HERE');
+    reader.destroy();
+    editor.destroy();
+  });
+});
+
+describe('the premise is live, with revisions', () => {
+  it('stores what is typed in the premise as a revision by the editor, and shows an agent\'s premise live', async () => {
+    const client = await open();
+    const premise = client.doc.getText('premise');
+    client.doc.transact(() => premise.insert(premise.length, ', and why now'));
+    await until(async () => (await app.http.get(`/api/articles/${articleId}/brief`).set(bearer(agentKey))).body.data.premise === 'Why engines, and why now');
+    const revisions = await app.http.get(`/api/articles/${articleId}/brief/revisions`).set(bearer(agentKey));
+    expect(revisions.status).toBe(200);
+    expect(revisions.body.data.revisions[0]).toEqual({ rev: expect.any(Number), premise: 'Why engines, and why now', by: { kind: 'editor', name: 'Chief Tester' }, at: expect.any(String) });
+    expect(revisions.body.data.revisions.at(-1)).toEqual(expect.objectContaining({ premise: 'Why engines', by: null }));
+
+    const patched = await app.http.patch(`/api/articles/${articleId}/brief`).set(bearer(agentKey)).send({ premise: 'Why engines matter' });
+    expect(patched.status).toBe(200);
+    await until(() => premise.toString() === 'Why engines matter');
+    const after = await app.http.get(`/api/articles/${articleId}/brief/revisions`).set(bearer(agentKey));
+    expect(after.body.data.revisions[0]).toEqual(expect.objectContaining({ premise: 'Why engines matter', by: { kind: 'agent', name: 'Scribe' } }));
+    client.destroy();
+  });
+});
+
+describe('a malformed update', () => {
+  it('closes that connection only: the document stays open and live for the others', async () => {
+    const { createEncoder, toUint8Array, writeVarString, writeVarUint, writeVarUint8Array } = require('lib0/encoding');
+    const other = await open();
+    const bad = await open();
+    const encoder = createEncoder();
+    writeVarString(encoder, `article:${articleId}`);
+    writeVarUint(encoder, 0); // sync
+    writeVarUint(encoder, 2); // update
+    writeVarUint8Array(encoder, new Uint8Array([255, 255, 255, 1, 2, 3, 4, 5, 6, 7, 8, 9]));
+    (bad.provider.configuration.websocketProvider as any).webSocket.send(toUint8Array(encoder));
+    await until(() => bad.closes.length > 0);
+    const sid = other.doc.getArray<string>('order').get(0);
+    typeInto(other.doc, sid, 0, 0, 'Still live. ');
+    await until(async () => (await stored(sid)).html.includes('Still live.'));
+    bad.destroy();
+    other.destroy();
+  });
+});

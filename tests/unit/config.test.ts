@@ -123,6 +123,7 @@ describe('plugin configuration', () => {
       outlineCacheSections: 50_000,
       revisionsKeep: 100,
       keepHistory: true,
+      historyCoalesceSeconds: 60,
       suggestionsPendingPerArticle: 100,
       suggestionsPendingPerCredential: 50,
       cliLoginInterval: 5,

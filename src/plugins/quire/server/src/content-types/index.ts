@@ -5,6 +5,7 @@ import note from './note/schema.json';
 import oauthClient from './oauth-client/schema.json';
 import oauthGrant from './oauth-grant/schema.json';
 import oauthToken from './oauth-token/schema.json';
+import premiseRevision from './premise-revision/schema.json';
 import publication from './publication/schema.json';
 import section from './section/schema.json';
 import webSession from './web-session/schema.json';
@@ -26,4 +27,5 @@ export default {
   'section-revision': { schema: sectionRevision },
   'trashed-section': { schema: trashedSection },
   suggestion: { schema: suggestion },
+  'premise-revision': { schema: premiseRevision },
 };

@@ -59,6 +59,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const { data, etag } = await service('sections').remove(await ownerOf(ctx, params.id), params.id, params.sid, sectionWrite(ctx));
       return reply(200, data, { ETag: etag });
     },
+    presence: async ({ params }, ctx) => ({ data: { present: await service('live').presence(await ownerOf(ctx, params.id), params.id) } }),
     brief: async ({ params }, ctx) => ({ data: await service('notes').brief(await ownerOf(ctx, params.id), params.id) }),
     premise: async ({ params, body }, ctx) => ({ data: await service('notes').setPremise(await ownerOf(ctx, params.id), params.id, body.premise, editor(ctx)) }),
     addNote: async ({ params, body }, ctx) => {

@@ -13,6 +13,7 @@ import mcp from './mcp';
 import notes from './notes';
 import oauth, { oauthGrants } from './oauth';
 import publicPages from './public-pages';
+import presence from './presence';
 import publications from './publications';
 import search from './search';
 import sections from './sections';
@@ -55,6 +56,7 @@ export default {
   notes: withFullArticleId(notes),
   oauth,
   oauthGrants,
+  presence: withFullArticleId(presence),
   publicPages,
   publications: withFullArticleId(publications),
   search: withFullArticleId(search),

@@ -7,6 +7,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const notes = () => strapi.plugin('quire').service('notes');
   return controller(noteRoutes, {
     brief: ({ params, caller }) => notes().brief(caller.userId, params.id),
+    briefRevisions: async ({ params, caller }) => ({ revisions: await notes().premiseRevisions(caller.userId, params.id) }),
     patchBrief: async ({ params, body, caller }) => notes().setPremise(caller.userId, params.id, body.premise, await strapi.plugin('quire').service('edits').actorOf(caller)),
     list: async ({ params, caller }) => ({ notes: await notes().list(caller.userId, params.id) }),
     create: async ({ params, body, caller }) => {

@@ -232,7 +232,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
     if (premise !== state.premise) {
       try {
         const actor = state.lastEditor.get('premise') ?? { kind: 'editor' as const, name: 'an editor' };
-        await service('notes').setPremise(state.ownerId, state.articleId, premise, actor);
+        await service('notes').setPremise(state.ownerId, state.articleId, premise, actor, { coalesceSeconds: options.coalesceSeconds });
         state.premise = premise;
       } catch (error) {
         complete = false;
@@ -393,6 +393,13 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
           log.warn(`live ${document.name}: ignored changes from read-only connection of admin ${connection.context?.adminId}`);
         }
         return;
+      }
+      // A malformed update closes this connection (Yjs would log it and go on); others are untouched.
+      try {
+        Y.decodeUpdate(payload);
+      } catch {
+        log.warn(`live ${document.name}: closed the connection of admin ${connection.context?.adminId}: malformed update`);
+        throw refusal('The change could not be read (malformed update): reconnecting.', 4400);
       }
       const state = states.get(document.name);
       // A section's text can grow by at most a few characters of HTML per byte of update.

@@ -121,6 +121,14 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
       'else across all your articles (per article, its matching sections; page with cursor). Use it to find the section to edit without reading every one.',
   },
   {
+    name: 'get_presence',
+    route: 'GET /api/articles/:id/presence',
+    title: 'Who is in an article',
+    description:
+      'Lists who is in an article now: people with it open in the canvas (kind "editor", with the anchor of the section their caret is in) and agents that wrote to it in the last 60 s. ' +
+      'Before rewriting a section, check that no person is in it; prefer another section, or small edits, while they are.',
+  },
+  {
     name: 'get_brief',
     route: 'GET /api/articles/:id/brief',
     title: 'Read the Brief',

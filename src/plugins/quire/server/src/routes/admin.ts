@@ -29,6 +29,7 @@ import {
   notesOnly,
   outlineOnly,
   premiseOnly,
+  presence,
   preview,
   published,
   revisionList,
@@ -159,6 +160,14 @@ export const adminCanvasRoutes = route('adminCanvas', 'Admin panel', {
     headers: { 'If-Match': 'The section\'s ETag as the editor saw it (optional): a section changed since is 412, nothing deleted.' },
     responseHeaders: { ETag: 'The outline\'s new ETag.' },
     responses: { 200: adminData(outlineOnly, 'The outline after the deletion.'), ...adminErrorAnswers(400, 404, 412) },
+  },
+  presence: {
+    method: 'GET',
+    path: '/quire/articles/:id/presence',
+    summary: 'Who is in the article (the canvas\'s [data-presence])',
+    admin: { actions: [read] },
+    params: articleParams,
+    responses: { 200: adminData(presence, 'Editors with it open, agents that wrote in the last 60 s.'), ...adminErrorAnswers(404) },
   },
   brief: {
     method: 'GET',

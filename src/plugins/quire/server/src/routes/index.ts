@@ -11,6 +11,7 @@ import { oauthGrantRoutes, oauthRoutes } from './oauth';
 import { unfurlRoutes, uploadRoutes } from './media';
 import { noteRoutes } from './notes';
 import { cliLoginPageRoutes, publicPageRoutes } from './pages';
+import { presenceRoutes } from './presence';
 import { publicationRoutes } from './publications';
 import { searchRoutes } from './search';
 import { sectionRoutes } from './sections';
@@ -26,6 +27,7 @@ export const routes = routeList(
   historyRoutes,
   suggestionRoutes,
   noteRoutes,
+  presenceRoutes,
   cliLoginRoutes,
   uploadRoutes,
   unfurlRoutes,

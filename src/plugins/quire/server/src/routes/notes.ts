@@ -1,5 +1,5 @@
 import { createNoteInput, patchBriefInput, patchNoteInput } from '../schemas/inputs';
-import { brief, noteOnly, notesOnly, noteWithMap, premiseOnly } from '../schemas/responses';
+import { brief, noteOnly, notesOnly, noteWithMap, premiseOnly, premiseRevisions } from '../schemas/responses';
 import { articleParams, conditionalRead, conditionalWrite, noteParams, route, WORKER_ERRORS } from './route';
 
 const noteRead = conditionalRead('the note');
@@ -12,6 +12,14 @@ export const noteRoutes = route('notes', 'Brief and notes', {
     summary: 'Get the Brief: the premise and every note in full',
     params: articleParams,
     responses: { 200: brief },
+  },
+  briefRevisions: {
+    method: 'GET',
+    path: '/api/articles/:id/brief/revisions',
+    summary: 'List the premise\'s versions, newest first',
+    description: 'Every premise set (over the API, the CLI, MCP or the live canvas, where one editor\'s burst is one version), with who set it.',
+    params: articleParams,
+    responses: { 200: premiseRevisions },
   },
   patchBrief: {
     method: 'PATCH',

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { deletedId } from '../../../../../kernel/schemas';
 import {
+  actor,
   apiKeyRecord,
   editResult,
   revisionEntry,
@@ -60,6 +61,22 @@ export const suggestionAccepted = z.strictObject({ suggestion: suggestionRecord,
 // Brief and notes
 export const brief = z.strictObject({ premise: z.string().nullable(), notes: z.array(noteRecord).describe('Every note, in full.') });
 export const premiseOnly = z.strictObject({ premise: z.string().nullable() });
+export const premiseRevision = z.strictObject({
+  rev: z.number().int().min(1),
+  premise: z.string().nullable(),
+  by: actor.nullable().describe('Who set it; null for the premise the article had before premise history was kept.'),
+  at: z.string().describe('When it was set (ISO-8601).'),
+});
+export const premiseRevisions = z.strictObject({ revisions: z.array(premiseRevision).describe('Newest first, the current premise included.') });
+
+// Presence (CONTRACT 19)
+export const presentEntry = z.strictObject({
+  kind: z.enum(['editor', 'agent', 'human']).describe('editor: a person with the article open in the canvas; agent / human: wrote to it over the API in the last 60 s.'),
+  name: z.string(),
+  section: z.string().nullable().describe('The anchor of the section their caret is in (editors) or they last wrote (agents); null when none.'),
+  since: z.string().describe('When they arrived (ISO-8601).'),
+});
+export const presence = z.strictObject({ present: z.array(presentEntry) });
 export const notesOnly = z.strictObject({ notes: notesMap });
 export const noteWithMap = z.strictObject({ note: noteRecord, notes: notesMap });
 export const noteOnly = z.strictObject({ note: noteRecord });
@@ -130,6 +147,10 @@ export const responses = {
   suggestionAccepted,
   brief,
   premiseOnly,
+  premiseRevision,
+  premiseRevisions,
+  presentEntry,
+  presence,
   notesOnly,
   noteWithMap,
   noteOnly,

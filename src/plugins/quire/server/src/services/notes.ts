@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { anchorsOf, newId, resolveAnchor, sortIds, type AnchorScope } from '../domain/anchors';
-import { inTransaction, knexOf, tableName } from '../../../../../kernel/db';
+import { inTransaction, iso, knexOf, tableName } from '../../../../../kernel/db';
 import { preconditionFailed, preconditionHolds, type Precondition } from '../../../../../kernel/conditional';
 import { noteTag } from '../domain/etags';
 import type { EventActor } from '../domain/article-events';
@@ -181,6 +181,19 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       });
     },
 
+    /** The premise's versions, newest first. */
+    async premiseRevisions(userId: number, rawArticleId: string) {
+      const id = await articleRowId(strapi, userId, rawArticleId);
+      const k = await knexOf(strapi);
+      const rows = await k(tableName(strapi, TABLE.premiseRevisions)).where({ article_id: id }).orderBy('rev', 'desc').select(['rev', 'premise', 'by_kind', 'by_name', 'made_at']);
+      return rows.map((row) => ({
+        rev: Number(row.rev),
+        premise: row.premise ?? null,
+        by: row.by_kind ? { kind: row.by_kind, name: row.by_name ?? '' } : null,
+        at: iso(row.made_at)!,
+      }));
+    },
+
     /** The Brief: premise and full notes. */
     async brief(userId: number, rawArticleId: string) {
       const uuid = articleUuid(rawArticleId);
@@ -190,15 +203,38 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return { premise: article.premise ?? null, notes: await api.recordsOf(Number(article.id)) };
     },
 
-    /** Sets or (null, "") clears the premise; `by` names who, for the article event. */
-    async setPremise(userId: number, rawArticleId: string, premise: string | null, by: EventActor = { kind: 'human', name: 'someone' }) {
+    /**
+     * Sets or (null, "") clears the premise, keeping it in the premise's history; `by` names who
+     * (history and the article event). `coalesceSeconds` (the live canvas): the same person's
+     * change within that many seconds of their last one replaces it in history (one per burst).
+     */
+    async setPremise(userId: number, rawArticleId: string, premise: string | null, by: EventActor = { kind: 'human', name: 'someone' }, options: { coalesceSeconds?: number } = {}) {
       const uuid = articleUuid(rawArticleId);
       const value = premise ? premise : null;
-      const k = await knexOf(strapi);
-      const count = await k(tableName(strapi, TABLE.articles))
-        .where({ uuid, user_id: userId })
-        .update({ premise: value, updated_at: new Date() });
-      if (!count) throw articleNotFound(rawArticleId);
+      const now = new Date();
+      await inTransaction(strapi, async (trx) => {
+        const before = await trx(tableName(strapi, TABLE.articles)).where({ uuid, user_id: userId }).first(['id', 'premise', 'updated_at']);
+        if (!before) throw articleNotFound(rawArticleId);
+        await lockArticle(strapi, trx, userId, rawArticleId, { outline: false });
+        await trx(tableName(strapi, TABLE.articles)).where({ id: before.id }).update({ premise: value, updated_at: now });
+        const revisions = tableName(strapi, TABLE.premiseRevisions);
+        const last = await trx(revisions).where({ article_id: before.id }).orderBy('rev', 'desc').first(['id', 'rev', 'by_kind', 'by_name', 'made_at']);
+        const row = { premise: value, by_kind: by.kind, by_name: by.name, made_at: now, updated_at: now };
+        const burst =
+          last && options.coalesceSeconds !== undefined && last.by_kind === by.kind && last.by_name === by.name &&
+          now.getTime() - new Date(iso(last.made_at)!).getTime() < options.coalesceSeconds * 1000;
+        if (burst) {
+          await trx(revisions).where({ id: last.id }).update(row);
+          return;
+        }
+        let rev = last ? Number(last.rev) + 1 : 1;
+        // The premise from before history was kept is its first version.
+        if (!last && before.premise) {
+          await trx(revisions).insert({ article_id: before.id, rev, premise: before.premise, by_kind: null, by_name: null, made_at: before.updated_at ?? now, created_at: now, updated_at: now });
+          rev += 1;
+        }
+        await trx(revisions).insert({ article_id: before.id, rev, ...row, created_at: now });
+      });
       strapi.plugin('quire').service('events').publish({ articleId: uuid, ownerId: userId, changes: [{ type: 'brief.changed', rev: null }], by, at: new Date().toISOString() });
       return { premise: value };
     },

@@ -21,6 +21,7 @@ export const UID = {
   revision: 'plugin::quire.section-revision',
   trash: 'plugin::quire.trashed-section',
   suggestion: 'plugin::quire.suggestion',
+  premiseRevision: 'plugin::quire.premise-revision',
 } as const;
 
 export const TABLE = {
@@ -31,6 +32,7 @@ export const TABLE = {
   revisions: 'quire_section_revisions',
   trash: 'quire_trash',
   suggestions: 'quire_suggestions',
+  premiseRevisions: 'quire_premise_revisions',
 } as const;
 
 export const articleNotFound = (raw: string) =>
