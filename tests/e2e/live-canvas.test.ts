@@ -154,7 +154,7 @@ it('two editors typing in one section at different places both keep their text; 
     );
     // Bob left: his name leaves the presence.
     await chief.locator('[data-presence]:not([data-presence*="Bob Tester"])').waitFor();
-  });
+  }, { viewport: { width: 1280, height: 800 } });
 });
 
 it('merges an agent\'s PATCH and edits request into the section a person is typing in, live, and says who changed it', async () => {
