@@ -278,3 +278,24 @@ it('makes the premise live: another editor sees it as it is typed, and it is sto
     );
   });
 });
+
+it('tells the editor, in words, when the server refuses a change too large, and keeps the document as it was', async () => {
+  const id = await newArticle('Too large', '# Paste\n\nA small section.');
+  const paste = await anchorOf(id, 'Paste');
+  await suite.withPage(async (page) => {
+    await openCanvas(page, id);
+    await caretIn(page, paste, 'small');
+    // More than 1 MiB in one change (as a huge paste would be).
+    await section(page, paste)
+      .locator('.ProseMirror')
+      .evaluate((element) => (element as unknown as { editor: { commands: { insertContent: (text: string) => void } } }).editor.commands.insertContent('x'.repeat(1_200_000)));
+    await page.getByText('Your last change was not kept: This change is too large', { exact: false }).waitFor();
+    // The canvas reopened the document as the server has it: live again, without the refused change.
+    await page.locator('[data-testid="canvas"][data-live="on"]').waitFor();
+    await until(() => blocksOf(page, paste), (blocks) => blocks.join('') === 'PasteA small section.', 'the section as it was');
+    expect((await stored(id, paste)).html).not.toContain('xxxx');
+    await caretIn(page, paste, 'small');
+    await page.keyboard.type(' Still editable.');
+    await until(() => stored(id, paste), (s) => s.html.includes('A small section. Still editable.'), 'the next change stored');
+  });
+});

@@ -34,6 +34,8 @@ export interface LiveArticle {
   status: LiveStatus;
   /** Why the server refused the connection, when it did. */
   reason: string | null;
+  /** The server's words when it refused a change of this page's (too large): the page reopened the document without it. */
+  refusal: { reason: string; at: number } | null;
   /** Whether the server lets this person write (read permission only: watch). */
   readOnly: boolean;
   /** Whether the document has been received once (the editors bind only then). */
@@ -89,7 +91,7 @@ const snapshotMeta = (doc: Y.Doc) => doc.getMap('meta').toJSON() as Record<strin
  * `freshToken` is asked on every (re)connection, so an expired access token is refreshed first.
  */
 export const useLiveArticle = (articleId: string | null, user: LiveUser | null, freshToken: () => Promise<string | null>): LiveArticle => {
-  const [state, setState] = React.useState<Omit<LiveArticle, 'provider' | 'doc'>>({
+  const [state, setState] = React.useState<Omit<LiveArticle, 'provider' | 'doc' | 'refusal'>>({
     status: 'connecting',
     reason: null,
     readOnly: false,
@@ -100,6 +102,9 @@ export const useLiveArticle = (articleId: string | null, user: LiveUser | null, 
     peers: [],
   });
   const [handles, setHandles] = React.useState<{ provider: HocuspocusProvider; doc: Y.Doc } | null>(null);
+  /** Bumped to reopen the document from the server (after a refused change). */
+  const [generation, setGeneration] = React.useState(0);
+  const [refusal, setRefusal] = React.useState<LiveArticle['refusal']>(null);
   const tokenRef = React.useRef(freshToken);
   tokenRef.current = freshToken;
   const userKey = user ? `${user.id}|${user.name}|${user.color}` : null;
@@ -107,7 +112,7 @@ export const useLiveArticle = (articleId: string | null, user: LiveUser | null, 
   React.useEffect(() => {
     if (!articleId || !user) return;
     const doc = new Y.Doc();
-    const update = (patch: Partial<Omit<LiveArticle, 'provider' | 'doc'>>) => setState((current) => ({ ...current, ...patch }));
+    const update = (patch: Partial<Omit<LiveArticle, 'provider' | 'doc' | 'refusal'>>) => setState((current) => ({ ...current, ...patch }));
     const provider = new HocuspocusProvider({
       url: liveUrl(),
       name: `article:${articleId}`,
@@ -118,6 +123,20 @@ export const useLiveArticle = (articleId: string | null, user: LiveUser | null, 
       onAuthenticated: ({ scope }) => update({ readOnly: scope === 'readonly' }),
       onAuthenticationFailed: ({ reason }) => update({ status: 'refused', reason: reason || null }),
       onUnsyncedChanges: ({ number }) => update({ unsynced: number }),
+      // A change the server refused (over 1 MiB, or a section past its limit): it closes the
+      // connection, and the provider would send the same change again on reconnect. Say why, and
+      // reopen the document as the server has it.
+      onStateless: ({ payload }) => {
+        let message: { type?: string; reason?: string } = {};
+        try {
+          message = JSON.parse(payload);
+        } catch {
+          return;
+        }
+        if (message.type !== 'refused') return;
+        setRefusal({ reason: message.reason || 'The server refused the change.', at: Date.now() });
+        setGeneration((n) => n + 1);
+      },
     });
     // Try again for as long as the page is open: edits stay in the doc meanwhile (Yjs), and go on reconnect.
     const order = doc.getArray<string>('order');
@@ -173,9 +192,9 @@ export const useLiveArticle = (articleId: string | null, user: LiveUser | null, 
       setHandles(null);
       setState({ status: 'connecting', reason: null, readOnly: false, synced: false, unsynced: 0, order: null, meta: {}, peers: [] });
     };
-  }, [articleId, userKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [articleId, userKey, generation]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  return { provider: handles?.provider ?? null, doc: handles?.doc ?? null, ...state };
+  return { provider: handles?.provider ?? null, doc: handles?.doc ?? null, refusal, ...state };
 };
 
 /** Minimal change from `before` to `after` (common prefix and suffix kept), applied to a Y.Text. */

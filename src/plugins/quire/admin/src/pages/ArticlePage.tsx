@@ -237,6 +237,11 @@ export const ArticlePage = () => {
     };
   }, [found, id, metaVersion]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  // A change the server refused: say why (the document was reopened without it).
+  React.useEffect(() => {
+    if (live.refusal) toggleNotification({ type: 'danger', message: m('canvas.refused', 'Your last change was not kept: {reason}', { reason: live.refusal.reason }) });
+  }, [live.refusal?.at]); // eslint-disable-line react-hooks/exhaustive-deps
+
   // Nothing lost: leaving with changes the server has not acknowledged asks first.
   const unsaved = live.unsynced > 0 || Boolean(live.provider?.hasUnsyncedChanges);
   const unsavedRef = React.useRef(unsaved);
