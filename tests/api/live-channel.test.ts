@@ -272,3 +272,53 @@ describe('a malformed update', () => {
     other.destroy();
   });
 });
+
+describe('reconnecting', () => {
+  it('a page that kept its copy while the document was unloaded and changed by an agent reconnects without doubling anything', async () => {
+    const first = await open();
+    const sid = first.doc.getArray<string>('order').get(0);
+    typeInto(first.doc, sid, 0, 0, 'Kept once. ');
+    await until(async () => (await stored(sid)).html.includes('Kept once.'));
+    const doc = first.doc;
+    first.provider.destroy();
+    (first.provider.configuration.websocketProvider as any).destroy();
+    await until(() => app.strapi.plugin('quire').service('live').channel().hocuspocus.documents.size === 0);
+    // Offline: the page types; meanwhile an agent changes another section of the closed article.
+    typeInto(doc, sid, 0, 0, 'Offline. ');
+    const other = doc.getArray<string>('order').get(1);
+    const anchor = (await app.http.get(`/api/articles/${articleId}/outline`).set(bearer(agentKey))).body.data.outline.find((s) => other.startsWith(s.anchor)).anchor;
+    expect((await app.http.patch(`/api/articles/${articleId}/sections/${anchor}`).set(bearer(agentKey)).send({ markdown: '# Changed\n\nWhile closed.' })).status).toBe(200);
+
+    const back = await connectLive(url, articleId, chief, { name: 'Chief Tester', doc });
+    clients.push(back);
+    await until(() => sectionText(doc, other).includes('While closed.'));
+    await until(async () => (await stored(sid)).html.includes('Offline.'));
+    const text = sectionText(doc, sid);
+    expect(text.split('Kept once.').length - 1).toBe(1);
+    expect(text.split('Offline.').length - 1).toBe(1);
+    const html = (await stored(sid)).html;
+    expect(html.split('Kept once.').length - 1).toBe(1);
+    expect(sectionText(doc, other).split('While closed.').length - 1).toBe(1);
+    back.destroy();
+  });
+});
+
+describe('the section limit', () => {
+  it('refuses a change that would take a section past 2,000,000 characters, and says why', async () => {
+    const created = await app.http.post('/api/articles').set(bearer(agentKey)).send({ title: 'Long', markdown: '# Long\n\nStart.' });
+    const longId = created.body.data.article.id;
+    const client = await connectLive(url, longId, chief, { name: 'Chief Tester' });
+    clients.push(client);
+    const sid = client.doc.getArray<string>('order').get(0);
+    typeInto(client.doc, sid, 0, 0, 'a'.repeat(900_000));
+    typeInto(client.doc, sid, 0, 0, 'b'.repeat(900_000));
+    typeInto(client.doc, sid, 0, 0, 'c'.repeat(300_000));
+    await until(() => client.stateless.length > 0, 60_000);
+    expect(JSON.parse(client.stateless[0])).toEqual({ type: 'refused', reason: expect.stringMatching(/more than the limit of 2,000,000/) });
+    await app.strapi.plugin('quire').service('live').settled();
+    const k = app.strapi.db.connection;
+    await until(async () => ((await k('quire_sections').where({ uuid: sid }).first('html')).html as string).includes('bbbb'), 60_000);
+    expect(((await k('quire_sections').where({ uuid: sid }).first('html')).html as string).includes('cccc')).toBe(false);
+    client.destroy();
+  });
+});

@@ -25,7 +25,7 @@ export interface LiveClient {
 }
 
 /** Connects and resolves once synced; rejects with the server's reason when authentication fails. */
-export function connectLive(url: string, articleId: string, token: string, options: { name?: string } = {}): Promise<LiveClient> {
+export function connectLive(url: string, articleId: string, token: string, options: { name?: string; doc?: Y.Doc } = {}): Promise<LiveClient> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       client.destroy();
@@ -34,7 +34,7 @@ export function connectLive(url: string, articleId: string, token: string, optio
     const socket = new HocuspocusProviderWebsocket({ url, WebSocketPolyfill: WebSocket } as any);
     const stateless: string[] = [];
     const closes: Array<{ code: number; reason: string }> = [];
-    const doc = new Y.Doc();
+    const doc = options.doc ?? new Y.Doc();
     const provider = new HocuspocusProvider({
       websocketProvider: socket,
       name: `article:${articleId}`,

@@ -5,6 +5,7 @@ import note from './note/schema.json';
 import oauthClient from './oauth-client/schema.json';
 import oauthGrant from './oauth-grant/schema.json';
 import oauthToken from './oauth-token/schema.json';
+import liveState from './live-state/schema.json';
 import premiseRevision from './premise-revision/schema.json';
 import publication from './publication/schema.json';
 import section from './section/schema.json';
@@ -28,4 +29,5 @@ export default {
   'trashed-section': { schema: trashedSection },
   suggestion: { schema: suggestion },
   'premise-revision': { schema: premiseRevision },
+  'live-state': { schema: liveState },
 };

@@ -11,7 +11,6 @@
  * (y-prosemirror's updateYFragment), and that update is applied to the live document: Yjs
  * merges it with whatever editors typed since the last store, as if the agent had typed it.
  */
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Core } from '@strapi/strapi';
@@ -126,11 +125,35 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
     return k(tableName(strapi, TABLE.articles)).where({ uuid: articleId }).first(['id', 'user_id', 'premise']);
   }
 
+  /**
+   * The document's Yjs state as of its last complete store, with the revisions it holds: a
+   * document loaded again (after its editors left, or a restart) continues the same history,
+   * so a page that reconnects with its own copy merges instead of doubling the text.
+   */
+  async function persist(document: Document, state: LiveState, snapshot: Uint8Array) {
+    const k = await knexOf(strapi);
+    const row = {
+      state: Buffer.from(snapshot).toString('base64'),
+      revs: JSON.stringify(Object.fromEntries([...state.synced].map(([id, s]) => [id, s.rev]))),
+      premise: state.premise,
+      updated_at: new Date(),
+    };
+    const table = tableName(strapi, TABLE.liveStates);
+    const updated = await k(table).where({ article_id: state.articleRowId }).update(row);
+    if (!updated) await k(table).insert({ article_id: state.articleRowId, ...row, created_at: new Date() }).catch(() => k(table).where({ article_id: state.articleRowId }).update(row));
+  }
+
   async function load(document: Document, articleId: string): Promise<void> {
     const article = await articleRow(articleId);
     if (!article || article.user_id == null) throw refusal('This article no longer exists.', 4404);
     const { rows } = await storedSections(Number(article.id));
     const premise = String(article.premise ?? '');
+    const k = await knexOf(strapi);
+    const saved = await k(tableName(strapi, TABLE.liveStates)).where({ article_id: article.id }).first(['state', 'revs', 'premise']);
+    if (saved) {
+      await resume(document, articleId, article, rows, premise, saved);
+      return;
+    }
     document.transact(() => {
       document.getArray<string>('order').insert(0, rows.map((row) => row.id));
       for (const row of rows) fillFragment(document.getXmlFragment(sectionField(row.id)), row.html);
@@ -147,7 +170,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
       synced.set(row.id, { rev: row.rev, html: fragmentToHtml(fragment) });
       longest = Math.max(longest, fragmentLength(fragment));
     }
-    states.set(document.name, {
+    const state: LiveState = {
       articleId,
       ownerId: Number(article.user_id),
       articleRowId: Number(article.id),
@@ -160,7 +183,67 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
       queue: Promise.resolve(),
       longest,
       since: new Map(),
-    });
+    };
+    states.set(document.name, state);
+    // Saved at once: a page that keeps this copy and reconnects after an unload must find the same history.
+    await persist(document, state, Y.encodeStateAsUpdate(document));
+  }
+
+  /**
+   * Loads the saved state, then brings it to what is stored (written while nobody had it open)
+   * as merges of the differences, as an agent's write would be.
+   */
+  async function resume(document: Document, articleId: string, article, rows: Array<{ id: string; rev: number; html: string }>, premise: string, saved) {
+    Y.applyUpdate(document, Buffer.from(String(saved.state), 'base64'), LOAD_ORIGIN);
+    const revs: Record<string, number> = typeof saved.revs === 'string' ? JSON.parse(saved.revs) : (saved.revs ?? {});
+    const base = new Y.Doc();
+    Y.applyUpdate(base, Y.encodeStateAsUpdate(document));
+    const synced = new Map<string, Synced>();
+    for (const [id, rev] of Object.entries(revs)) synced.set(id, { rev: Number(rev), html: fragmentToHtml(document.getXmlFragment(sectionField(id))) });
+    const state: LiveState = {
+      articleId,
+      ownerId: Number(article.user_id),
+      articleRowId: Number(article.id),
+      base,
+      synced,
+      premise: String(saved.premise ?? ''),
+      baseStale: false,
+      lastEditor: new Map(),
+      own: new Set(),
+      queue: Promise.resolve(),
+      longest: 0,
+      since: new Map(),
+    };
+    states.set(document.name, state);
+    const stored = new Set(rows.map((row) => row.id));
+    for (const id of [...synced.keys()]) if (!stored.has(id)) synced.delete(id);
+    const by: EventActor = { kind: 'agent', name: 'a change made while the article was closed' };
+    for (const row of rows) {
+      const known = synced.get(row.id);
+      if (known && known.rev === row.rev) continue;
+      const field = sectionField(row.id);
+      merge(document, state, by, (doc) => {
+        const fragment = doc.getXmlFragment(field);
+        if (fragment.length === 0) fillFragment(fragment, row.html);
+        else updateFragment(doc, fragment, row.html);
+      });
+      synced.set(row.id, { rev: row.rev, html: fragmentToHtml(base.getXmlFragment(field)) });
+    }
+    const order = document.getArray<string>('order');
+    const ids = rows.map((row) => row.id);
+    if (order.toArray().join() !== ids.join()) {
+      document.transact(() => {
+        order.delete(0, order.length);
+        order.insert(0, ids);
+      }, LOAD_ORIGIN);
+    }
+    if (premise !== state.premise) {
+      merge(document, state, by, (doc) => setText(doc.getText('premise'), premise));
+      state.premise = premise;
+    }
+    // Merged on load: the same in `base`, so nothing here is "changed since stored".
+    Y.applyUpdate(base, Y.encodeStateAsUpdate(document));
+    for (const id of order.toArray()) state.longest = Math.max(state.longest, fragmentLength(document.getXmlFragment(sectionField(id))));
   }
 
   /** Records who changed which field, from the transactions editors' connections make. */
@@ -242,6 +325,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
     if (complete) {
       Y.applyUpdate(state.base, snapshot);
       state.baseStale = false;
+      await persist(document, state, snapshot);
     } else {
       state.baseStale = true;
     }
@@ -512,5 +596,3 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
     },
   };
 }
-
-export const newSocketId = () => randomUUID();

@@ -231,7 +231,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         await trx(tableName(strapi, TABLE.sections)).where({ article_id: row.id }).delete();
         await trx(tableName(strapi, TABLE.notes)).where({ article_id: row.id }).delete();
         // Its history, trash and suggestions go with it.
-        for (const table of [TABLE.revisions, TABLE.trash, TABLE.suggestions, TABLE.premiseRevisions]) await trx(tableName(strapi, table)).where({ article_id: row.id }).delete();
+        for (const table of [TABLE.revisions, TABLE.trash, TABLE.suggestions, TABLE.premiseRevisions, TABLE.liveStates]) await trx(tableName(strapi, table)).where({ article_id: row.id }).delete();
         // Its public copies go too, and the slug is free again.
         await trx(tableName(strapi, TABLE.publications)).where({ article_id: row.id }).delete();
         await trx(articles()).where({ id: row.id }).delete();

@@ -33,6 +33,7 @@ export const TABLE = {
   trash: 'quire_trash',
   suggestions: 'quire_suggestions',
   premiseRevisions: 'quire_premise_revisions',
+  liveStates: 'quire_live_states',
 } as const;
 
 export const articleNotFound = (raw: string) =>
