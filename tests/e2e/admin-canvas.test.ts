@@ -225,6 +225,8 @@ it('merges an agent who changed the section while the editor typed in it: the ed
     const music = sectionAt(page, 'Music');
     const anchor = (await music.getAttribute('data-anchor'))!;
     const editor = music.locator('[contenteditable="true"]');
+    // The section as the earlier test left it, before the caret goes to its end.
+    await editor.getByText('It might compose elaborate pieces of music. Edited in the canvas.').waitFor();
     await editor.locator('p').first().click();
     await page.keyboard.press('End');
     await page.keyboard.press('Enter');
