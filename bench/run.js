@@ -9,7 +9,8 @@
  *   - GET /_health (Strapi's floor) and users-permissions' stock GET /api/users/me (JWT);
  *   - ours, with an API key: GET section by anchor (and the same read as the MCP tool
  *     get_section: a JSON-RPC tools/call POST, its ratio to the plain GET printed), GET outline (200 sections),
- *     POST section (insert in the middle of articles of about 200 sections), PATCH note;
+ *     POST section (insert in the middle of articles of about 200 sections), PATCH section with
+ *     If-Match (each connection its own section, sending the ETag of its last answer), PATCH note;
  *   - extra scenarios exported by bench/triggers.js, when that file exists.
  * Then it times inserting one section into the middle of an article of 20 and of 2,000
  * sections (sequential requests, each insert undone by an untimed delete so the sizes stay).
@@ -207,10 +208,17 @@ async function seed(baseUrl) {
   }
   const postTargets = [];
   for (let i = 0; i < POST_ARTICLES; i += 1) postTargets.push(await create(200, `Insert target ${i + 1}`));
+  // Sections PATCHed with If-Match: one per connection (each in its own article, so the writes
+  // do not wait on one article's lock), and one more for the check before measuring.
+  const ifMatch = [];
+  for (const target of postTargets.slice(0, CONNECTIONS + 1)) {
+    const path = `/api/articles/${target.id}/sections/${target.outline[10].anchor}`;
+    ifMatch.push({ path, etag: (await expectStatus(request(baseUrl, 'GET', path, { headers: auth }), 200, 'etag')).headers.etag });
+  }
   const small = await create(20, 'Small');
   const large = await create(2000, 'Large');
   const searcher = await seedSearcher(baseUrl);
-  return { jwt, apiKey, auth, main, notes, postTargets, small, large, searcher };
+  return { jwt, apiKey, auth, main, notes, postTargets, ifMatch, small, large, searcher };
 }
 
 /** Another user with SEARCH_ARTICLES articles of 10 sections each, for the search across articles. */
@@ -356,6 +364,9 @@ async function main() {
     const jwtAuth = { authorization: `Bearer ${s.jwt}` };
     const json = { ...s.auth, 'content-type': 'application/json' };
     let next = 0;
+    let nextSlot = 0;
+    const freeSlots = s.ifMatch.slice(0, CONNECTIONS);
+    let edits = 0;
     const threshold = thresholdBodies();
     const insertBody = JSON.stringify({ markdown: '## Inserted\n\nA short section inserted in the middle.' });
     const scenarios = [
@@ -393,6 +404,34 @@ async function main() {
         ],
         body: insertBody,
         path: `/api/articles/${s.postTargets[0].id}/sections`,
+      },
+      {
+        // Each connection PATCHes its own section, sending the ETag of its previous answer.
+        name: 'PATCH section with If-Match',
+        method: 'PATCH',
+        label: `/api/articles/{id}/sections/{anchor} + If-Match (${CONNECTIONS} articles of 200)`,
+        path: s.ifMatch[CONNECTIONS].path,
+        headers: { ...json, 'if-match': s.ifMatch[CONNECTIONS].etag },
+        body: JSON.stringify({ markdown: '## Section 11\n\nEdited with If-Match by the benchmark.' }),
+        requests: [
+          {
+            method: 'PATCH',
+            headers: json,
+            setupRequest(req, context) {
+              // autocannon's context lasts one request: a section is taken while its PATCH is in flight.
+              context.slot = freeSlots.shift() ?? s.ifMatch[nextSlot++ % CONNECTIONS];
+              req.path = context.slot.path;
+              req.headers = { ...json, 'if-match': context.slot.etag };
+              req.body = JSON.stringify({ markdown: `## Section 11\n\nEdited with If-Match by the benchmark (${++edits}).` });
+              return req;
+            },
+            onResponse(status, _body, context, headers) {
+              const etag = headers.etag ?? headers.ETag ?? headers.Etag;
+              if (status === 200 && etag) context.slot.etag = etag;
+              freeSlots.push(context.slot);
+            },
+          },
+        ],
       },
       {
         name: `PATCH section, ${INLINE_MAX - 10} chars (main thread)`,

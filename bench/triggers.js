@@ -22,7 +22,7 @@
  *   `requests: [{ method, path, body, setupRequest }]` option): it returns the request with
  *   fresh headers. Scenarios whose headers are fixed have no setupRequest.
  *
- * All scenarios answer 202 when accepted. Executions run in-process (no REDIS_URL).
+ * The triggers answer 202 when accepted, the status read 200. Executions run in-process (no REDIS_URL).
  *
  * `serverEnv`: the server must run with these variables, or the per-instance trigger rate
  * limit (TRIGGER_RATE_LIMIT, 600 a minute by default) answers most requests with 429.
@@ -92,6 +92,11 @@ async function scenarios({ baseUrl, jwt, apiKey }) {
     return { 'content-type': 'application/json', 'x-api-key': instance.apiKey, 'idempotency-key': `bench-${keyPrefix}-${keyCounter}` };
   };
 
+  // One execution to read back, as a caller polls it (GET /status, no wait).
+  const started = await fetch(new URL(path, baseUrl), { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': instance.apiKey }, body });
+  if (started.status !== 202) throw new Error(`bench/triggers: the first trigger answered ${started.status}`);
+  const { executionId } = (await started.json()).data;
+
   return [
     {
       name: 'trigger (instance key)',
@@ -122,6 +127,12 @@ async function scenarios({ baseUrl, jwt, apiKey }) {
       path,
       headers: { 'content-type': 'application/json', 'x-api-key': instance.apiKey, 'idempotency-key': `bench-${keyPrefix}-repeat` },
       body,
+    },
+    {
+      name: 'GET status (instance key)',
+      method: 'GET',
+      path: `/status/${instance.id}/${executionId}`,
+      headers: { 'x-api-key': instance.apiKey },
     },
   ];
 }

@@ -26,7 +26,9 @@ export default ({ env }: { env: EnvSource }) => {
     auth: { secret: config.adminJwtSecret },
     apiToken: { salt: config.apiTokenSalt },
     transfer: { token: { salt: config.transferTokenSalt } },
-    secrets: { encryptionKey: config.encryptionKey },
+    // The sealing salt of stored secrets (src/kernel/secrets.ts): the app's, and fixed, since
+    // changing it would make every secret sealed so far unreadable.
+    secrets: { encryptionKey: config.encryptionKey, sealSalt: 'quire-triggers' },
     flags: { nps: false, promoteEE: false },
     ...(config.serveAdminPanel !== undefined && { serveAdminPanel: config.serveAdminPanel }),
     // SERVE_ADMIN_PANEL=false turns the admin API off as well (src/admin-access). Strapi's own

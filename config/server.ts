@@ -1,4 +1,8 @@
 import { bool, int, list, readSettings, text, trimTrailingSlashes, url, type EnvSource } from '../src/kernel/config';
+import { redisSettings } from '../src/kernel/redis';
+
+/** The app's Redis (src/kernel/redis.ts): shared by every plugin, its keys under this namespace by default. */
+const redis = redisSettings('quire:');
 
 export const settings = {
   host: text('HOST', { default: '127.0.0.1' }),
@@ -21,5 +25,6 @@ export default ({ env }: { env: EnvSource }) => {
     url: trimTrailingSlashes(config.publicUrl ?? `http://${config.host}:${config.port}`),
     app: { keys: config.appKeys },
     proxy: { koa: config.trustProxy, maxIpsCount: config.proxyHops },
+    redis: readSettings(redis, env),
   };
 };

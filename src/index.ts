@@ -1,8 +1,10 @@
 import type { Core } from '@strapi/strapi';
 import { bootstrapAdminAccess, registerAdminAccess } from './admin-access';
+import { API_INFO } from './api-info';
 import { registerPrefixes } from './kernel/envelope';
 import { DOCS_PATH, mountApiDescription } from './kernel/openapi';
 import { grantByDefault } from './kernel/permissions';
+import { appRedis } from './kernel/redis';
 import { caseSensitiveRoutes, declaredRoutes } from './kernel/routes';
 
 /** Our plugins must be loaded: Strapi would otherwise skip a plugin with no entry silently. */
@@ -22,7 +24,7 @@ export default {
     await bootstrapAdminAccess(strapi);
 
     // GET /api/openapi.json and /api/docs: the description of every route the plugins declared.
-    mountApiDescription(strapi);
+    mountApiDescription(strapi, API_INFO);
 
     // After every plugin's bootstrap, so users-permissions has made its roles on a fresh database.
     const actionsByPlugin = new Map<string, string[]>();
@@ -33,5 +35,10 @@ export default {
       const granted = await grantByDefault(strapi, plugin, actions);
       if (granted.length) strapi.log.info(`${plugin}: the Authenticated role may now call ${granted.length} new route(s) (Users & Permissions).`);
     }
+  },
+
+  async destroy({ strapi }: { strapi: Core.Strapi }) {
+    // The app's shared Redis client (rate limits), after the plugins stopped using it.
+    await appRedis(strapi).close();
   },
 };

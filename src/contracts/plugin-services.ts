@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import type { createRateLimits } from '../kernel/rate-limit';
 
 /**
  * What the quire plugin offers other plugins through `strapi.plugin('quire').service(name)`.
@@ -34,10 +33,6 @@ export interface QuireServices {
   articles: { createArticle: (userId: number, input: QuireArticleFields) => Promise<{ article: { id: string } }> };
   /** Adding a note (written by an agent) to one of a user's articles. */
   notes: { add: (userId: number, articleId: string, input: QuireNoteFields, createdBy: 'agent') => Promise<{ note: { anchor: string } }> };
-  /** The shared rate limits (429 `rate-limited` with Retry-After). */
-  rateLimit: Pick<ReturnType<typeof createRateLimits>, 'consume' | 'blockedFor'>;
-  /** Where Redis is, if anywhere (REDIS_URL). */
-  redis: { url: () => string | null };
 }
 
 /** A skill (CONTRACT 21): an enabled workflow of an organization, as agents see it. */
@@ -82,7 +77,7 @@ export interface TriggersServices {
      * `waitSeconds` (default and at most 30). Throws the API's errors (ApiError): 404 for an
      * unknown or disabled skill, 400 for an input its inputSchema refuses (nothing runs), 422 for
      * an idempotency key first used with another input, 429 past the instance's trigger rate
-     * limit (TRIGGER_RATE_LIMIT, the same counter as POST /webhook).
+     * limit (TRIGGER_RATE_LIMIT, the same counter as POST /webhook, in the app's rate limits).
      */
     call: (organizationId: string, name: string, input: unknown, options?: { idempotencyKey?: string; waitSeconds?: number }) => Promise<SkillCallResult>;
   };

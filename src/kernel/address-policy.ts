@@ -100,7 +100,7 @@ export function isLocalName(host: string): boolean {
   );
 }
 
-/** A `host` or `host:port` exemption from UNFURL_ALLOWED_PRIVATE_HOSTS. */
+/** A `host` or `host:port` exemption (a plugin's setting of hosts its fetches may reach although private). */
 export interface HostExemption {
   host: string;
   port?: number;

@@ -4,10 +4,10 @@
  *
  * Conventions, the same in every plugin:
  * - Declared in the plugin's `admin` router (`type: 'admin'`), so they are served under the
- *   plugin's own prefix: `/quire/...`, `/triggers/...` (never under `/api`, and not at the
+ *   plugin's own prefix: `/<plugin>/...` (never under `/api`, and not at the
  *   root paths of public pages: `/p`, `/cli`, `/webhook`, `/status`).
  * - Every route is built with `adminRoute()`: an authenticated admin (`admin::isAuthenticatedAdmin`)
- *   holding every RBAC action it names (`admin::hasPermissions`), e.g. `plugin::quire.read`.
+ *   holding every RBAC action it names (`admin::hasPermissions`), e.g. `plugin::<plugin>.read`.
  * - Success: `{ data, meta? }` (Strapi's shape). Errors: Strapi's admin error format,
  *   `{ data: null, error: { status, name, message, details } }`, which the admin's fetch client
  *   and `useAPIErrorHandler` understand. Our services' errors (the envelope's codes) are
@@ -59,7 +59,7 @@ async function adminErrors(ctx, next) {
 
 /**
  * An admin route: `path` is relative to the plugin's prefix (`/articles` is served at
- * `/quire/articles`), `actions` are the RBAC action uids the admin must all hold.
+ * `/<plugin>/<resource>`), `actions` are the RBAC action uids the admin must all hold.
  */
 export function adminRoute(method: Method, path: string, handler: string, actions: string[]) {
   if (!actions.length) throw new Error(`Admin route ${method} ${path} must name at least one permission action.`);
@@ -116,7 +116,7 @@ export function parseAdminQuery<S extends z.ZodType>(schema: S, query: unknown):
 /** A LIKE pattern matching `text` anywhere, with the wildcards in it escaped (use with `escape '\'`). */
 export const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-// ---- what admin routes answer, for their declarations (kernel/routes.ts `admin`) ----
+// ---- what admin routes answer, for their declarations (kernel/routes/declare.ts `admin`) ----
 
 const json = (description: string, schema: z.ZodType): ContentAnswer => ({ kind: 'content', types: ['application/json'], description, schema });
 

@@ -1,16 +1,16 @@
 /**
  * The one authentication policy of our routes.
  *
- * Each route declares the credentials it accepts, in order (kernel/routes.ts). One
+ * Each route declares the credentials it accepts, in order (kernel/routes/declare.ts). One
  * authenticator resolves the caller from what the request presents: its headers, its cookies,
  * the `api_key` values taken out of its query string, its path parameters and (for signed
  * webhooks) its raw body. It never sees a Koa context: `authRequestOf(ctx)` is the one place
  * that reads one.
  *
- * Plugins teach it their credentials in their `register` (`registerCredential`): the quire
- * plugin the user's API key, JWT and session cookie; the triggers plugin organization keys,
- * instance keys and webhook signatures. A route of one plugin may accept another plugin's
- * credentials by kind, without importing anything of it.
+ * It knows no credential of its own: each plugin teaches it its kinds in its `register`
+ * (`registerCredential`), with the OpenAPI security scheme that describes each, and declares
+ * the caller each gives (CredentialCallers, in src/contracts). A route of one plugin may accept
+ * another plugin's credentials by kind, without importing anything of it.
  *
  * The rule: the route's credentials are tried in its order; a credential the request does not
  * present is skipped; the first presented one that is valid (and, where the route checks it,
@@ -20,94 +20,52 @@
 import type { Core } from '@strapi/strapi';
 import { ApiError } from './errors';
 
-/** Every kind of credential a route of ours may accept. */
-export const CREDENTIALS = [
-  'api-key',
-  'jwt',
-  'session',
-  'oauth',
-  'organization-key',
-  'instance-key',
-  'instance-key-query',
-  'webhook-signature',
-  // The admin panel's token: admin routes, checked by Strapi's admin policies, not here.
-  'admin',
-] as const;
-export type Credential = (typeof CREDENTIALS)[number];
-
 /** What a credential may do (key scopes; JWTs and sessions write). */
 export type Scope = 'write' | 'suggest' | 'read';
 
+/** A users-permissions user, as a caller acting for one carries it. */
 export interface CallerUser {
   id: number;
   username: string;
   email: string;
 }
 
-/** A person (or an agent with their key): the API key, JWT, session cookie or OAuth token of a user. */
-export interface UserCaller {
-  kind: 'user';
-  credential: 'api-key' | 'jwt' | 'session' | 'oauth';
-  /** The user it acts as (the users-permissions user). */
-  userId: number;
-  user: CallerUser;
+/** What every caller has, whatever its credential. */
+export interface CallerBase {
+  /** The family of caller (a person, an organization...): what handlers switch on. */
+  kind: string;
+  /** The credential kind it came with (one a plugin registered). */
+  credential: string;
+  scope: Scope;
   /**
-   * `key` for API keys and OAuth access tokens (agent credentials), `session` for JWTs and the
-   * session cookie (GET /api/auth/me, CONTRACT 2). `credential` tells an OAuth token from a key.
+   * Whether the user's role has `action`, when the credential's own lookup answered it (the
+   * request's `action`, in the same query): kernel/permissions then needs no query of its own.
    */
-  via: 'key' | 'session';
-  /** The API key's row id, when it came with one. */
-  keyId?: number;
-  /** The API key's public id (its record's `id`), when it came with one. */
-  keyDocumentId?: string;
-  /** True for a key issued by `quire login` (the person approved it with their session): it may manage keys. */
-  keyFromLogin?: boolean;
-  /** The OAuth client's name, for an OAuth access token (revisions name the agent by it). */
-  clientName?: string;
-  /** The key's scope; JWTs and sessions write. */
-  scope: Scope;
-}
-
-/** An organization key (X-Process-Manager-Key): any instance of its organization, for its owner. */
-export interface OrganizationCaller {
-  kind: 'organization';
-  credential: 'organization-key';
-  userId: number;
-  organizationId: string;
-  keyId: number;
-  scope: Scope;
-  /** What checking the route's target found (the workflow of a trigger), for the controller. */
+  permission?: { action: string; allowed: boolean };
+  /** The users-permissions user it acts for, when it acts for one (its role decides). */
+  userId?: number;
+  /** What checking the route's target found, for the controller. */
   target?: unknown;
 }
 
-/** A process instance's key (X-API-Key or ?api_key=): that instance only. */
-export interface InstanceCaller {
-  kind: 'instance';
-  credential: 'instance-key' | 'instance-key-query';
-  userId: number;
-  instanceId: string;
-  scope: Scope;
-  target?: unknown;
+/**
+ * The caller each kind of credential gives, by kind. The kernel knows only `admin` (the admin
+ * panel's token, checked by Strapi's admin policies, not here); the plugins add theirs by
+ * declaration merging, in the contracts between them (src/contracts/credentials.ts), so that a
+ * route of one plugin may accept another plugin's credentials by kind.
+ */
+export interface CredentialCallers {
+  admin: never;
 }
 
-/** A request signed (Standard Webhooks) with one of the secrets of the workflow its URL names. */
-export interface SignatureCaller {
-  kind: 'signature';
-  credential: 'webhook-signature';
-  instanceId: string;
-  workflowId: string;
-  scope: Scope;
-  target?: unknown;
-}
+/** Every kind of credential a route may accept. */
+export type Credential = Extract<keyof CredentialCallers, string>;
 
-export type Caller = UserCaller | OrganizationCaller | InstanceCaller | SignatureCaller;
+/** The caller a kind of credential gives. */
+export type CallerFor<C extends Credential> = CredentialCallers[C];
 
-/** The caller type a list of accepted credentials gives (for controllers' types). */
-export type CallerFor<C extends Credential> =
-  | (C extends 'api-key' | 'jwt' | 'session' | 'oauth' ? UserCaller : never)
-  | (C extends 'organization-key' ? OrganizationCaller : never)
-  | (C extends 'instance-key' | 'instance-key-query' ? InstanceCaller : never)
-  | (C extends 'webhook-signature' ? SignatureCaller : never);
+/** Any caller. */
+export type Caller = { [K in Credential]: CredentialCallers[K] }[Credential];
 
 /** What the authenticator sees of a request. */
 export interface AuthRequest {
@@ -126,6 +84,8 @@ export interface AuthRequest {
   ip?: string;
   /** Lookups shared by the checks of one request (a workflow loaded once). */
   memo: Map<string, Promise<unknown>>;
+  /** The users-permissions action of the route served, if any: a verifier may check the role's permission in its lookup. */
+  action?: string | null;
 }
 
 /** One credential's verdict on a request. */
@@ -136,10 +96,20 @@ export type Verdict =
   /** Presented, but not valid: the 401's message, and its nextAction when the route names none. */
   | { refused: string; nextAction?: string };
 
+/** How the API description (OpenAPI) presents a kind of credential: a security scheme, by name. */
+export interface SecurityScheme {
+  /** The scheme's name in `components.securitySchemes` (apiKey, sessionCookie...). */
+  name: string;
+  /** The OpenAPI Security Scheme Object. */
+  scheme: Readonly<Record<string, unknown>>;
+}
+
 export interface CredentialVerifier {
   verify(request: AuthRequest): Verdict | Promise<Verdict>;
   /** The 401's nextAction when a route that accepts this credential receives no credential at all. */
   whenMissing?: string;
+  /** How the API description presents it (the routes that accept it list it as their security). */
+  scheme?: SecurityScheme;
 }
 
 /** How a route authenticates: its credentials and what a caller must also grant. */
@@ -151,9 +121,9 @@ export interface AuthPolicy {
   /** The nextAction of every 401 of this route (else the refusing credential's, or `whenMissing`). */
   nextAction?: string;
   /**
-   * Checks that a valid caller may reach this request's target (a trigger's instance and
-   * workflow): null when it may, else the reason, and the next credential is tried. It may
-   * leave what it found in `caller.target`, and throw (404 for a missing workflow).
+   * Checks that a valid caller may reach this request's target (what its path names): null
+   * when it may, else the reason, and the next credential is tried. It may leave what it found
+   * in `caller.target`, and throw (404 for a target that does not exist).
    */
   grants?: (caller: Caller, request: AuthRequest, strapi: Core.Strapi) => Promise<string | null>;
   /**
@@ -182,6 +152,24 @@ export function registerCredential(strapi: Core.Strapi, kind: Credential, verifi
 export function registeredCredentials(strapi: Core.Strapi): Credential[] {
   return [...(verifiersByApp.get(strapi)?.keys() ?? [])];
 }
+
+/** The security schemes of the registered kinds, by kind (with the admin panel's, which is the kernel's). */
+export function registeredSchemes(strapi: Core.Strapi): Record<string, SecurityScheme> {
+  const schemes: Record<string, SecurityScheme> = { admin: ADMIN_SCHEME };
+  for (const [kind, verifier] of verifiersByApp.get(strapi) ?? []) if (verifier.scheme) schemes[kind] = verifier.scheme;
+  return schemes;
+}
+
+/** The admin panel's token: admin routes (kernel/admin-routes.ts), checked by Strapi's admin policies. */
+export const ADMIN_SCHEME: SecurityScheme = {
+  name: 'adminToken',
+  scheme: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'The admin panel\'s token of a signed-in admin (Strapi\'s admin authentication); the route\'s RBAC actions are in x-admin-permissions.',
+  },
+};
 
 function verifierOf(strapi: Core.Strapi, kind: Credential): CredentialVerifier {
   const verifier = verifiersByApp.get(strapi)?.get(kind);

@@ -5,14 +5,14 @@
  * settings with the helpers below and reads them with `readSettings`:
  *
  *   export const settings = {
- *     rateLimit: int('UNFURL_RATE_LIMIT', { min: 1, max: 1_000_000_000, default: 30 }),
- *     queue: text('TRIGGER_QUEUE', { default: 'quire-triggers' }),
+ *     rateLimit: int("POSTS_RATE_LIMIT", { min: 1, max: 1_000_000_000, default: 30 }),
+ *     queue: text("JOB_QUEUE", { default: "jobs" }),
  *   };
  *   const config = readSettings(settings, env);   // { rateLimit: number, queue: string }
  *
  * An unset or empty variable takes its default (a setting without one is required). A bad
  * value throws a ConfigError whose whole text is one line naming the variable, the value and
- * what is accepted:  UNFURL_RATE_LIMIT="abc" is not valid: expected a whole number from 1 to 1000000000
+ * what is accepted:  POSTS_RATE_LIMIT="abc" is not valid: expected a whole number from 1 to 1000000000
  * Nothing is silently replaced by a default.
  */
 import { z } from 'zod';

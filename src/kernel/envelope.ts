@@ -8,7 +8,7 @@ import { ApiError, fromStrapiErrorBody, toFailure, type Failure } from './errors
  * body parser, so malformed JSON, unknown routes and anything thrown by our routes come out in
  * our shape. Each plugin declares the URL prefixes it owns, in its register:
  *
- *   registerPrefixes(strapi, 'triggers', ['/api/organizations', '/webhook', '/status']);
+ *   registerPrefixes(strapi, '<plugin>', ['/api/posts', '/webhook']);
  *
  * Under a declared prefix everything answers in our envelope; elsewhere under /api, other
  * plugins' routes (users-permissions' /api/auth/local...) keep Strapi's own shape.

@@ -1,5 +1,5 @@
 /**
- * Calling a declared route in-process (the MCP tools, kernel/routes.ts declarations): the same
+ * Calling a declared route in-process (the MCP tools, kernel/routes declarations): the same
  * pipeline as an HTTP request after its guard, without a request to ourselves.
  *
  * The caller is already authenticated (by the request that carries the call: POST /api/mcp), so
@@ -49,7 +49,7 @@ function actionOf(strapi: Core.Strapi, route: AnyRoute): Action {
 }
 
 /**
- * The request context a controller action reads (what kernel/routes.ts `handle` and the
+ * The request context a controller action reads (what kernel/routes/handle.ts `handle` and the
  * plugin's wrappers use: params, query, body, headers, the caller) and writes (status, body,
  * headers): the part of a Koa context a declared route may touch.
  */

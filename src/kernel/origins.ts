@@ -1,6 +1,6 @@
 /**
  * Which web origins may send requests to routes that check the `Origin` header (a route's
- * `checkOrigin`, kernel/routes.ts): the server's own public origin (PUBLIC_URL) and the origins of
+ * `checkOrigin`, kernel/routes/declare.ts): the server's own public origin (PUBLIC_URL) and the origins of
  * CORS_ORIGINS, read from the `strapi::cors` middleware's configuration (config/middlewares.ts),
  * so that CORS and this check never disagree.
  *

@@ -8,7 +8,8 @@
  * is never overruled.
  */
 import type { Core } from '@strapi/strapi';
-import type { Caller, Scope } from './auth';
+import type { CallerBase, Scope } from './auth';
+import type { Knex } from 'knex';
 import { knexOf, tableName } from './db';
 import { permissionDenied } from './errors';
 
@@ -25,19 +26,31 @@ interface JoinTable {
 const joinTableOf = (strapi: Core.Strapi, uid: string, attribute: string) =>
   (strapi.db.metadata.get(uid as never).attributes[attribute] as unknown as { joinTable: JoinTable }).joinTable;
 
-/** True when the role of user `userId` has the users-permissions action (one indexed query). */
-export async function roleAllows(strapi: Core.Strapi, userId: number, action: string): Promise<boolean> {
+/** The rows of user `user` (an id, or a column of the outer query) whose role has `action`. */
+function permissionRows(strapi: Core.Strapi, k: Knex, user: number | Knex.Raw, action: string) {
   const userRole = joinTableOf(strapi, USER, 'role');
   const permissionRole = joinTableOf(strapi, PERMISSION, 'role');
   const permissions = strapi.db.metadata.get(PERMISSION as never).tableName;
-  const k = await knexOf(strapi);
-  const row = await k(tableName(strapi, userRole.name, 'ur'))
+  return k(tableName(strapi, userRole.name, 'ur'))
     .join(tableName(strapi, permissionRole.name, 'pr'), `pr.${permissionRole.inverseJoinColumn.name}`, `ur.${userRole.inverseJoinColumn.name}`)
     .join(tableName(strapi, permissions, 'p'), 'p.id', `pr.${permissionRole.joinColumn.name}`)
-    .where(`ur.${userRole.joinColumn.name}`, userId)
-    .andWhere('p.action', action)
-    .first(k.raw('1 as allowed'));
+    .where(`ur.${userRole.joinColumn.name}`, user)
+    .andWhere('p.action', action);
+}
+
+/** True when the role of user `userId` has the users-permissions action (one indexed query). */
+export async function roleAllows(strapi: Core.Strapi, userId: number, action: string): Promise<boolean> {
+  const k = await knexOf(strapi);
+  const row = await permissionRows(strapi, k, userId, action).first(k.raw('1 as allowed'));
   return Boolean(row);
+}
+
+/**
+ * A column `allowed` (true or 1 when the role of the user in `userIdColumn` has `action`), to
+ * add to a credential's own lookup: the permission comes with it, not in a query of its own.
+ */
+export function roleAllowsColumn(strapi: Core.Strapi, k: Knex, userIdColumn: string, action: string): Knex.Raw {
+  return k.raw('exists ? as allowed', [permissionRows(strapi, k, k.raw('??', [userIdColumn]), action).select(k.raw('1'))]);
 }
 
 async function roleNameOf(strapi: Core.Strapi, userId: number): Promise<string | null> {
@@ -51,20 +64,22 @@ export interface Requirement {
   action: string | null;
   /** `read` routes change nothing; `write` routes do. */
   access: 'read' | 'write';
-  /** True when a `suggest` credential's write becomes a suggestion instead of being refused. */
-  suggestible?: boolean;
+  /** Set when a `suggest` credential's write becomes a suggestion instead of being refused. */
+  suggestible?: unknown;
 }
 
 const SCOPE_NEXT = 'Use a credential whose scope allows writing (an API key created with scope "write", or your login).';
 
 /** 403 `permission-denied` unless the caller's role has the route's action and its scope allows it. */
-export async function authorize(strapi: Core.Strapi, caller: Caller | null, requirement: Requirement): Promise<void> {
+export async function authorize(strapi: Core.Strapi, caller: CallerBase | null, requirement: Requirement): Promise<void> {
   if (!caller) return;
   if (requirement.access === 'write' && !scopeWrites(caller.scope, requirement)) {
     throw permissionDenied(`This credential's scope (${caller.scope}) does not allow changes.`, SCOPE_NEXT);
   }
-  if (!requirement.action || !('userId' in caller)) return;
-  if (await roleAllows(strapi, caller.userId, requirement.action)) return;
+  if (!requirement.action || caller.userId === undefined) return;
+  // The credential's lookup may have answered it already (CallerBase.permission).
+  const known = caller.permission?.action === requirement.action ? caller.permission.allowed : undefined;
+  if (known ?? (await roleAllows(strapi, caller.userId, requirement.action))) return;
   const role = await roleNameOf(strapi, caller.userId);
   throw permissionDenied(
     `Your role${role ? ` (${role})` : ''} does not allow ${requirement.action}.`,
@@ -77,7 +92,7 @@ export async function authorize(strapi: Core.Strapi, caller: Caller | null, requ
  * section writes), which turns the call into a suggestion (CONTRACT section 14).
  */
 function scopeWrites(scope: Scope, requirement: Requirement): boolean {
-  return scope === 'write' || (scope === 'suggest' && requirement.suggestible === true);
+  return scope === 'write' || (scope === 'suggest' && Boolean(requirement.suggestible));
 }
 
 const GRANTED_KEY = 'authenticated-role-defaults';

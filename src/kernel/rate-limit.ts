@@ -5,15 +5,17 @@
  * otherwise. Every consume or check leaves the limiter's real state on the request being served
  * (Strapi's request context): the answer carries
  *
- *   RateLimit-Policy: "trigger";q=600;w=60        the policy: quota q per window of w seconds
- *   RateLimit: "trigger";r=597;t=41               what is left of it (r) and seconds until reset (t)
+ *   RateLimit-Policy: "sign-in";q=10;w=60        the policy: quota q per window of w seconds
+ *   RateLimit: "sign-in";r=7;t=41                what is left of it (r) and seconds until reset (t)
  *
  * (draft-ietf-httpapi-ratelimit-headers, structured-field lists: a request that passed two
  * limiters lists both), and a 429 adds Retry-After.
  */
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type Redis from 'ioredis';
+import type { Core } from '@strapi/strapi';
 import { rateLimited } from './errors';
+import { appRedis } from './redis';
 
 export interface LimitSpec {
   /** Requests allowed per window. */
@@ -135,3 +137,20 @@ export const RATE_LIMIT_HEADERS = {
   'RateLimit-Policy': 'The limit of this route: "<name>";q=<requests>;w=<seconds> (IETF httpapi rate-limit headers).',
   RateLimit: 'What is left: "<name>";r=<requests remaining>;t=<seconds until the quota is whole again>.',
 } as const;
+
+const limitsByApp = new WeakMap<object, RateLimits>();
+
+/**
+ * The app's named rate limits: shared across processes through the app's Redis (REDIS_URL),
+ * in memory otherwise; the headers go on the request being served. Every plugin counts here,
+ * so two doors to one thing (a webhook and a skill call) can share a counter by its name.
+ */
+export function appRateLimits(strapi: Core.Strapi): RateLimits {
+  let limits = limitsByApp.get(strapi);
+  if (!limits) {
+    const redis = appRedis(strapi);
+    limits = createRateLimits({ redis: () => redis.client(), prefix: () => redis.prefix(), current: () => strapi.requestContext?.get() as never });
+    limitsByApp.set(strapi, limits);
+  }
+  return limits;
+}

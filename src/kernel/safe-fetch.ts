@@ -2,7 +2,6 @@ import dns from 'node:dns';
 import net from 'node:net';
 import { Agent, buildConnector, fetch } from 'undici';
 import { isExempt, isLocalName, isPublicAddress, parseHostExemptions, stripBrackets, type HostExemption } from './address-policy';
-import { hostList, readSetting, type EnvSource } from './config';
 
 /**
  * The one outbound fetcher for URLs that users give us (link previews, the workflow `http`
@@ -94,13 +93,6 @@ export interface SafeFetchResult {
   contentType: string;
   body: Buffer;
 }
-
-/**
- * Reads UNFURL_ALLOWED_PRIVATE_HOSTS (comma-separated `host` or `host:port`) from `env` into a
- * list; a malformed entry is a ConfigError. The plugins' config modules declare it with
- * `hostList` (kernel/config), which this is.
- */
-export const allowedPrivateHostsFromEnv = (env: EnvSource): string[] => readSetting(hostList('UNFURL_ALLOWED_PRIVATE_HOSTS'), env);
 
 const systemResolver: Resolver = async (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
 

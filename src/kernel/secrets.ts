@@ -4,9 +4,9 @@
  * Keys we issue (API keys, organization keys, instance keys) are a recognisable prefix plus
  * 256 random bits, stored as a SHA-256 hash and compared in constant time.
  *
- * Secrets the server must read back (instance keys for the trigger panel, webhook signing
- * secrets) are sealed with AES-256-GCM under a key derived from the app's ENCRYPTION_KEY, one
- * derived key per purpose. Format: "v1." + base64url(iv[12] | tag[16] | ciphertext).
+ * Secrets the server must read back (keys shown again in a panel, webhook signing secrets) are
+ * sealed with AES-256-GCM under a key derived from the app's ENCRYPTION_KEY and sealing salt,
+ * one derived key per purpose. Format: "v1." + base64url(iv[12] | tag[16] | ciphertext).
  */
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
@@ -35,13 +35,24 @@ export function safeEqual(a: string, b: string): boolean {
 const VERSION = 'v1.';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-/** HKDF salt of every derived key. Changing it makes every stored sealed secret unreadable. */
-const SEAL_SALT = 'quire-triggers';
+/**
+ * The AES key for one purpose ("instance-key", "signing-secrets"...), derived from ENCRYPTION_KEY
+ * with the app's sealing salt (HKDF; changing the salt makes every stored sealed secret unreadable).
+ */
+export function deriveKey(encryptionKey: string, purpose: string, salt = ''): Buffer {
+  if (!encryptionKey) throw new Error('ENCRYPTION_KEY is not set: it is needed to store sealed secrets.');
+  return Buffer.from(hkdfSync('sha256', Buffer.from(encryptionKey, 'utf8'), Buffer.from(salt), Buffer.from(purpose), 32));
+}
 
-/** The AES key for one purpose ("instance-key", "signing-secrets"...), derived from ENCRYPTION_KEY. */
-export function deriveKey(encryptionKey: string, purpose: string): Buffer {
-  if (!encryptionKey) throw new Error('ENCRYPTION_KEY is not set: it is needed to store instance keys and signing secrets.');
-  return Buffer.from(hkdfSync('sha256', Buffer.from(encryptionKey, 'utf8'), Buffer.from(SEAL_SALT), Buffer.from(purpose), 32));
+interface SealingConfig {
+  encryptionKey?: string;
+  sealSalt?: string;
+}
+
+/** The app's key for one purpose: ENCRYPTION_KEY and the sealing salt of the app's config (config/admin.ts `secrets`). */
+export function appSealingKey(strapi: { config: { get(path: string): unknown } }, purpose: string): Buffer {
+  const secrets = (strapi.config.get('admin.secrets') ?? {}) as SealingConfig;
+  return deriveKey(String(secrets.encryptionKey ?? ''), purpose, String(secrets.sealSalt ?? ''));
 }
 
 export function seal(key: Buffer, plaintext: string): string {

@@ -281,7 +281,7 @@ describe('the index', () => {
       await knex.raw('DROP TRIGGER quire_sections_search_ai');
       await ada.post(`/api/articles/${article.id}/sections`, { markdown: '# Written while the trigger was gone\n\nplatypus' });
       expect(await found(ada, article.id, 'platypus')).toEqual([]);
-      const { ensureSearchIndex } = require(path.resolve(__dirname, '../../dist/src/plugins/quire/server/src/search-index'));
+      const { ensureSearchIndex } = require(path.resolve(__dirname, '../../dist/src/plugins/quire/server/src/repositories/search-index'));
       await ensureSearchIndex(app.strapi);
       expect((await found(ada, article.id, 'platypus')).map((m) => m.count)).toEqual([1]);
     });

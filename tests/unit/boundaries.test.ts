@@ -122,3 +122,73 @@ describe('the CLI and the server', () => {
     expect(typeImports).toBeGreaterThan(0);
   });
 });
+
+describe('the kernel names no plugin', () => {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const { appDir, sourceFiles } = require('../helpers/imports');
+  const { settings: quireSettings } = require('../../src/plugins/quire/server/src/config');
+  const { settings: triggersSettings } = require('../../src/plugins/triggers/server/src/config');
+  const { variablesOf } = require('../../src/kernel/config');
+
+  const plugins: string[] = fs
+    .readdirSync(path.join(appDir, 'src/plugins'), { withFileTypes: true })
+    .filter((entry: { isDirectory(): boolean }) => entry.isDirectory())
+    .map((entry: { name: string }) => entry.name);
+  const kernelFiles: string[] = sourceFiles('src/kernel');
+  const read = (file: string): string => fs.readFileSync(path.join(appDir, file), 'utf8');
+  /** What the kernel declares itself is app-level (REDIS_URL...), even where a plugin's config reads it too. */
+  const kernelSettings = new Set<string>(variablesOf(require('../../src/kernel/redis').redisSettings('')));
+  const pluginSettings = [...variablesOf(quireSettings), ...variablesOf(triggersSettings)].filter((name: string) => !kernelSettings.has(name));
+
+  /** The prefixes of the credentials and secrets the plugins issue (qk_, cko_...). */
+  function credentialPrefixes(): string[] {
+    const prefixes = new Set<string>();
+    for (const file of sourceFiles('src/plugins') as string[]) {
+      for (const m of read(file).matchAll(/\b[A-Z_]*PREFIX\s*=\s*'([a-z]{1,8}_)'/g)) prefixes.add(m[1]);
+    }
+    return [...prefixes];
+  }
+  const prefixes = credentialPrefixes();
+
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const word = (s: string) => new RegExp(`(?<![A-Za-z0-9_])${escape(s)}(?![A-Za-z0-9])`, 'i');
+  const rules: Array<[string, RegExp]> = [
+    ...plugins.map((name): [string, RegExp] => [`the plugin "${name}"`, word(name)]),
+    ...prefixes.map((prefix): [string, RegExp] => [`the credential prefix "${prefix}"`, new RegExp(`(?<![A-Za-z0-9])${escape(prefix)}`)]),
+    ...pluginSettings.map((name: string): [string, RegExp] => [`the setting ${name}`, new RegExp(`\\b${name}\\b`)]),
+    // Whatever a plugin may add later under its own name.
+    ...plugins.map((name): [string, RegExp] => [`a setting of "${name}"`, new RegExp(`\\b${escape(name.toUpperCase().replace(/S$/, ''))}S?_[A-Z]`)]),
+  ];
+
+  function namings(file: string, text: string): string[] {
+    const found: string[] = [];
+    text.split('\n').forEach((line, i) => {
+      for (const [what, pattern] of rules) if (pattern.test(line)) found.push(`${file}:${i + 1} names ${what}: ${line.trim().slice(0, 120)}`);
+    });
+    return found;
+  }
+
+  it('knows what to look for (the check itself can fail)', () => {
+    expect(plugins).toEqual(expect.arrayContaining(['quire', 'triggers']));
+    expect(prefixes).toEqual(expect.arrayContaining(['qk_', 'cko_', 'ck_']));
+    expect(pluginSettings).toEqual(expect.arrayContaining(['QUIRE_REVISIONS_KEEP', 'TRIGGER_RATE_LIMIT', 'UNFURL_RATE_LIMIT']));
+    expect(pluginSettings).not.toContain('REDIS_URL');
+    const fake = [
+      "registerPrefixes(strapi, 'triggers', ['/webhook']);",
+      "const name = 'quire_session';",
+      'Bearer qk_...',
+      "if (token.startsWith('cko_')) {",
+      "text('TRIGGER_QUEUE', { default: 'x' })",
+      '// QUIRE_NEW_THING',
+      '/* read UNFURL_RATE_LIMIT */',
+      'const stack_trace = 1; // a trigger fires; QuireBot/1.0', // none of these
+    ].join('\n');
+    expect([...new Set(namings('fake.ts', fake).map((f) => f.split(' names ')[0]))]).toEqual(['fake.ts:1', 'fake.ts:2', 'fake.ts:3', 'fake.ts:4', 'fake.ts:5', 'fake.ts:6', 'fake.ts:7']);
+    expect(kernelFiles.length).toBeGreaterThan(20);
+  });
+
+  it('no kernel file names a plugin, one of its credential prefixes or one of its settings', () => {
+    expect(kernelFiles.flatMap((file) => namings(file, read(file)))).toEqual([]);
+  });
+});

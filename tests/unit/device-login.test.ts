@@ -8,7 +8,7 @@ import {
   pollOutcome,
   type LoginState,
 } from '../../src/plugins/quire/server/src/domain/device-login';
-import { contentSecurityPolicy } from '../../src/plugins/quire/server/src/domain/login-page';
+import { pageCsp as contentSecurityPolicy } from '../../src/kernel/page-kit';
 import { escapeHtml } from '../../src/plugins/quire/server/src/domain/html-escape';
 
 describe('user codes', () => {

@@ -4,7 +4,7 @@
  * refuses (sent twice, not text, not one of the choices) reads as absent, and the other fields
  * are kept, so the page answers as for an empty field (what to fill in), as it always did.
  */
-import { readForm, text } from '../../src/plugins/quire/server/src/pages/respond';
+import { readForm, text } from '../../src/kernel/page-kit';
 import { cliLoginPageRoutes } from '../../src/plugins/quire/server/src/routes/pages';
 import { oauthRoutes } from '../../src/plugins/quire/server/src/routes/oauth';
 import { decisionForm, loginPageQuery, oauthDecisionForm, oauthSignInForm, signInForm } from '../../src/plugins/quire/server/src/schemas/inputs';

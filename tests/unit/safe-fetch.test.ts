@@ -2,7 +2,6 @@ import os from 'node:os';
 import dns from 'node:dns';
 import zlib from 'node:zlib';
 import {
-  allowedPrivateHostsFromEnv,
   BlockedUrlError,
   BLOCKED_MESSAGES,
   FetchFailedError,
@@ -10,6 +9,7 @@ import {
   safeFetch,
   type Resolver,
 } from '../../src/kernel/safe-fetch';
+import { allowedPrivateHostsFromEnv } from '../../src/plugins/quire/server/src/config';
 import { fetch as undiciFetch } from 'undici';
 import { blockedUrls, startServer, type TestServer } from '../helpers/servers';
 

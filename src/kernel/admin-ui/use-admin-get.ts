@@ -10,7 +10,7 @@ export interface AdminGet<T> {
 }
 
 /**
- * GETs one of our admin routes (e.g. `/quire/articles`) with the signed-in admin's token, again
+ * GETs one of our admin routes (e.g. `/<plugin>/<resource>`) with the signed-in admin's token, again
  * whenever `url` or `params` change; the previous answer stays shown while the next loads.
  * A null url fetches nothing.
  */

@@ -3,7 +3,7 @@
  * `./strapi-admin` export): the Quire menu link, shown to admins holding plugin::quire.read,
  * and the plugin's translations.
  */
-import { Book } from '@strapi/icons';
+import { Book, Clock, Sparkle } from '@strapi/icons';
 import { registerTranslations } from '../../../../kernel/admin-ui/translations';
 import { PERMISSIONS } from './permissions';
 import { PLUGIN_ID, t } from './pluginId';
@@ -18,6 +18,30 @@ export default {
       Component: () => import('./pages/App'),
     });
     app.registerPlugin({ id: PLUGIN_ID, name: 'Quire' });
+    // The admin home's widgets (Strapi 5's homepage widget API), first on the page. The Content
+    // Manager's "Last published entries" never lists Quire's articles (they are not its
+    // entries), so beside a published article it said "No published entries": it gives way.
+    // (Plugins register after the Content Manager, whose widgets are there by now.)
+    app.widgets?.register((widgets: any[]) => [
+      {
+        id: 'agent-changes',
+        pluginId: PLUGIN_ID,
+        icon: Sparkle,
+        title: { id: t('widget.agentChanges.title'), defaultMessage: 'Articles agents changed' },
+        link: { label: { id: t('widget.open'), defaultMessage: 'Open Quire' }, href: `/plugins/${PLUGIN_ID}` },
+        component: async () => (await import('./components/HomeWidgets')).AgentChangesWidget,
+        permissions: PERMISSIONS.read,
+      },
+      {
+        id: 'pending-suggestions',
+        pluginId: PLUGIN_ID,
+        icon: Clock,
+        title: { id: t('widget.suggestions.title'), defaultMessage: 'Suggestions waiting' },
+        component: async () => (await import('./components/HomeWidgets')).PendingSuggestionsWidget,
+        permissions: PERMISSIONS.read,
+      },
+      ...widgets.filter((widget) => !(widget.pluginId === 'content-manager' && widget.id === 'last-published-entries')),
+    ]);
   },
 
   bootstrap() {},

@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { mountRootRoutes } from '../../../../kernel/routes';
 import { routes } from './routes';
 import { QUIRE_ACTION_DEFINITIONS } from './permissions';
-import { backfillHtmlText, ensureSearchIndex } from './search-index';
+import { backfillHtmlText, ensureSearchIndex } from './repositories/search-index';
 import { subscribeUploadOwner } from './upload-extension';
 import { subscribeCredentialChanges } from './credential-changes';
 
@@ -10,13 +10,15 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   subscribeUploadOwner(strapi);
   // Rate limits shared through Redis (REDIS_URL) count there from the first request on.
   await strapi.plugin('quire').service('redis').connect();
-  // After schema sync, every boot: the search index and its triggers (see search-index.ts for why not a migration).
+  // After schema sync, every boot: the search index and its triggers (see repositories/search-index.ts for why not a migration).
   await ensureSearchIndex(strapi);
   await backfillHtmlText(strapi);
   // A password change or a block ends the user's web sessions and OAuth grants (not API keys).
   subscribeCredentialChanges(strapi);
   // Expired OAuth tokens and clients never used are deleted now and hourly.
   await strapi.plugin('quire').service('oauth').startSweeps();
+  // Articles deleted from the panel more than 30 days ago are purged now and hourly.
+  await strapi.plugin('quire').service('adminArticles').startSweeps();
   // The admin panel's permission actions (plugin::quire.read, ...), before the admin's own
   // bootstrap gives the Super Admin role every registered action.
   await strapi.service('admin::permission').actionProvider.registerMany(QUIRE_ACTION_DEFINITIONS);

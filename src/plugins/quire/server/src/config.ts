@@ -5,7 +5,7 @@
  */
 import os from 'node:os';
 import type { Core } from '@strapi/strapi';
-import { bool, duration, hostList, int, readSettings, text, url, type ConfigOf, type EnvSource } from '../../../../kernel/config';
+import { bool, duration, hostList, int, readSetting, readSettings, text, url, type ConfigOf, type EnvSource } from '../../../../kernel/config';
 import { DEFAULT_POLL_INTERVAL_SECONDS, MAX_POLL_INTERVAL_SECONDS } from './domain/device-login';
 import { DEFAULT_MAX_PIXELS } from './domain/upload-file';
 
@@ -58,6 +58,9 @@ export const settings = {
 };
 
 export type QuireConfig = ConfigOf<typeof settings>;
+
+/** UNFURL_ALLOWED_PRIVATE_HOSTS alone (comma-separated `host` or `host:port`); a malformed entry is a ConfigError. */
+export const allowedPrivateHostsFromEnv = (env: EnvSource): string[] => readSetting(settings.allowedPrivateHosts, env);
 
 export const readQuireConfig = (env: EnvSource): QuireConfig => readSettings(settings, env);
 

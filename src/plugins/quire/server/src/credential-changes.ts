@@ -11,6 +11,7 @@
  * One database lifecycle on the user model, so no route can change a password without it.
  */
 import type { Core } from '@strapi/strapi';
+import { userRepository } from './repositories/users';
 
 const USERS = 'plugin::users-permissions.user';
 
@@ -33,8 +34,7 @@ export function subscribeCredentialChanges(strapi: Core.Strapi) {
     // updateMany tells no ids afterwards: the users it is about to change are looked up before.
     async beforeUpdateMany(event: any) {
       if (!endsSignIns(event.params?.data)) return;
-      const rows = await strapi.db.query(USERS).findMany({ where: event.params.where, select: ['id'] });
-      event.state.quireUserIds = rows.map((row: { id: number }) => Number(row.id));
+      event.state.quireUserIds = await userRepository(strapi).idsWhere(event.params.where);
     },
     async afterUpdateMany(event: any) {
       for (const id of (event.state?.quireUserIds as number[] | undefined) ?? []) await endAllFor(id);

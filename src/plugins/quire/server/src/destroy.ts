@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 
 export default async ({ strapi }: { strapi: Core.Strapi }) => {
   strapi.plugin('quire').service('oauth').stopSweeps();
+  strapi.plugin('quire').service('adminArticles').stopSweeps();
   // Live documents first: their pending stores still need the database and the event bus.
   await strapi.plugin('quire').service('live').close();
   await strapi.plugin('quire').service('workers').close();

@@ -14,13 +14,43 @@
  * why the first one presented failed, in the same words whether or not the ids exist.
  */
 import { randomBytes } from 'node:crypto';
+import { appRateLimits } from '../../../../kernel/rate-limit';
 import type { Core } from '@strapi/strapi';
-import { bearerToken, headerValue, registerCredential, type AuthRequest, type Caller, type InstanceCaller } from '../../../../kernel/auth';
+import { bearerToken, headerValue, registerCredential, type AuthRequest, type Caller, type SecurityScheme } from '../../../../kernel/auth';
+import type { InstanceCaller } from '../../../../contracts/credentials';
 import { notFound, rateLimited } from '../../../../kernel/errors';
-import { keyKind, ORGANIZATION_KEY_PREFIX } from './domain/keys';
+import { INSTANCE_KEY_PREFIX, keyKind, ORGANIZATION_KEY_PREFIX } from './domain/keys';
 import { decodeSigningSecret, SIGNATURE_FAILURE_MESSAGES, signatureHeadersOf, verify } from './domain/signature';
 import type { TriggerWorkflow } from './services/workflows';
-import { quireService } from './quire';
+
+/**
+ * How the API description (OpenAPI) presents these credentials: one security scheme per kind,
+ * registered with each (scripts/openapi.js reads them too, to write docs/openapi.json).
+ */
+export const TRIGGER_CREDENTIAL_SCHEMES = {
+  'organization-key': {
+    name: 'organizationKey',
+    scheme: { type: 'apiKey', in: 'header', name: 'X-Process-Manager-Key', description: `An organization key (${ORGANIZATION_KEY_PREFIX}...): every process instance of its organization.` },
+  },
+  'instance-key': {
+    name: 'instanceKey',
+    scheme: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: `A process instance's key (${INSTANCE_KEY_PREFIX}...): that instance only.` },
+  },
+  'instance-key-query': {
+    name: 'instanceKeyQuery',
+    scheme: { type: 'apiKey', in: 'query', name: 'api_key', description: 'The instance key as a query parameter (never written to logs).' },
+  },
+  'webhook-signature': {
+    name: 'webhookSignature',
+    scheme: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'webhook-signature',
+      description:
+        'Standard Webhooks: `webhook-id`, `webhook-timestamp` (within 5 minutes) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, space-separated for several), signed with one of the workflow\'s secrets over the exact body.',
+    },
+  },
+} as const satisfies Record<'organization-key' | 'instance-key' | 'instance-key-query' | 'webhook-signature', SecurityScheme>;
 
 const ORGANIZATION_KEY_NEXT =
   'Send a valid organization key (POST /api/organizations/{id}/keys) or leave the header out and use your own credential.';
@@ -57,6 +87,7 @@ export function registerTriggerCredentials(strapi: Core.Strapi): void {
   const service = (name: string) => strapi.plugin('triggers').service(name);
 
   registerCredential(strapi, 'organization-key', {
+    scheme: TRIGGER_CREDENTIAL_SCHEMES['organization-key'],
     async verify(request) {
       // A Bearer value is this credential's only when it says so (cko_): the rest are users' tokens.
       const bearer = bearerToken(request);
@@ -76,13 +107,18 @@ export function registerTriggerCredentials(strapi: Core.Strapi): void {
   });
 
   const instanceKey = (credential: 'instance-key' | 'instance-key-query', read: (request: AuthRequest) => string | undefined | null) => ({
+    scheme: TRIGGER_CREDENTIAL_SCHEMES[credential],
     async verify(request: AuthRequest) {
       const value = read(request);
       if (value === null) return undefined;
       const place = where({ credential });
       if (keyKind(value) !== 'instance') return { refused: `${place} is not an instance key (ck_ followed by 43 characters).` };
-      const instance = await service('instances').findByKey(value);
+      // On a trigger URL the workflow it names comes with the key's lookup, for the route's target check.
+      const { processInstanceId, workflowId } = request.params;
+      const trigger = processInstanceId && workflowId ? { instanceId: processInstanceId, workflowId } : undefined;
+      const instance = await service('instances').findByKey(value, trigger);
       if (!instance) return { refused: doesNotGrant(place) };
+      if (trigger && instance.workflow !== undefined && !request.memo.has('workflow')) request.memo.set('workflow', Promise.resolve(instance.workflow));
       return { caller: { kind: 'instance' as const, credential, instanceId: instance.documentId as string, userId: instance.userId as number, scope: 'write' as const } };
     },
   });
@@ -95,10 +131,11 @@ export function registerTriggerCredentials(strapi: Core.Strapi): void {
   );
 
   registerCredential(strapi, 'webhook-signature', {
+    scheme: TRIGGER_CREDENTIAL_SCHEMES['webhook-signature'],
     async verify(request) {
       const signature = signatureHeadersOf(request.headers);
       if (!signature) return undefined;
-      const limits = quireService(strapi, 'rateLimit');
+      const limits = appRateLimits(strapi);
       const failureKey = `ip:${request.ip ?? 'unknown'}`;
       const blocked = await limits.blockedFor('webhook-signature-failure', failureKey, SIGNATURE_FAILURE_LIMIT);
       if (blocked) throw rateLimited(blocked, SIGNATURE_LIMITED);

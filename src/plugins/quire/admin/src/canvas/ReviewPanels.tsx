@@ -14,8 +14,22 @@ import { useAPIErrorHandler, useFetchClient, useNotification } from '@strapi/str
 import * as React from 'react';
 import { useIntl } from 'react-intl';
 import { articleUrl, type Actor, type EditResult, type Revision, type RevisionEntry, type SectionRecord, type Suggestion, type TrashEntry } from '../api';
+import styled from 'styled-components';
+import { markWordChanges } from '../../../server/src/domain/word-diff';
 import { t } from '../pluginId';
 import { Prose } from './styles';
+
+/** A version in the compare, its changed words marked (ins: added in the current one; del: gone from it). */
+const Marked = styled(Prose)`
+  ins { background: ${({ theme }) => theme.colors.success100}; color: ${({ theme }) => theme.colors.success700}; text-decoration: none; border-radius: 2px; }
+  del { background: ${({ theme }) => theme.colors.danger100}; color: ${({ theme }) => theme.colors.danger700}; text-decoration: line-through; border-radius: 2px; }
+`;
+
+/** GET .../accepted: versions that came from an accepted suggestion, and who accepted them. */
+interface Accepted {
+  rev: number;
+  acceptedBy: Actor;
+}
 
 /** How often the suggestions panel looks for new ones (a suggest key's suggestion does not change the outline). */
 export const SUGGESTIONS_POLL_MS = 15_000;
@@ -32,6 +46,16 @@ export const ByLine = ({ by, at }: { by: Actor; at: string }) => {
   return (
     <Typography variant="pi" textColor="neutral600">
       {m('review.by', '{name} ({kind}), {at}', { name: by.name || m('review.nobody', 'unknown'), kind: m(`review.kind.${by.kind}`, by.kind), at: formatDate(at, { dateStyle: 'medium', timeStyle: 'short' }) })}
+    </Typography>
+  );
+};
+
+/** "Suggested by the agent above; accepted by Ada (editor)": who let a suggestion in. */
+const AcceptedLine = ({ by }: { by: Actor }) => {
+  const m = useMessages();
+  return (
+    <Typography variant="pi" textColor="success700" data-accepted-by={by.name}>
+      {m('review.acceptedBy', 'Suggestion accepted by {name} ({kind})', { name: by.name || m('review.nobody', 'unknown'), kind: m(`review.kind.${by.kind}`, by.kind) })}
     </Typography>
   );
 };
@@ -102,6 +126,7 @@ export const RevisionsDialog = ({
   const { toggleNotification } = useNotification();
   const { formatAPIError } = useAPIErrorHandler();
   const [revisions, setRevisions] = React.useState<RevisionEntry[] | null>(null);
+  const [accepted, setAccepted] = React.useState<Map<number, Actor>>(new Map());
   const [current, setCurrent] = React.useState<Current | null>(null);
   const [shown, setShown] = React.useState<Revision | null>(null);
   const [restoring, setRestoring] = React.useState(false);
@@ -109,8 +134,16 @@ export const RevisionsDialog = ({
   const fail = (error: unknown) => toggleNotification({ type: 'danger', message: formatAPIError(error as never) });
 
   const load = React.useCallback(async () => {
-    const [{ data }, now] = await Promise.all([get<{ data: { revisions: RevisionEntry[] } }>(articleUrl(articleId, `/sections/${anchor}/revisions`)), readCurrent()]);
+    const [{ data }, now, decided] = await Promise.all([
+      get<{ data: { revisions: RevisionEntry[] } }>(articleUrl(articleId, `/sections/${anchor}/revisions`)),
+      readCurrent(),
+      get<{ data: { accepted: Accepted[] } }>(articleUrl(articleId, `/sections/${anchor}/accepted`)).then(
+        ({ data: answer }) => answer.data.accepted,
+        () => [] as Accepted[],
+      ),
+    ]);
     setRevisions(data.data.revisions);
+    setAccepted(new Map(decided.map((entry) => [entry.rev, entry.acceptedBy])));
     setCurrent(now);
   }, [articleId, anchor]); // eslint-disable-line react-hooks/exhaustive-deps
 
@@ -147,6 +180,8 @@ export const RevisionsDialog = ({
   };
 
   const latest = revisions?.[0]?.rev;
+  // The words that differ, marked on both sides (del in that version, ins in the current one).
+  const marks = React.useMemo(() => (shown && current ? markWordChanges(shown.html, current.section.html) : null), [shown, current]);
   return (
     <Modal.Root open onOpenChange={(open: boolean) => !open && onClose()}>
       <Modal.Content style={{ maxWidth: '110rem', width: 'calc(100vw - 2rem)' }} data-testid="revisions-dialog">
@@ -179,6 +214,7 @@ export const RevisionsDialog = ({
                       </Typography>
                     </Flex>
                     <ByLine by={revision.by} at={revision.createdAt} />
+                    {accepted.has(revision.rev) ? <AcceptedLine by={accepted.get(revision.rev)!} /> : null}
                   </Flex>
                   {revision.rev !== latest ? (
                     <Button size="S" variant="tertiary" onClick={() => show(revision.rev)} aria-label={m('review.compare.label', 'Compare revision {rev} with the current one', { rev: revision.rev })}>
@@ -189,14 +225,23 @@ export const RevisionsDialog = ({
               ))}
               {revisions?.length === 1 ? <Typography textColor="neutral600">{m('review.onlyOne', 'This section has not changed since it was written.')}</Typography> : null}
             </Flex>
-            {shown && current ? (
+            {shown && current && marks ? (
               <Grid.Root gap={4} data-testid="side-by-side" ref={comparison}>
+                <Grid.Item xs={12} direction="column" alignItems="stretch">
+                  <Typography variant="pi" textColor="neutral600" data-testid="compare-legend">
+                    {!marks.marked
+                      ? m('review.compare.tooMany', 'These versions differ too much to mark word by word.')
+                      : marks.changed
+                        ? m('review.compare.legend', 'Words struck through on the left are gone since; highlighted words on the right are new.')
+                        : m('review.compare.noWords', 'No word differs (only spacing or formatting).')}
+                  </Typography>
+                </Grid.Item>
                 <Grid.Item xs={12} m={6} direction="column" alignItems="stretch">
                   <Typography variant="sigma" tag="h3">
                     {m('review.thatVersion', 'Revision {rev}', { rev: shown.rev })}
                   </Typography>
                   <Box padding={3} hasRadius borderColor="neutral200" borderStyle="solid" borderWidth="1px" data-version={shown.rev}>
-                    <Prose dangerouslySetInnerHTML={{ __html: shown.html }} />
+                    <Marked dangerouslySetInnerHTML={{ __html: marks.before }} />
                   </Box>
                 </Grid.Item>
                 <Grid.Item xs={12} m={6} direction="column" alignItems="stretch">
@@ -204,7 +249,7 @@ export const RevisionsDialog = ({
                     {m('review.currentVersion', 'Current')}
                   </Typography>
                   <Box padding={3} hasRadius borderColor="neutral200" borderStyle="solid" borderWidth="1px" data-version="current">
-                    <Prose dangerouslySetInnerHTML={{ __html: current.section.html }} />
+                    <Marked dangerouslySetInnerHTML={{ __html: marks.after }} />
                   </Box>
                 </Grid.Item>
               </Grid.Root>

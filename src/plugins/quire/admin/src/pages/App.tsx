@@ -3,6 +3,7 @@ import { Route, Routes } from 'react-router-dom';
 import { PERMISSIONS } from '../permissions';
 import { ArticlePage } from './ArticlePage';
 import { ArticlesPage } from './ArticlesPage';
+import { TrashPage } from './TrashPage';
 
 /** /admin/plugins/quire/*: the pages of the plugin, for admins holding plugin::quire.read. */
 const App = () => (
@@ -10,6 +11,7 @@ const App = () => (
     <Routes>
       <Route index element={<ArticlesPage />} />
       <Route path="articles/:id" element={<ArticlePage />} />
+      <Route path="trash" element={<TrashPage />} />
       <Route path="*" element={<Page.Error />} />
     </Routes>
   </Page.Protect>

@@ -15,7 +15,7 @@ import { Clock, ExternalLink } from '@strapi/icons';
 import { BackButton, Layouts, Page, useAPIErrorHandler, useAuth, useFetchClient, useNotification, useRBAC } from '@strapi/strapi/admin';
 import * as React from 'react';
 import { useIntl } from 'react-intl';
-import { NavLink, useBlocker, useParams } from 'react-router-dom';
+import { NavLink, useBlocker, useNavigate, useParams } from 'react-router-dom';
 import type { AdminItem } from '../../../../../kernel/admin-ui/types';
 import { useAdminGet } from '../../../../../kernel/admin-ui/use-admin-get';
 import { articleUrl, parsed, type AdminArticleDetail, type SectionRecord } from '../api';
@@ -26,6 +26,7 @@ import { Outline, untitled, type Placement } from '../canvas/Outline';
 import { RevisionsDialog, SuggestionsPanel, TrashPanel } from '../canvas/ReviewPanels';
 import { SectionEditor } from '../canvas/SectionEditor';
 import { Prose } from '../canvas/styles';
+import { ArticleActions, ChangedBadge, PreviewButton } from '../components/ArticleManagement';
 import { StatusBadge } from '../components/StatusBadge';
 import { PERMISSIONS } from '../permissions';
 import { t } from '../pluginId';
@@ -54,7 +55,7 @@ interface Ghost {
 }
 
 /** An array, as useRBAC asks (an object of permissions is deprecated and warned about on every page). */
-const EDIT_AND_PUBLISH = [...PERMISSIONS.edit, ...PERMISSIONS.publish];
+const EDIT_AND_PUBLISH = [...PERMISSIONS.edit, ...PERMISSIONS.publish, ...PERMISSIONS.delete];
 
 const isMark = (value: unknown): value is ChangeMark => typeof value === 'object' && value !== null && typeof (value as ChangeMark).name === 'string';
 
@@ -66,8 +67,9 @@ export const ArticlePage = () => {
   const { toggleNotification } = useNotification();
   const { formatAPIError } = useAPIErrorHandler();
   const {
-    allowedActions: { canEdit, canPublish },
+    allowedActions: { canEdit, canPublish, canDelete },
   } = useRBAC(EDIT_AND_PUBLISH);
+  const navigate = useNavigate();
   const { data, error, isLoading, reload: reloadArticle } = useAdminGet<AdminItem<AdminArticleDetail>>(id ? articleUrl(id) : null);
   const article = data?.data;
 
@@ -447,9 +449,16 @@ export const ArticlePage = () => {
             updatedAt: formatDate(article.updatedAt, { dateStyle: 'medium', timeStyle: 'short' }),
           },
         )}
-        secondaryAction={<StatusBadge status={article.status} />}
+        secondaryAction={
+          <Flex gap={1}>
+            <StatusBadge status={article.status} />
+            <ChangedBadge article={article} />
+          </Flex>
+        }
         primaryAction={
           <Flex gap={2} wrap="wrap" data-testid="publishing">
+            <ArticleActions article={article} canEdit={canEdit} canDelete={canDelete} onRenamed={reloadArticle} onDeleted={() => navigate('../..', { relative: 'path' })} />
+            <PreviewButton articleId={article.id} version={loaded?.etag ?? undefined} />
             {published && article.publicUrl ? (
               <LinkButton href={article.publicUrl} isExternal variant="tertiary" endIcon={<ExternalLink />}>
                 {m('canvas.openPublic', 'Open the public page')}

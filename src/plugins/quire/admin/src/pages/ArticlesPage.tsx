@@ -3,8 +3,9 @@
  * filterable by owner and status, paged. The search, filters and page live in the URL, so a
  * list can be reloaded, shared and navigated back to.
  */
-import { Box, Button, Combobox, ComboboxOption, Flex, Link, SingleSelect, SingleSelectOption, Typography } from '@strapi/design-system';
-import { Layouts, Page, SearchInput, useDebounce, useIsMobile, useQueryParams } from '@strapi/strapi/admin';
+import { Box, Button, Combobox, ComboboxOption, Flex, Link, LinkButton, SingleSelect, SingleSelectOption, Typography } from '@strapi/design-system';
+import { Trash } from '@strapi/icons';
+import { Layouts, Page, SearchInput, useDebounce, useIsMobile, useQueryParams, useRBAC } from '@strapi/strapi/admin';
 import * as React from 'react';
 import { useIntl } from 'react-intl';
 import { NavLink, useNavigate } from 'react-router-dom';
@@ -14,7 +15,9 @@ import { UserName } from '../../../../../kernel/admin-ui/user-name';
 import type { AdminList } from '../../../../../kernel/admin-ui/types';
 import { useAdminGet } from '../../../../../kernel/admin-ui/use-admin-get';
 import type { AdminArticle, Owner } from '../api';
+import { ArticleActions, ChangedBadge, NewArticleButton } from '../components/ArticleManagement';
 import { StatusBadge } from '../components/StatusBadge';
+import { PERMISSIONS } from '../permissions';
 import { t } from '../pluginId';
 
 interface ListQuery {
@@ -26,6 +29,9 @@ interface ListQuery {
 }
 
 const STATUSES = ['draft', 'published'] as const;
+
+/** An array, as useRBAC asks. */
+const EDIT_AND_DELETE = [...PERMISSIONS.edit, ...PERMISSIONS.delete];
 
 export const ArticlesPage = () => {
   const { formatMessage, formatNumber, formatDate } = useIntl();
@@ -39,7 +45,10 @@ export const ArticlesPage = () => {
     status: query.status || undefined,
     owner: query.owner || undefined,
   };
-  const { data, error, isLoading } = useAdminGet<AdminList<AdminArticle>>('/quire/articles', params);
+  const { data, error, isLoading, reload } = useAdminGet<AdminList<AdminArticle>>('/quire/articles', params);
+  const {
+    allowedActions: { canEdit, canDelete },
+  } = useRBAC(EDIT_AND_DELETE);
   const articles = data?.data ?? [];
   const pagination = data?.meta.pagination;
   const filtered = Boolean(params.q || params.status || params.owner);
@@ -55,12 +64,16 @@ export const ArticlesPage = () => {
     { name: 'words', label: formatMessage({ id: t('articles.column.words'), defaultMessage: 'Words' }) },
     { name: 'sections', label: formatMessage({ id: t('articles.column.sections'), defaultMessage: 'Sections' }) },
     { name: 'updatedAt', label: formatMessage({ id: t('articles.column.updatedAt'), defaultMessage: 'Last update' }) },
+    ...(canEdit || canDelete ? [{ name: 'actions', label: formatMessage({ id: t('articles.column.actions'), defaultMessage: 'Actions' }) }] : []),
   ];
+  const actions = (article: AdminArticle) => (
+    <ArticleActions article={article} canEdit={canEdit} canDelete={canDelete} compact onRenamed={reload} onDeleted={reload} />
+  );
   const title = formatMessage({ id: t('articles.title'), defaultMessage: 'Articles' });
   const deletedUser = formatMessage({ id: t('articles.owner.deleted'), defaultMessage: 'Deleted user' });
   const empty = filtered
     ? formatMessage({ id: t('articles.empty'), defaultMessage: 'No article matches these filters' })
-    : formatMessage({ id: t('articles.empty.none'), defaultMessage: 'No articles yet: agents create them through the API, the CLI or MCP' });
+    : formatMessage({ id: t('articles.empty.none'), defaultMessage: 'No articles yet: create one with New article, or let agents create them through the API, the CLI or MCP' });
 
   return (
     <Page.Main aria-busy={isLoading}>
@@ -86,6 +99,12 @@ export const ArticlesPage = () => {
                   { total: pagination.total },
                 )
             : undefined
+        }
+        primaryAction={canEdit ? <NewArticleButton onCreated={(article) => navigate(`articles/${article.id}`)} /> : undefined}
+        secondaryAction={
+          <LinkButton tag={NavLink} to="trash" variant="tertiary" startIcon={<Trash />}>
+            {formatMessage({ id: t('trash.link'), defaultMessage: 'Trash' })}
+          </LinkButton>
         }
       />
       <Layouts.Action
@@ -125,18 +144,25 @@ export const ArticlesPage = () => {
           renderCells={(article) => [
             <ArticleLink article={article} />,
             <UserName user={article.owner} deleted={deletedUser} />,
-            <StatusBadge status={article.status} />,
+            <Flex gap={1} wrap="wrap">
+              <StatusBadge status={article.status} />
+              <ChangedBadge article={article} />
+            </Flex>,
             <CellText>{formatNumber(article.words)}</CellText>,
             <CellText>{formatNumber(article.sections)}</CellText>,
             <CellText>
               <time dateTime={article.updatedAt}>{formatDate(article.updatedAt, { dateStyle: 'medium', timeStyle: 'short' })}</time>
             </CellText>,
+            ...(canEdit || canDelete ? [actions(article)] : []),
           ]}
           renderCard={(article) => (
             <>
               <Flex justifyContent="space-between" alignItems="flex-start" gap={2} width="100%">
                 <ArticleLink article={article} />
-                <StatusBadge status={article.status} />
+                <Flex gap={1} wrap="wrap">
+                  <StatusBadge status={article.status} />
+                  <ChangedBadge article={article} />
+                </Flex>
               </Flex>
               <UserName user={article.owner} deleted={deletedUser} />
               <CardDetails>
@@ -148,6 +174,7 @@ export const ArticlesPage = () => {
                   { words: article.words, sections: article.sections, updatedAt: formatDate(article.updatedAt, { dateStyle: 'medium', timeStyle: 'short' }) },
                 )}
               </CardDetails>
+              {canEdit || canDelete ? actions(article) : null}
             </>
           )}
         />

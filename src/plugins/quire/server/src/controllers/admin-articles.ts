@@ -1,21 +1,33 @@
-/** Admin routes of the articles list (see routes/admin.ts and src/kernel/admin-routes.ts). */
+/**
+ * Admin routes of the articles list (see routes/admin.ts and src/kernel/admin-routes.ts): the
+ * list, the owner filter, and articles from the panel (create, rename, the trash, preview).
+ */
 import type { Core } from '@strapi/strapi';
-import { parseAdminQuery } from '../../../../../kernel/admin-routes';
-import { adminArticlesQuery, adminOwnersQuery } from '../schemas/admin';
+import { adminController, reply } from '../../../../../kernel/routes';
+import { adminArticleRoutes } from '../routes/admin';
+import { editorOf } from './conditional';
+import { getService } from '../services/get-service';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const service = () => strapi.plugin('quire').service('adminArticles');
-  return {
-    async list(ctx) {
-      const { results, pagination } = await service().list(parseAdminQuery(adminArticlesQuery, ctx.query));
+  const service = () => getService(strapi, 'adminArticles');
+  return adminController(adminArticleRoutes, {
+    list: async ({ query }) => {
+      const { results, pagination } = await service().list(query);
       return { data: results, meta: { pagination } };
     },
-    async get(ctx) {
-      return { data: await service().get(ctx.params.id) };
+    get: async ({ params }) => ({ data: await service().get(params.id) }),
+    owners: async ({ query }) => ({ data: await service().owners({ q: query.q, limit: query.limit ?? 20 }) }),
+    create: async ({ body }, ctx) => reply(201, await service().create(editorOf(ctx), body)),
+    rename: async ({ params, body }, ctx) => ({ data: await service().rename(editorOf(ctx), params.id, body.title) }),
+    trash: async ({ query }) => {
+      const { results, pagination } = await service().trashList(query.page, query.pageSize);
+      return { data: results, meta: { pagination } };
     },
-    async owners(ctx) {
-      const query = parseAdminQuery(adminOwnersQuery, ctx.query);
-      return { data: await service().owners({ q: query.q, limit: query.limit ?? 20 }) };
-    },
-  };
+    restore: async ({ params }, ctx) => ({ data: await service().restore(editorOf(ctx), params.id) }),
+    users: async ({ query }) => ({ data: await service().users({ q: query.q, limit: query.limit ?? 20 }) }),
+    // A page of content not yet public: for the editor who asked, never kept by a cache or indexed.
+    agentChanges: async ({ query }) => ({ data: await service().agentChanges(query.limit ?? 5) }),
+    pendingSuggestions: async ({ query }) => ({ data: await service().pendingSuggestions(query.limit ?? 5) }),
+    preview: async ({ params }) => reply(200, await service().preview(params.id), { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' }),
+  });
 };

@@ -9,14 +9,14 @@
  * change, decided by the editor (`decidedBy`), with the content API's 412 (stale) and 409.
  */
 import type { Core } from '@strapi/strapi';
-import { notModified } from '../../../../../kernel/conditional';
-import { adminController, notModifiedReply, reply } from '../../../../../kernel/routes';
+import { adminController, reply } from '../../../../../kernel/routes';
 import { outlineTag } from '../domain/etags';
 import { adminCanvasRoutes } from '../routes/admin';
-import { ifMatchOf, preconditionOf } from './conditional';
+import { getService, type QuireServiceMap } from '../services/get-service';
+import { precondition, tagged } from './conditional';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const service = (name: string) => strapi.plugin('quire').service(name);
+  const service = <K extends keyof QuireServiceMap>(name: K) => getService(strapi, name);
   const history = () => service('history');
   const suggestions = () => service('suggestions');
   const located = (ctx, articleId: string) => service('adminArticles').actorFor(Number(ctx.state.user.id), articleId);
@@ -27,13 +27,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const name = [user.firstname, user.lastname].filter(Boolean).join(' ') || user.username || user.email;
     return { kind: 'editor' as const, name };
   };
-  const sectionWrite = (ctx) => ({ actor: editor(ctx), ifMatch: ifMatchOf(ctx) });
+  const sectionWrite = (ctx, ifMatch: string | undefined) => ({ actor: editor(ctx), ifMatch });
 
   return adminController(adminCanvasRoutes, {
-    outline: async ({ params }, ctx) => {
+    outline: async ({ params, headers }, ctx) => {
       const { outline, etag } = await service('sections').outline(await ownerOf(ctx, params.id), params.id);
-      if (notModified(ctx.get('If-None-Match') || undefined, etag)) return notModifiedReply(etag);
-      return reply(200, { outline }, { ETag: etag });
+      return tagged(headers['If-None-Match'], { outline }, etag);
     },
     sections: async ({ params }, ctx) => {
       const { articleRowId, outlineRev } = await located(ctx, params.id);
@@ -43,50 +42,52 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const { section, etag } = await service('sections').getTagged(await ownerOf(ctx, params.id), params.id, params.sid);
       return reply(200, { section }, { ETag: etag });
     },
-    replace: async ({ params, body }, ctx) => {
-      const { data, etag } = await service('sections').replace(await ownerOf(ctx, params.id), params.id, params.sid, body, sectionWrite(ctx));
+    replace: async ({ params, body, headers }, ctx) => {
+      const { data, etag } = await service('sections').replace(await ownerOf(ctx, params.id), params.id, params.sid, body, sectionWrite(ctx, headers['If-Match']));
       return reply(200, data, { ETag: etag });
     },
-    add: async ({ params, body }, ctx) => {
-      const { data, etag } = await service('sections').add(await ownerOf(ctx, params.id), params.id, body.markdown, body, { actor: editor(ctx), outlineIfMatch: preconditionOf(ctx) });
+    add: async ({ params, body, headers }, ctx) => {
+      const { data, etag } = await service('sections').add(await ownerOf(ctx, params.id), params.id, body.markdown, body, { actor: editor(ctx), outlineIfMatch: precondition(headers['If-Match']) });
       return reply(201, data, { ETag: etag });
     },
-    move: async ({ params, body }, ctx) => {
-      const { data, etag } = await service('sections').move(await ownerOf(ctx, params.id), params.id, params.sid, body, sectionWrite(ctx));
+    move: async ({ params, body, headers }, ctx) => {
+      const { data, etag } = await service('sections').move(await ownerOf(ctx, params.id), params.id, params.sid, body, sectionWrite(ctx, headers['If-Match']));
       return reply(200, data, { ETag: etag });
     },
-    removeSection: async ({ params }, ctx) => {
-      const { data, etag } = await service('sections').remove(await ownerOf(ctx, params.id), params.id, params.sid, sectionWrite(ctx));
+    removeSection: async ({ params, headers }, ctx) => {
+      const { data, etag } = await service('sections').remove(await ownerOf(ctx, params.id), params.id, params.sid, sectionWrite(ctx, headers['If-Match']));
       return reply(200, data, { ETag: etag });
     },
     presence: async ({ params }, ctx) => ({ data: { present: await service('live').presence(await ownerOf(ctx, params.id), params.id) } }),
     brief: async ({ params }, ctx) => ({ data: await service('notes').brief(await ownerOf(ctx, params.id), params.id) }),
     premise: async ({ params, body }, ctx) => ({ data: await service('notes').setPremise(await ownerOf(ctx, params.id), params.id, body.premise, editor(ctx)) }),
     addNote: async ({ params, body }, ctx) => {
-      const { etag, ...data } = await service('notes').add(await ownerOf(ctx, params.id), params.id, body, 'human');
+      const { etag, ...data } = await service('notes').add(await ownerOf(ctx, params.id), params.id, body, 'human', editor(ctx));
       return reply(201, data, { ETag: etag });
     },
     note: async ({ params }, ctx) => {
       const { note, etag } = await service('notes').getTagged(await ownerOf(ctx, params.id), params.id, params.nid);
       return reply(200, { note }, { ETag: etag });
     },
-    updateNote: async ({ params, body }, ctx) => {
-      const { etag, ...data } = await service('notes').update(await ownerOf(ctx, params.id), params.id, params.nid, body, preconditionOf(ctx));
+    updateNote: async ({ params, body, headers }, ctx) => {
+      const { etag, ...data } = await service('notes').update(await ownerOf(ctx, params.id), params.id, params.nid, body, precondition(headers['If-Match']), editor(ctx));
       return reply(200, data, { ETag: etag });
     },
-    removeNote: async ({ params }, ctx) => ({ data: await service('notes').remove(await ownerOf(ctx, params.id), params.id, params.nid, preconditionOf(ctx)) }),
-    publish: async ({ params }, ctx) => ({ data: await service('publications').publish(await ownerOf(ctx, params.id), params.id) }),
-    unpublish: async ({ params }, ctx) => ({ data: await service('publications').unpublish(await ownerOf(ctx, params.id), params.id) }),
-    removeArticle: async ({ params }, ctx) => ({ data: await service('articles').deleteArticle(await ownerOf(ctx, params.id), params.id) }),
+    removeNote: async ({ params, headers }, ctx) => ({ data: await service('notes').remove(await ownerOf(ctx, params.id), params.id, params.nid, precondition(headers['If-Match']), editor(ctx)) }),
+    publish: async ({ params }, ctx) => ({ data: await service('publications').publish(await ownerOf(ctx, params.id), params.id, editor(ctx)) }),
+    unpublish: async ({ params }, ctx) => ({ data: await service('publications').unpublish(await ownerOf(ctx, params.id), params.id, editor(ctx)) }),
+    // To the trash (30 days), not for good: the panel's Trash view restores it.
+    removeArticle: async ({ params }, ctx) => ({ data: await service('adminArticles').trash(editor(ctx), params.id) }),
     revisions: async ({ params }, ctx) => ({ data: await history().list(await ownerOf(ctx, params.id), params.id, params.sid) }),
+    acceptedRevisions: async ({ params }, ctx) => ({ data: await history().acceptedVersions(await ownerOf(ctx, params.id), params.id, params.sid) }),
     revision: async ({ params }, ctx) => ({ data: await history().get(await ownerOf(ctx, params.id), params.id, params.sid, params.rev) }),
-    restoreRevision: async ({ params }, ctx) => {
-      const { data, etag } = await history().restore(await ownerOf(ctx, params.id), params.id, params.sid, params.rev, sectionWrite(ctx));
+    restoreRevision: async ({ params, headers }, ctx) => {
+      const { data, etag } = await history().restore(await ownerOf(ctx, params.id), params.id, params.sid, params.rev, sectionWrite(ctx, headers['If-Match']));
       return reply(200, data, { ETag: etag });
     },
-    trash: async ({ params }, ctx) => ({ data: await history().listTrash(await ownerOf(ctx, params.id), params.id) }),
-    restoreFromTrash: async ({ params, body }, ctx) => {
-      const { data, etag } = await history().restoreFromTrash(await ownerOf(ctx, params.id), params.id, params.anchor, body, { actor: editor(ctx), ifMatch: preconditionOf(ctx) });
+    trash: async ({ params }, ctx) => ({ data: await service('trash').list(await ownerOf(ctx, params.id), params.id) }),
+    restoreFromTrash: async ({ params, body, headers }, ctx) => {
+      const { data, etag } = await service('trash').restore(await ownerOf(ctx, params.id), params.id, params.anchor, body, { actor: editor(ctx), ifMatch: precondition(headers['If-Match']) });
       return reply(200, data, { ETag: etag });
     },
     suggestions: async ({ params, query }, ctx) => ({ data: await suggestions().list(await ownerOf(ctx, params.id), params.id, query.status) }),

@@ -1,27 +1,21 @@
 /**
  * What the article API's controllers read of conditional requests (CONTRACT section 10), and
- * who a caller is (for history: services/edits actorOf; for notes: authorOf). Helpers, not a
+ * who a caller is (for history: services/actors actorOf; for notes: authorOf). Helpers, not a
  * controller: the controllers share them instead of importing one another.
  */
 import type { Core } from '@strapi/strapi';
-import type { UserCaller } from '../../../../../kernel/auth';
+import type { UserCaller } from '../../../../../contracts/credentials';
 import { notModified, parseIfMatch } from '../../../../../kernel/conditional';
 import { notModifiedReply, reply } from '../../../../../kernel/routes';
-import type { Actor } from '../services/edits';
+import type { Actor } from '../services/edit-types';
+import { getService } from '../services/get-service';
 
-/** A request header's value: undefined when absent ("" when sent empty, which is malformed). */
-export const header = (ctx, name: string): string | undefined => {
-  const value = ctx.request.headers[name.toLowerCase()];
-  return Array.isArray(value) ? value.join(', ') : value;
-};
-
-export const ifMatchOf = (ctx) => header(ctx, 'If-Match');
-/** The If-Match header parsed (400 when malformed). */
-export const preconditionOf = (ctx) => parseIfMatch(ifMatchOf(ctx));
+/** An If-Match header's precondition (undefined without one; 400 when malformed). */
+export const precondition = (ifMatch: string | undefined) => parseIfMatch(ifMatch);
 
 /** A GET's answer: 304 when If-None-Match names the current ETag, else the data with its ETag. */
-export function tagged<T>(ctx, data: T, etag: string) {
-  if (notModified(header(ctx, 'If-None-Match'), etag)) return notModifiedReply(etag);
+export function tagged<T>(ifNoneMatch: string | undefined, data: T, etag: string) {
+  if (notModified(ifNoneMatch, etag)) return notModifiedReply(etag);
   return reply(200, data, { ETag: etag });
 }
 
@@ -38,4 +32,11 @@ export function credentialOf(caller: UserCaller): string {
   return `user:${caller.userId}`;
 }
 
-export const actorOf = (strapi: Core.Strapi, caller: UserCaller): Promise<Actor> => strapi.plugin('quire').service('edits').actorOf(caller);
+export const actorOf = (strapi: Core.Strapi, caller: UserCaller): Promise<Actor> => getService(strapi, 'actors').actorOf(caller);
+
+/** The admin on an admin route, as revisions, the trash and events name them (`by.kind` editor). */
+export function editorOf(ctx): { kind: 'editor'; name: string } {
+  const user = ctx.state.user;
+  const name = [user.firstname, user.lastname].filter(Boolean).join(' ') || user.username || user.email;
+  return { kind: 'editor', name };
+}

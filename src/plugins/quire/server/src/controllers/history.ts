@@ -1,22 +1,24 @@
 import type { Core } from '@strapi/strapi';
 import { controller, reply } from '../../../../../kernel/routes';
 import { historyRoutes } from '../routes/history';
-import { actorOf, ifMatchOf, preconditionOf } from './conditional';
+import { getService } from '../services/get-service';
+import { actorOf, precondition } from './conditional';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const history = () => strapi.plugin('quire').service('history');
+  const history = () => getService(strapi, 'history');
+  const trash = () => getService(strapi, 'trash');
   return controller(historyRoutes, {
     revisions: ({ params, caller }) => history().list(caller.userId, params.id, params.sid),
     revision: ({ params, caller }) => history().get(caller.userId, params.id, params.sid, params.rev),
-    restore: async ({ params, caller }, ctx) => {
-      const { data, etag } = await history().restore(caller.userId, params.id, params.sid, params.rev, { actor: await actorOf(strapi, caller), ifMatch: ifMatchOf(ctx) });
+    restore: async ({ params, headers, caller }) => {
+      const { data, etag } = await history().restore(caller.userId, params.id, params.sid, params.rev, { actor: await actorOf(strapi, caller), ifMatch: headers['If-Match'] });
       return reply(200, data, { ETag: etag });
     },
-    trash: ({ params, caller }) => history().listTrash(caller.userId, params.id),
-    restoreFromTrash: async ({ params, body, caller }, ctx) => {
-      const { data, etag } = await history().restoreFromTrash(caller.userId, params.id, params.anchor, body, {
+    trash: ({ params, caller }) => trash().list(caller.userId, params.id),
+    restoreFromTrash: async ({ params, body, headers, caller }) => {
+      const { data, etag } = await trash().restore(caller.userId, params.id, params.anchor, body, {
         actor: await actorOf(strapi, caller),
-        ifMatch: preconditionOf(ctx),
+        ifMatch: precondition(headers['If-Match']),
       });
       return reply(200, data, { ETag: etag });
     },

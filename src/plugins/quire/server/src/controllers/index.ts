@@ -19,7 +19,7 @@ import search from './search';
 import sections from './sections';
 import unfurl from './unfurl';
 import upload from './upload';
-import { resolveArticleId } from '../services/store';
+import { resolveArticleId } from '../repositories/store';
 
 type Controller = (deps: { strapi: Core.Strapi }) => Record<string, (ctx) => Promise<void>>;
 

@@ -1,21 +1,18 @@
 import type { Core } from '@strapi/strapi';
 import { publicUrl } from '../../../../../kernel/config';
-import { ApiError, permissionDenied } from '../../../../../kernel/errors';
-import type { UserCaller } from '../../../../../kernel/auth';
+import { ApiError } from '../../../../../kernel/errors';
+import type { UserCaller } from '../../../../../contracts/credentials';
+import { pageController, text, type CsrfPurpose, type Page } from '../../../../../kernel/page-kit';
 import { controller } from '../../../../../kernel/routes';
-import { contentSecurityPolicy } from '../domain/login-page';
 import { OAuthError, authorizationServerMetadata, isS256Challenge, protectedResourceMetadata, scopeOf, type OAuthScope } from '../domain/oauth';
-import { AUTHORIZE_PATH, consentPage, oauthProblemPage, oauthSignInPage } from '../domain/oauth-page';
-import { oauthGrantRoutes } from '../routes/oauth';
+import { AUTHORIZE_PATH, consentPage, oauthProblemPage, oauthSignInPage } from '../pages/oauth-page';
+import { oauthGrantRoutes, oauthRoutes } from '../routes/oauth';
 import { oauthResources } from '../services/auth';
+import { getService } from '../services/get-service';
 import type { OAuthClient } from '../services/oauth';
-import { mayManageKeys } from '../services/keys';
-import { newNonce, readForm, sendPage, text } from '../pages/respond';
-import { oauthDecisionForm, oauthSignInForm } from '../schemas/inputs';
 import { SIGN_IN_IP_LIMIT, SIGN_IN_LIMIT } from '../services/sign-in';
-import type { CsrfPurpose } from '../services/web-sessions';
 
-/** The CSRF token of the authorize page's forms (services/web-sessions), apart from the CLI login page's. */
+/** The CSRF token of the authorize page's forms (kernel/page-kit), apart from the CLI login page's. */
 const CSRF: CsrfPurpose = { cookie: 'quire_oauth_csrf', path: AUTHORIZE_PATH, label: 'oauth-csrf' };
 /** The authorization request's query string as carried in the forms. */
 const REQUEST_MAX = 4000;
@@ -46,10 +43,10 @@ type Invalid = { page: string; status?: number; headers?: Readonly<Record<string
  * RFCs, not in the envelope.
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const oauth = () => strapi.plugin('quire').service('oauth');
-  const rateLimit = () => strapi.plugin('quire').service('rateLimit');
+  const oauth = () => getService(strapi, 'oauth');
+  const rateLimit = () => getService(strapi, 'rateLimit');
   const base = () => publicUrl(strapi);
-  const sessions = () => strapi.plugin('quire').service('webSessions');
+  const sessions = () => getService(strapi, 'webSessions');
 
   function json(ctx, status: number, body: unknown) {
     ctx.status = status;
@@ -74,27 +71,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     }
   };
 
-  function render(ctx, status: number, html: string, formTargets: string[] = []) {
-    sendPage(ctx, status, html);
-    ctx.set('Content-Security-Policy', contentSecurityPolicy(ctx.state.nonce, formTargets));
-  }
-  const nonce = (ctx): string => (ctx.state.nonce = newNonce());
-
-  /** The page's CSRF token (its cookie set when missing), and the check of a posted one. */
-  const csrfToken = (ctx): string => sessions().csrfToken(ctx, CSRF);
-  const csrfValid = (ctx, form: { csrf?: string }): boolean => sessions().csrfValid(ctx, CSRF, form.csrf ?? '');
-
-  const problem = (ctx, status: number, title: string, message: string) => render(ctx, status, oauthProblemPage({ nonce: nonce(ctx), title, message }));
-
-  /** Runs a page handler; whatever goes wrong unexpectedly, the person gets a page that says so. */
-  const oauthPage = (fn: (ctx) => Promise<void>) => async (ctx) => {
-    try {
-      await fn(ctx);
-    } catch (error) {
-      logFailure(ctx, error);
-      problem(ctx, 500, 'Something went wrong', 'Something went wrong on our side. Try again in a moment.');
-    }
-  };
+  const problem = (page: Page, status: number, title: string, message: string, headers?: Readonly<Record<string, string>>) =>
+    page.send(status, oauthProblemPage({ nonce: page.nonce, title, message }), { headers });
 
   function errorRedirect(redirectUri: string, error: string, description: string, state?: string): string {
     const url = new URL(redirectUri);
@@ -134,36 +112,89 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return { client, redirectUri, state, scope, resource, codeChallenge, raw };
   }
 
-  function pageUser(ctx): UserCaller['user'] | null {
-    const caller = ctx.state.caller as UserCaller | null;
+  function pageUser(input: { caller: unknown; credentialRefused: boolean }, ctx): UserCaller['user'] | null {
+    const caller = input.caller as UserCaller | null;
     if (caller) return caller.user;
-    if (ctx.state.credentialRefused) sessions().clearCookie(ctx);
+    if (input.credentialRefused) sessions().clearCookie(ctx);
     return null;
   }
 
   /** The page of a request that cannot be honoured (Retry-After on a 429). */
-  function refuse(ctx, invalid: Invalid) {
-    problem(ctx, invalid.status ?? 400, 'This connection cannot be made', invalid.page);
-    for (const [name, value] of Object.entries(invalid.headers ?? {})) ctx.set(name, value);
-  }
+  const refuse = (page: Page, invalid: Invalid) => problem(page, invalid.status ?? 400, 'This connection cannot be made', invalid.page, invalid.headers);
 
-  async function showRequest(ctx, raw: string, status = 200, error?: string, identifier?: string) {
-    const request = await authorizationRequest(raw, ctx.request.ip);
-    if ('page' in request) return refuse(ctx, request);
-    const n = nonce(ctx);
-    const csrf = csrfToken(ctx);
-    const user = pageUser(ctx);
-    if (!user) return render(ctx, status, oauthSignInPage({ nonce: n, csrf, request: raw, clientName: request.client.name, error, identifier }));
+  async function showRequest(page: Page, input: { caller: unknown; credentialRefused: boolean; ip: string }, ctx, raw: string, status = 200, error?: string, identifier?: string) {
+    const request = await authorizationRequest(raw, input.ip);
+    if ('page' in request) return refuse(page, request);
+    const csrf = page.csrfToken();
+    const user = pageUser(input, ctx);
+    if (!user) return page.send(status, oauthSignInPage({ nonce: page.nonce, csrf, request: raw, clientName: request.client.name, error, identifier }));
     const target = new URL(request.redirectUri);
-    render(
-      ctx,
+    page.send(
       status,
-      consentPage({ nonce: n, csrf, request: raw, user, client: { name: request.client.name, id: request.client.clientId, uri: request.client.uri }, redirectUri: request.redirectUri, scope: request.scope }),
-      [target.protocol === 'http:' || target.protocol === 'https:' ? target.origin : `${target.protocol}`],
+      consentPage({ nonce: page.nonce, csrf, request: raw, user, client: { name: request.client.name, id: request.client.clientId, uri: request.client.uri }, redirectUri: request.redirectUri, scope: request.scope }),
+      { formTargets: [target.protocol === 'http:' || target.protocol === 'https:' ? target.origin : `${target.protocol}`] },
     );
   }
 
+  /** The authorize page, its sign-in and its decision: pages, answered whatever happens. */
+  const pages = pageController(
+    strapi,
+    { authorize: oauthRoutes.authorize, signIn: oauthRoutes.signIn, decide: oauthRoutes.decide },
+    {
+      csrf: CSRF,
+      failure: (page) => ({ status: 500, html: oauthProblemPage({ nonce: page.nonce, title: 'Something went wrong', message: 'Something went wrong on our side. Try again in a moment.' }) }),
+    },
+    {
+      authorize: async (input, page, ctx) => showRequest(page, input, ctx, input.querystring),
+
+      signIn: async (input, page, ctx) => {
+        const { form } = input;
+        const raw = text(form.request, REQUEST_MAX);
+        if (!page.csrfValid(form.csrf)) return problem(page, 403, 'This form has expired', 'Reload the page and try again.');
+        const identifier = text(form.identifier, 200).trim();
+        const password = text(form.password, 500);
+        if (!identifier || !password) return showRequest(page, input, ctx, raw, 400, 'Enter your username or email and your password.', identifier);
+        const ipKey = `ip:${input.ip}`;
+        const idKey = `id:${input.ip}:${identifier.toLowerCase()}`;
+        const wait = Math.max(await rateLimit().blockedFor('cli-sign-in', idKey, SIGN_IN_LIMIT), await rateLimit().blockedFor('cli-sign-in-ip', ipKey, SIGN_IN_IP_LIMIT));
+        if (wait) return showRequest(page, input, ctx, raw, 429, `Too many sign-in attempts. Try again in ${Math.ceil(wait / 60)} minutes.`, identifier);
+        const result = await getService(strapi, 'signIn').verifyPassword(identifier, password);
+        if (!result.ok) {
+          try {
+            await rateLimit().consume('cli-sign-in', idKey, SIGN_IN_LIMIT);
+            await rateLimit().consume('cli-sign-in-ip', ipKey, SIGN_IN_IP_LIMIT);
+          } catch (error) {
+            if (!(error instanceof ApiError && error.code === 'rate-limited')) throw error;
+          }
+          return showRequest(page, input, ctx, raw, result.status, result.message, identifier);
+        }
+        await rateLimit().reset('cli-sign-in', idKey, SIGN_IN_LIMIT);
+        // The same revocable web session as the CLI login page (services/web-sessions).
+        await sessions().start(ctx, result.userId);
+        page.redirect(`${AUTHORIZE_PATH}?${raw}`);
+      },
+
+      decide: async (input, page, ctx) => {
+        const { form } = input;
+        const raw = text(form.request, REQUEST_MAX);
+        if (!page.csrfValid(form.csrf)) return problem(page, 403, 'This form has expired', 'Reload the page and try again.');
+        const user = pageUser(input, ctx);
+        if (!user) return showRequest(page, input, ctx, raw, 401, 'Sign in first.');
+        const request = await authorizationRequest(raw, input.ip);
+        if ('page' in request) return refuse(page, request);
+        if (form.decision !== 'approve') return page.redirect(errorRedirect(request.redirectUri, 'access_denied', 'The person denied the connection.', request.state), 302);
+        const code = await oauth().approve({ userId: user.id, client: request.client, scope: request.scope, resource: request.resource, redirectUri: request.redirectUri, codeChallenge: request.codeChallenge });
+        const url = new URL(request.redirectUri);
+        url.searchParams.set('code', code);
+        if (request.state !== undefined) url.searchParams.set('state', request.state);
+        url.searchParams.set('iss', base());
+        page.redirect(url.toString(), 302);
+      },
+    },
+  );
+
   const handlers = {
+    ...pages,
     resourceMetadata: async (ctx) => json(ctx, 200, protectedResourceMetadata(base())),
     resourceMetadataRoot: async (ctx) => json(ctx, 200, protectedResourceMetadata(base())),
     serverMetadata: async (ctx) => json(ctx, 200, authorizationServerMetadata(base())),
@@ -174,54 +205,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const body = ctx.request.body;
       if (!body || typeof body !== 'object' || Array.isArray(body)) throw new OAuthError('invalid_client_metadata', 'Send the client metadata as a JSON object.');
       json(ctx, 201, await oauth().register(body));
-    }),
-
-    authorize: oauthPage(async (ctx) => showRequest(ctx, ctx.querystring)),
-
-    signIn: oauthPage(async (ctx) => {
-      const form = readForm(oauthSignInForm, ctx.request.body);
-      const raw = text(form.request, REQUEST_MAX);
-      if (!csrfValid(ctx, form)) return problem(ctx, 403, 'This form has expired', 'Reload the page and try again.');
-      const identifier = text(form.identifier, 200).trim();
-      const password = text(form.password, 500);
-      if (!identifier || !password) return showRequest(ctx, raw, 400, 'Enter your username or email and your password.', identifier);
-      const ipKey = `ip:${ctx.request.ip}`;
-      const idKey = `id:${ctx.request.ip}:${identifier.toLowerCase()}`;
-      const wait = Math.max(await rateLimit().blockedFor('cli-sign-in', idKey, SIGN_IN_LIMIT), await rateLimit().blockedFor('cli-sign-in-ip', ipKey, SIGN_IN_IP_LIMIT));
-      if (wait) return showRequest(ctx, raw, 429, `Too many sign-in attempts. Try again in ${Math.ceil(wait / 60)} minutes.`, identifier);
-      const result = await strapi.plugin('quire').service('signIn').verifyPassword(identifier, password);
-      if (!result.ok) {
-        try {
-          await rateLimit().consume('cli-sign-in', idKey, SIGN_IN_LIMIT);
-          await rateLimit().consume('cli-sign-in-ip', ipKey, SIGN_IN_IP_LIMIT);
-        } catch (error) {
-          if (!(error instanceof ApiError && error.code === 'rate-limited')) throw error;
-        }
-        return showRequest(ctx, raw, result.status, result.message, identifier);
-      }
-      await rateLimit().reset('cli-sign-in', idKey, SIGN_IN_LIMIT);
-      // The same revocable web session as the CLI login page (services/web-sessions).
-      await sessions().start(ctx, result.userId);
-      ctx.status = 303;
-      ctx.redirect(`${AUTHORIZE_PATH}?${raw}`);
-    }),
-
-    decide: oauthPage(async (ctx) => {
-      const form = readForm(oauthDecisionForm, ctx.request.body);
-      const raw = text(form.request, REQUEST_MAX);
-      if (!csrfValid(ctx, form)) return problem(ctx, 403, 'This form has expired', 'Reload the page and try again.');
-      const user = pageUser(ctx);
-      if (!user) return showRequest(ctx, raw, 401, 'Sign in first.');
-      const request = await authorizationRequest(raw, ctx.request.ip);
-      if ('page' in request) return refuse(ctx, request);
-      if (form.decision !== 'approve') return ctx.redirect(errorRedirect(request.redirectUri, 'access_denied', 'The person denied the connection.', request.state));
-      const code = await oauth().approve({ userId: user.id, client: request.client, scope: request.scope, resource: request.resource, redirectUri: request.redirectUri, codeChallenge: request.codeChallenge });
-      const url = new URL(request.redirectUri);
-      url.searchParams.set('code', code);
-      if (request.state !== undefined) url.searchParams.set('state', request.state);
-      url.searchParams.set('iss', base());
-      ctx.status = 302;
-      ctx.redirect(url.toString());
     }),
 
     token: oauthJson(async (ctx) => {
@@ -268,12 +251,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
 /** GET /api/oauth/grants and DELETE /api/oauth/grants/{id}: what a person has connected. */
 export const oauthGrants = ({ strapi }: { strapi: Core.Strapi }) => {
-  const oauth = () => strapi.plugin('quire').service('oauth');
+  const oauth = () => getService(strapi, 'oauth');
   return controller(oauthGrantRoutes, {
     list: async ({ caller }) => ({ grants: await oauth().listGrants(caller.userId) }),
+    // Disconnecting apps is the person's: the route's access rule (routes/access.ts).
     revoke: async ({ params, caller }) => {
-      // Disconnecting apps is the person's, as managing keys is: not an agent's key or token.
-      if (!mayManageKeys(caller)) throw permissionDenied('Only your login can disconnect apps, not an API key or an OAuth token.', 'Use a JWT, the browser session, or the key "quire login" saved (quire grants revoke ...).');
       await oauth().revokeGrant(caller.userId, params.id);
       return { revoked: true as const, id: params.id };
     },

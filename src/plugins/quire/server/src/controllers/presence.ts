@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { controller } from '../../../../../kernel/routes';
-import { articleUuid } from '../services/store';
+import { articleUuid } from '../repositories/store';
 import { presenceRoutes } from '../routes/presence';
 
 export default ({ strapi }: { strapi: Core.Strapi }) =>

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { PUBLIC_PAGE_CSP, renderNotFoundPage, renderServerErrorPage } from '../domain/public-page';
+import { getService } from '../services/get-service';
 
 /** Slugs are lowercase ASCII letters, digits and dashes (domain/slug.ts); anything else is missing. */
 const SLUG = /^[a-z0-9-]{1,200}$/;
@@ -11,7 +12,7 @@ const SLUG = /^[a-z0-9-]{1,200}$/;
  * 404, not an envelope.
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const publications = () => strapi.plugin('quire').service('publications');
+  const publications = () => getService(strapi, 'publications');
 
   function headers(ctx) {
     ctx.set('Content-Security-Policy', PUBLIC_PAGE_CSP);

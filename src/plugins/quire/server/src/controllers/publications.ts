@@ -2,12 +2,13 @@ import type { Core } from '@strapi/strapi';
 import { controller } from '../../../../../kernel/routes';
 import { publicationRoutes } from '../routes/publications';
 import { actorOf, authorOf } from './conditional';
+import { getService } from '../services/get-service';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const publications = () => strapi.plugin('quire').service('publications');
+  const publications = () => getService(strapi, 'publications');
   return controller(publicationRoutes, {
-    publish: ({ params, caller }) => publications().publish(caller.userId, params.id),
-    unpublish: ({ params, caller }) => publications().unpublish(caller.userId, params.id),
+    publish: async ({ params, caller }) => publications().publish(caller.userId, params.id, await actorOf(strapi, caller)),
+    unpublish: async ({ params, caller }) => publications().unpublish(caller.userId, params.id, await actorOf(strapi, caller)),
     import: async ({ body, caller }) =>
       strapi
         .plugin('quire')

@@ -1,13 +1,16 @@
 import type { Core } from '@strapi/strapi';
-import { controller, reply } from '../../../../../kernel/routes';
+import { controller, reply, type Handler } from '../../../../../kernel/routes';
 import { suggestionRoutes } from '../routes/suggestions';
+import { getService } from '../services/get-service';
 import { actorOf, credentialOf } from './conditional';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const suggestions = () => strapi.plugin('quire').service('suggestions');
+  const suggestions = () => getService(strapi, 'suggestions');
+  const suggest: Handler<typeof suggestionRoutes.create> = async ({ params, body, caller }) =>
+    suggestions().create(caller.userId, params.id, body.ops, { note: body.note, actor: await actorOf(strapi, caller), credential: credentialOf(caller) });
   return controller(suggestionRoutes, {
-    create: async ({ params, body, caller }) =>
-      suggestions().create(caller.userId, params.id, body.ops, { note: body.note, actor: await actorOf(strapi, caller), credential: credentialOf(caller) }),
+    // Suggesting is what this route does, whatever the scope.
+    create: { apply: suggest, suggest },
     list: ({ params, query, caller }) => suggestions().list(caller.userId, params.id, query.status),
     get: ({ params, caller }) => suggestions().get(caller.userId, params.id, params.anchor),
     accept: async ({ params, caller }) => {

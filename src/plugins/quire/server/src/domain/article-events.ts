@@ -14,10 +14,21 @@ export interface EventActor {
   name: string;
 }
 
-/** One thing that changed. Section changes name the section's id and its new revision. */
+/**
+ * One thing that changed. Section and note changes name the item's full id and, when it still
+ * exists, its new revision (`rev`, what its ETag names). Which service publishes each:
+ * - section.*: the edits engine (services/edits), whatever the door: the single-section routes,
+ *   POST edits, a revision restore (`section.replaced` with `restoredRev`), a trash restore
+ *   (`section.restored`), an accepted suggestion; and a new article's first sections.
+ * - brief.changed: the premise (services/notes setPremise); a brief has no revision: `rev` null.
+ * - note.*: services/notes (and a new article's notes).
+ * - suggestion.*: services/suggestions (`stale`: an accept found the article changed).
+ * - article.*: services/articles (created, also by imports; updated: the title; deleted) and
+ *   services/publications (published, unpublished).
+ */
 export type ArticleChange =
   | { type: 'section.inserted'; sectionId: string; rev: number }
-  | { type: 'section.replaced'; sectionId: string; rev: number }
+  | { type: 'section.replaced'; sectionId: string; rev: number; /** A revision restore: the revision whose content it took. */ restoredRev?: number }
   | { type: 'section.moved'; sectionId: string; rev: number }
   | { type: 'section.deleted'; sectionId: string }
   | { type: 'section.restored'; sectionId: string; rev: number }
@@ -26,7 +37,7 @@ export type ArticleChange =
   | { type: 'note.updated'; noteId: string; rev: number }
   | { type: 'note.deleted'; noteId: string }
   | { type: 'suggestion.made'; suggestionId: string }
-  | { type: 'suggestion.decided'; suggestionId: string; state: 'accepted' | 'rejected' | 'stale' }
+  | { type: 'suggestion.decided'; suggestionId: string; state: 'accepted' | 'rejected' | 'stale'; /** Who decided (accepted, rejected); the event's `by` is who the changes are recorded as. */ decidedBy?: EventActor }
   | { type: 'article.created' }
   | { type: 'article.updated' }
   | { type: 'article.deleted' }
@@ -42,6 +53,7 @@ export interface ArticleEvent {
   ownerId: number;
   /** What changed, in the order it happened within the one transaction. */
   changes: ArticleChange[];
+  /** Who made the change, as the revisions record it (an accepted suggestion: its author). */
   by: EventActor;
   /** When it was committed (ISO-8601). */
   at: string;

@@ -11,6 +11,8 @@ export interface PublicPage {
   publishedAt: string;
   /** Each section's sanitised HTML with absolute URLs, in order. */
   sectionsHtml: string[];
+  /** A preview for editors: search engines are told not to index it. */
+  noindex?: boolean;
 }
 
 /**
@@ -54,6 +56,7 @@ export const PUBLIC_PAGE_CSP = [
 export function renderPublicPage(page: PublicPage): string {
   const e = escapeHtml;
   const meta = [
+    page.noindex ? '<meta name="robots" content="noindex, nofollow">' : '',
     `<meta name="description" content="${e(page.description)}">`,
     `<link rel="canonical" href="${e(page.canonicalUrl)}">`,
     `<link rel="alternate" type="text/markdown" href="${e(page.markdownUrl)}">`,
@@ -78,7 +81,7 @@ ${meta.join('\n')}
 <body>
 <main>
 <article>
-<header><h1>${e(page.title)}</h1><p class="meta">Published <time datetime="${e(page.publishedAt)}">${e(date)}</time></p></header>
+<header><h1>${e(page.title)}</h1><p class="meta">${page.noindex ? 'Preview, not published' : `Published <time datetime="${e(page.publishedAt)}">${e(date)}</time>`}</p></header>
 ${page.sectionsHtml.map((html) => `<section>\n${html}\n</section>`).join('\n')}
 </article>
 </main>

@@ -132,10 +132,10 @@ export function publicationContent(sections: PublishedSection[], publicUrl: stri
 }
 
 /** Both public documents from their content: no parsing, only templates. */
-export function assemblePublication(content: PublicationContent, input: Omit<PublicationInput, 'sections'>): PublicCopy {
+export function assemblePublication(content: PublicationContent, input: Omit<PublicationInput, 'sections'> & { noindex?: boolean }): PublicCopy {
   const { url, markdownUrl } = publicPaths(input.publicUrl, input.slug);
   const { sectionsHtml, description, imageUrl, body } = content;
-  const html = renderPublicPage({ title: input.title, description, canonicalUrl: url, markdownUrl, imageUrl, publishedAt: input.publishedAt, sectionsHtml });
+  const html = renderPublicPage({ title: input.title, description, canonicalUrl: url, markdownUrl, imageUrl, publishedAt: input.publishedAt, sectionsHtml, noindex: input.noindex });
   const frontMatter = stringifyYaml(
     { title: input.title, ...(description ? { description } : {}), date: input.publishedAt, canonical_url: url },
     { lineWidth: 0 },

@@ -25,7 +25,7 @@ import { sectionTag } from '../domain/etags';
 import { Outline } from '../domain/outline';
 import { QUIRE_ACTIONS } from '../permissions';
 import { LIMITS } from '../schemas/inputs';
-import { TABLE } from '../services/store';
+import { TABLE } from '../repositories/store';
 import { fillFragment, fragmentLength, fragmentToHtml, updateFragment } from './content';
 
 export const LIVE_PATH = '/quire/live';

@@ -259,7 +259,7 @@ export const headerArgument = (header: string) => header.replace(/-(\w)/g, (_m, 
 /** The conditional-write header a route declares becomes an argument (If-Match). */
 function offeredHeaders(route: AnyRoute): Record<string, string> {
   const offered: Record<string, string> = {};
-  for (const [name, description] of Object.entries(route.headers ?? {})) if (/^if-match$/i.test(name)) offered['If-Match'] = description;
+  for (const [name, spec] of Object.entries(route.headers ?? {})) if (/^if-match$/i.test(name)) offered['If-Match'] = typeof spec === 'string' ? spec : spec.description;
   return offered;
 }
 

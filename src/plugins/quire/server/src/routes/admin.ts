@@ -7,7 +7,25 @@ import { z } from 'zod';
 import { adminData, adminErrorAnswers, adminPage } from '../../../../../kernel/admin-routes';
 import { empty } from '../../../../../kernel/routes';
 import { QUIRE_ACTIONS } from '../permissions';
-import { adminArticle, adminArticleDetail, adminArticlesQuery, adminOwnersQuery, adminSections, articleOwner } from '../schemas/admin';
+import {
+  adminArticle,
+  adminArticleDetail,
+  adminArticlesQuery,
+  adminCreateArticleInput,
+  adminOwnersQuery,
+  adminPreview,
+  adminRenameArticleInput,
+  adminAcceptedList,
+  adminAgentChanges,
+  adminPendingSuggestions,
+  adminWidgetQuery,
+  adminSections,
+  adminTrashedArticle,
+  adminTrashQuery,
+  adminUsersQuery,
+  articleOwner,
+  userSummaryList,
+} from '../schemas/admin';
 import {
   addSectionsInput,
   createNoteInput,
@@ -79,6 +97,74 @@ export const adminArticleRoutes = route('adminArticles', 'Admin panel', {
     admin: { actions: [QUIRE_ACTIONS.read] },
     query: adminOwnersQuery,
     responses: { 200: adminData(z.array(articleOwner), 'The most prolific first.'), ...adminErrorAnswers(400) },
+  },
+  // Articles from the panel (issue 23): create, rename, the trash (delete is adminCanvas removeArticle).
+  create: {
+    method: 'POST',
+    path: '/quire/articles',
+    summary: 'Create an article for a user, from a title and optional Markdown',
+    admin: { actions: [QUIRE_ACTIONS.edit] },
+    body: adminCreateArticleInput,
+    responses: { 201: adminData(adminArticleDetail, 'The new article.'), ...adminErrorAnswers(400, 413, 429) },
+  },
+  rename: {
+    method: 'PUT',
+    path: '/quire/articles/:id',
+    summary: 'Rename an article',
+    admin: { actions: [QUIRE_ACTIONS.edit] },
+    params: articleParams,
+    body: adminRenameArticleInput,
+    responses: { 200: adminData(adminArticleDetail, 'The article, renamed.'), ...adminErrorAnswers(400) },
+  },
+  trash: {
+    method: 'GET',
+    path: '/quire/trash',
+    summary: 'Deleted articles (kept 30 days, then purged), most recently deleted first',
+    admin: { actions: [QUIRE_ACTIONS.read] },
+    query: adminTrashQuery,
+    responses: { 200: adminPage(adminTrashedArticle, 'A page of the trash.'), ...adminErrorAnswers(400) },
+  },
+  restore: {
+    method: 'POST',
+    path: '/quire/trash/:id/restore',
+    summary: 'Put a deleted article back, with its owner, content and history (as a draft)',
+    admin: { actions: [QUIRE_ACTIONS.delete] },
+    params: articleParams,
+    responses: { 200: adminData(adminArticleDetail, 'The article, back.'), ...adminErrorAnswers() },
+  },
+  users: {
+    method: 'GET',
+    path: '/quire/users',
+    summary: 'The server\'s users, to pick a new article\'s owner',
+    admin: { actions: [QUIRE_ACTIONS.edit] },
+    query: adminUsersQuery,
+    responses: { 200: adminData(userSummaryList, 'By username.'), ...adminErrorAnswers(400) },
+  },
+  preview: {
+    method: 'GET',
+    path: '/quire/articles/:id/preview',
+    summary: 'The public page the article would have if published now (noindex, not stored, not cached)',
+    admin: { actions: [QUIRE_ACTIONS.read] },
+    params: articleParams,
+    responseHeaders: { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' },
+    responses: { 200: adminData(adminPreview, 'The page.'), ...adminErrorAnswers(429) },
+  },
+  // The admin home page's widgets (registered by the admin's register with app.widgets).
+  agentChanges: {
+    method: 'GET',
+    path: '/quire/widgets/agent-changes',
+    summary: 'The articles agents changed most recently (home widget)',
+    admin: { actions: [QUIRE_ACTIONS.read] },
+    query: adminWidgetQuery,
+    responses: { 200: adminData(adminAgentChanges, 'Newest first.'), ...adminErrorAnswers(400) },
+  },
+  pendingSuggestions: {
+    method: 'GET',
+    path: '/quire/widgets/pending-suggestions',
+    summary: 'Articles with suggestions waiting for a decision (home widget)',
+    admin: { actions: [QUIRE_ACTIONS.read] },
+    query: adminWidgetQuery,
+    responses: { 200: adminData(adminPendingSuggestions, 'The most recently suggested first.'), ...adminErrorAnswers(400) },
   },
 });
 
@@ -243,7 +329,7 @@ export const adminCanvasRoutes = route('adminCanvas', 'Admin panel', {
   removeArticle: {
     method: 'DELETE',
     path: '/quire/articles/:id',
-    summary: 'Delete an article with its sections, notes and public copies',
+    summary: 'Move an article to the trash (restorable for 30 days; its public page goes down)',
     admin: { actions: [remove] },
     params: articleParams,
     responses: { 200: adminData(articleDeleted, 'The deleted article\'s id.'), ...adminErrorAnswers(404) },
@@ -256,6 +342,15 @@ export const adminCanvasRoutes = route('adminCanvas', 'Admin panel', {
     admin: { actions: [read] },
     params: sectionAt,
     responses: { 200: adminData(revisionList, 'The versions, each with who made it.'), ...adminErrorAnswers(400, 404) },
+  },
+  acceptedRevisions: {
+    method: 'GET',
+    path: '/quire/articles/:id/sections/:sid/accepted',
+    summary: 'Which versions of a section came from an accepted suggestion, and who accepted them',
+    description: 'The history shows the editor who accepted beside the agent who made the suggestion (the version\'s `by`).',
+    admin: { actions: [read] },
+    params: sectionAt,
+    responses: { 200: adminData(adminAcceptedList, 'One entry per version that came from a suggestion, newest first.'), ...adminErrorAnswers(400, 404) },
   },
   revision: {
     method: 'GET',

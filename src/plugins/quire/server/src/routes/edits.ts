@@ -14,7 +14,8 @@ export const editRoutes = route('edits', 'Atomic edits', {
     params: articleParams,
     body: editsInput,
     headers: outlineWrite.headers,
-    suggestible: true,
+    // A dry run writes nothing: a suggest credential's is answered like anyone's, not filed.
+    suggestible: { unless: ({ body }) => Boolean((body as { dryRun?: boolean }).dryRun) },
     responses: { 200: editsApplied, 202: suggestionOnly },
     responseHeaders: { ETag: 'The outline\'s ETag (after the edits; a dry run\'s is the current one).' },
     errors: [...WORKER_ERRORS, ...outlineWrite.errors],

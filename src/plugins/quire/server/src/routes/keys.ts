@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createKeyInput } from '../schemas/inputs';
 import { keyIssued, keyList, keyRevoked, me } from '../schemas/responses';
+import { createsKeys, revokesKeys } from './access';
 import { route } from './route';
 
 export const keyRoutes = route('keys', 'API keys', {
@@ -18,6 +19,7 @@ export const keyRoutes = route('keys', 'API keys', {
       'The answer holds the key\'s secret, shown this once only. `scope` says what the key may do (write, suggest or read), `expiresAt` when it stops working. ' +
       'Keys are created with a login (JWT, session, or the key of `quire login`); another API key gets 403.',
     body: createKeyInput,
+    rules: [createsKeys],
     responses: { 201: keyIssued },
   },
   revoke: {
@@ -26,6 +28,7 @@ export const keyRoutes = route('keys', 'API keys', {
     summary: 'Revoke an API key (it fails at once)',
     description: 'With a login (JWT, session, or the key of `quire login`) any of your keys; another API key may revoke only itself.',
     params: z.object({ id: z.string().describe('The key\'s id.') }),
+    rules: [revokesKeys],
     responses: { 200: keyRevoked },
   },
   me: {

@@ -4,6 +4,7 @@ import { content, empty, form, page, rawBody, redirect } from '../../../../../ke
 import { PATHS } from '../domain/oauth';
 import { oauthDecisionForm, oauthSignInForm } from '../schemas/inputs';
 import { authorizationServerMetadata, clientRegistered, grantList, grantRevoked, oauthError, protectedResourceMetadata, tokenIssued } from '../schemas/responses';
+import { disconnectsApps } from './access';
 import { route } from './route';
 
 const json = (description: string, schema: z.ZodType) => content(['application/json'], description, schema);
@@ -145,6 +146,7 @@ export const oauthGrantRoutes = route('oauthGrants', 'OAuth', {
     summary: 'Disconnect an app: revoke its grant and every token of it',
     description: 'With your login (a JWT, the browser session, or the key "quire login" saved): an API key made for an agent, or an OAuth token, gets 403.',
     params: z.object({ id: z.string().describe('The grant\'s id.') }),
+    rules: [disconnectsApps],
     responses: { 200: grantRevoked },
   },
 });

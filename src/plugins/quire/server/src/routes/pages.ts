@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { content, empty, form, page, redirect } from '../../../../../kernel/routes';
-import { PAGE_PATH } from '../domain/login-page';
+import { PAGE_PATH } from '../pages/login-page';
 import { codeForm, decisionForm, loginPageQuery, signInForm, signOutForm } from '../schemas/inputs';
 import { route } from './route';
 

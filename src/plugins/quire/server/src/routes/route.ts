@@ -4,7 +4,7 @@ import { empty, routeGroup, type RouteSpec } from '../../../../../kernel/routes'
 /** The credentials of a user: an API key, an OAuth access token, a users-permissions JWT (Bearer), or the session cookie. */
 export const USER_CREDENTIALS = ['api-key', 'oauth', 'jwt', 'session'] as const;
 
-const group = routeGroup('quire', { credentials: USER_CREDENTIALS });
+const group = routeGroup('quire', { credentials: USER_CREDENTIALS, userCredentials: USER_CREDENTIALS });
 
 /**
  * An article's id in a path may be shortened to a unique prefix of it (controllers/index.ts

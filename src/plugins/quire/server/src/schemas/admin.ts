@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import { pagingQuery } from '../../../../../kernel/admin-routes';
 import { timestamp } from '../../../../../kernel/schemas';
-import { LIMITS } from './inputs';
-import { ARTICLE_STATUSES, sectionRecord, userSummary } from './records';
+import { LIMITS, markdownText, titleField } from './inputs';
+import { actor, ARTICLE_STATUSES, sectionRecord, userSummary } from './records';
 
 /** An optional query parameter: absent and empty are the same. */
 const optional = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
@@ -31,6 +31,9 @@ export const adminArticle = z
     createdAt: timestamp,
     updatedAt: timestamp,
     publishedAt: timestamp.nullable(),
+    changedSincePublished: z
+      .boolean()
+      .describe('Published, and its sections or title changed since: the public page is older than the article (republish to update it).'),
   })
   .meta({ id: 'AdminArticle', description: 'An article of any user, with its owner (the admin panel\'s list).' });
 
@@ -50,3 +53,64 @@ export const adminSections = z.strictObject({ sections: z.array(sectionRecord) }
 
 export type AdminArticle = z.infer<typeof adminArticle>;
 export type AdminArticleDetail = z.infer<typeof adminArticleDetail>;
+
+/** POST /quire/articles: a new article for a user (articles belong to the server's users; editors act on them). */
+export const adminCreateArticleInput = z.strictObject({
+  title: titleField,
+  markdown: markdownText.nullish().describe('Optional Markdown to start from, split into sections at its top-level headings.'),
+  owner: z.number({ error: 'must be a user id' }).int('must be a user id').positive('must be a user id').describe('The user who owns it.'),
+});
+
+/** PUT /quire/articles/{id}: rename. */
+export const adminRenameArticleInput = z.strictObject({ title: titleField });
+
+export const adminTrashQuery = z.object({ ...pagingQuery });
+
+export const adminUsersQuery = adminOwnersQuery;
+export const userSummaryList = z.array(userSummary);
+
+/** An article in the trash (the panel's Trash view). */
+export const adminTrashedArticle = z
+  .strictObject({
+    id: z.string(),
+    title: z.string(),
+    words: z.number().int().min(0),
+    sections: z.number().int().min(0),
+    owner: userSummary.nullable().describe('null when the owner\'s account was deleted.'),
+    deletedAt: timestamp,
+    deletedBy: z.string().describe('The editor who deleted it.'),
+    purgeAt: timestamp.describe('When it is deleted for good (30 days after it was deleted).'),
+  })
+  .meta({ id: 'AdminTrashedArticle', description: 'A deleted article, restorable until purgeAt.' });
+
+/** The public page an article would have if published now. */
+export const adminPreview = z.strictObject({
+  html: z.string().describe('The complete HTML page (the public page\'s template, marked noindex).'),
+  url: z.string().describe('The address it has (or would have) once published.'),
+});
+
+/** A version of a section that came from a suggestion: who accepted it (its `by` stays the suggestion's author). */
+export const adminAcceptedRevision = z
+  .strictObject({
+    rev: z.number().int().min(1),
+    acceptedBy: actor,
+  })
+  .meta({ id: 'AdminAcceptedRevision', description: 'A version that came from an accepted suggestion, and who accepted it.' });
+export const adminAcceptedList = z.strictObject({ accepted: z.array(adminAcceptedRevision) });
+
+export type AdminTrashedArticle = z.infer<typeof adminTrashedArticle>;
+export type AdminAcceptedRevision = z.infer<typeof adminAcceptedRevision>;
+
+/** Home widgets: how many rows a widget shows. */
+export const adminWidgetQuery = z.object({
+  limit: optional(z.coerce.number({ error: 'must be a whole number from 1 to 20' }).int().min(1).max(20)).describe('Default 5.'),
+});
+
+export const adminAgentChanges = z.strictObject({
+  articles: z.array(z.strictObject({ id: z.string(), title: z.string(), changedAt: timestamp, by: z.string().describe('The agent (its key\'s or client\'s name).') })),
+});
+
+export const adminPendingSuggestions = z.strictObject({
+  total: z.number().int().min(0).describe('Pending suggestions on every article.'),
+  articles: z.array(z.strictObject({ id: z.string(), title: z.string(), pending: z.number().int().min(1), newestAt: timestamp })),
+});

@@ -48,7 +48,7 @@ const sectionText = (max: number, what: string, holder: string) =>
       `${what} is ${String(issue.input ?? '').length.toLocaleString('en')} characters long; ${holder} at most ${max.toLocaleString('en')}.`,
   });
 
-const markdownText = sectionText(LIMITS.markdown, 'The Markdown', 'one request takes');
+export const markdownText = sectionText(LIMITS.markdown, 'The Markdown', 'one request takes');
 const htmlText = sectionText(LIMITS.html, 'The section', 'one section holds');
 
 /** True when a problem is section text (a markdown or html field) over its size limit. */

@@ -7,10 +7,13 @@ import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { containsPattern, paginationOf, type Pagination } from '../../../../../kernel/admin-routes';
 import { publicUrl } from '../../../../../kernel/config';
-import { iso, knexOf, tableName } from '../../../../../kernel/db';
-import { notFound } from '../../../../../kernel/errors';
+import { inTransaction, iso, knexOf, tableName } from '../../../../../kernel/db';
+import { invalidArgument, notFound } from '../../../../../kernel/errors';
 import { normalizeId } from '../domain/anchors';
-import { TABLE, toInt } from './store';
+import type { ArticleChange, EventActor } from '../domain/article-events';
+import { articleTrashRepository, type TrashedArticleRow } from '../repositories/article-trash';
+import { panelWidgetsRepository } from '../repositories/panel-widgets';
+import { TABLE, toInt } from '../repositories/store';
 import type { AdminArticle, AdminArticleDetail } from '../schemas/admin';
 import { ARTICLE_STATUSES } from '../schemas/records';
 
@@ -51,12 +54,47 @@ const USER_UID = 'plugin::users-permissions.user';
 const adminArticleNotFound = (rawId: string) =>
   notFound(`No article with id "${rawId.slice(0, 40)}".`, 'It may have been deleted: go back to the articles list.');
 
+const notInTrash = (rawId: string) =>
+  notFound(`No deleted article with id "${rawId.slice(0, 40)}" in the trash.`, 'It may have been restored already, or purged after 30 days: look in the articles list.');
+
+/** Deleted articles stay restorable as long as deleted sections do (services/history TRASH_DAYS; not imported, to keep the admin bundle's types light). */
+export const ARTICLE_TRASH_DAYS = 30;
+const TRASH_MS = ARTICLE_TRASH_DAYS * 24 * 60 * 60 * 1000;
+/** How often the trash is swept of articles older than 30 days (and at boot). */
+export const ARTICLE_SWEEP_MS = 60 * 60 * 1000;
+
+/** An editor as events and the trash name them. */
+export type Editor = EventActor & { kind: 'editor' };
+
+export type { TrashedArticleRow };
+
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const users = (alias: string) => tableName(strapi, strapi.db.metadata.get(USER_UID).tableName, alias);
   const articles = (alias: string) => tableName(strapi, TABLE.articles, alias);
 
+  const trashRepo = articleTrashRepository(strapi);
+
+  /** Publishes an article event after commit (the live canvas and other subscribers). */
+  function publishEvent(articleId: string, ownerId: number, type: ArticleChange['type'], by: EventActor) {
+    try {
+      strapi.plugin('quire').service('events').publish({ articleId, ownerId, changes: [{ type } as ArticleChange], by, at: new Date().toISOString() });
+    } catch (error) {
+      strapi.log.warn(`quire: article event not published: ${(error as Error).message}`);
+    }
+  }
+
+  /** The articles with their "changed since published" flag (rows: their stored rows, in the same order). */
+  async function withChanged(k: Knex, rows: Array<{ id: unknown }>, mapped: AdminArticle[]): Promise<AdminArticle[]> {
+    const changed = await trashRepo.changedSincePublished(
+      k,
+      rows.map((r) => Number(r.id)),
+    );
+    return mapped.map((article, i) => ({ ...article, changedSincePublished: changed.has(Number(rows[i].id)) }));
+  }
+
   function toAdminArticle(raw): AdminArticle {
     return {
+      changedSincePublished: false,
       id: raw.uuid,
       title: raw.title,
       status: raw.status,
@@ -82,11 +120,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       );
   }
 
-  return {
+  let sweepTimer: NodeJS.Timeout | null = null;
+
+  const api = {
     /** A page of every user's articles, most recently updated first, filtered by title, owner and status. */
     async list(query: AdminArticleQuery): Promise<{ results: AdminArticle[]; pagination: Pagination }> {
       const k = await knexOf(strapi);
       const filter = (q) => {
+        q.whereNull('a.deleted_at');
         if (query.q) q.whereRaw(`lower(??) like ? escape '\\'`, ['a.title', containsPattern(query.q)]);
         if (query.owner !== undefined) q.where('a.user_id', query.owner);
         if (query.status) q.where('a.status', query.status);
@@ -100,7 +141,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         ])
         .limit(query.pageSize)
         .offset((query.page - 1) * query.pageSize);
-      return { results: rows.map(toAdminArticle), pagination: paginationOf(query.page, query.pageSize, toInt(total)) };
+      return { results: await withChanged(k, rows, rows.map(toAdminArticle)), pagination: paginationOf(query.page, query.pageSize, toInt(total)) };
     },
 
     /** One article of any user, with its public URL while it is published, or 404. */
@@ -112,10 +153,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
             .leftJoin(tableName(strapi, TABLE.publications, 'p'), 'p.article_id', 'a.id')
             .select({ public_slug: 'p.slug' })
             .where('a.uuid', uuid)
+            .whereNull('a.deleted_at')
             .first()
         : undefined;
       if (!row) throw adminArticleNotFound(rawId);
-      const article = toAdminArticle(row);
+      const [article] = await withChanged(k, [row], [toAdminArticle(row)]);
       const live = article.status === 'published' && row.public_slug;
       return { ...article, publicUrl: live ? `${publicUrl(strapi)}/p/${row.public_slug}` : null };
     },
@@ -127,7 +169,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async actorFor(adminId: number, rawId: string): Promise<{ actor: EditorActor; articleRowId: number; outlineRev: number }> {
       const uuid = normalizeId(rawId);
-      const row = uuid ? await (await knexOf(strapi))(articles('a')).where('a.uuid', uuid).first(['a.id', 'a.user_id', 'a.outline_rev']) : undefined;
+      const row = uuid
+        ? await (await knexOf(strapi))(articles('a')).where('a.uuid', uuid).whereNull('a.deleted_at').first(['a.id', 'a.user_id', 'a.outline_rev'])
+        : undefined;
       if (!row || row.user_id == null) throw adminArticleNotFound(rawId);
       return { actor: { kind: 'editor', adminId, ownerId: Number(row.user_id) }, articleRowId: Number(row.id), outlineRev: Number(row.outline_rev) };
     },
@@ -136,6 +180,112 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async sectionRev(articleRowId: number, sectionId: string): Promise<number> {
       const row = await (await knexOf(strapi))(tableName(strapi, TABLE.sections)).where({ article_id: articleRowId, uuid: sectionId }).first('rev');
       return row ? Number(row.rev) : 0;
+    },
+
+    /**
+     * Creates an article for a user (its owner: articles belong to the server's users, editors
+     * act on them) from a title and optional Markdown, its first versions by the editor.
+     */
+    async create(editor: Editor, input: { title: string; markdown?: string | null; owner: number }): Promise<AdminArticleDetail> {
+      if (!(await trashRepo.userExists(await knexOf(strapi), input.owner))) throw invalidArgument(`There is no user with id ${input.owner}.`, 'Pick the owner among the server\'s users (GET /quire/users).');
+      // createArticle publishes article.created, by the editor.
+      const { article } = await strapi.plugin('quire').service('articles').createArticle(input.owner, { title: input.title, markdown: input.markdown ?? null, actor: editor });
+      return api.get(article.id);
+    },
+
+    /** Renames a live article. */
+    async rename(editor: Editor, rawId: string, title: string): Promise<AdminArticleDetail> {
+      const { actor } = await api.actorFor(0, rawId);
+      // updateArticle publishes article.updated, by the editor.
+      await strapi.plugin('quire').service('articles').updateArticle(actor.ownerId, rawId, { title }, editor);
+      return api.get(rawId);
+    },
+
+    /**
+     * Moves an article to the trash (restorable for 30 days): gone from the content API (404),
+     * the lists and its public address, everything it has kept.
+     */
+    async trash(editor: Editor, rawId: string): Promise<{ id: string }> {
+      const uuid = normalizeId(rawId);
+      if (!uuid) throw adminArticleNotFound(rawId);
+      const moved = await inTransaction(strapi, async (trx) => {
+        const live = await trashRepo.findLive(trx, uuid);
+        if (!live) throw adminArticleNotFound(rawId);
+        if (!(await trashRepo.trash(trx, live.id, live.ownerId, editor.name, new Date()))) throw adminArticleNotFound(rawId);
+        return live;
+      });
+      publishEvent(uuid, moved.ownerId, 'article.deleted', editor);
+      return { id: uuid };
+    },
+
+    /** Puts an article of the trash back, with its owner, content and history (a draft: publish it again to put it online). */
+    async restore(editor: Editor, rawId: string): Promise<AdminArticleDetail> {
+      const uuid = normalizeId(rawId);
+      if (!uuid) throw notInTrash(rawId);
+      const restored = await inTransaction(strapi, async (trx) => {
+        const trashed = await trashRepo.findTrashed(trx, uuid);
+        if (!trashed) throw notInTrash(rawId);
+        if (!(await trashRepo.restore(trx, trashed.id, trashed.ownerId, new Date()))) throw notInTrash(rawId);
+        return trashed;
+      });
+      publishEvent(uuid, restored.ownerId, 'article.created', editor);
+      return api.get(uuid);
+    },
+
+    /** The trash: articles deleted in the last 30 days, most recently deleted first (older ones are purged first). */
+    async trashList(page: number, pageSize: number): Promise<{ results: Array<TrashedArticleRow & { purgeAt: string }>; pagination: Pagination }> {
+      await api.sweep();
+      const { rows, total } = await trashRepo.list(await knexOf(strapi), page, pageSize);
+      return {
+        results: rows.map((row) => ({ ...row, purgeAt: new Date(new Date(row.deletedAt).getTime() + TRASH_MS).toISOString() })),
+        pagination: paginationOf(page, pageSize, total),
+      };
+    },
+
+    /** Deletes for good the articles trashed more than 30 days ago (a batch at a time); how many went. */
+    async sweep(now = Date.now()): Promise<number> {
+      let purged = 0;
+      for (;;) {
+        const ids = await trashRepo.expired(await knexOf(strapi), new Date(now - TRASH_MS), 50);
+        if (!ids.length) return purged;
+        await inTransaction(strapi, (trx) => trashRepo.purge(trx, ids));
+        for (const id of ids) strapi.plugin('quire').service('outlines').drop(id);
+        purged += ids.length;
+      }
+    },
+
+    /** Sweeps now, then hourly in the background. */
+    async startSweeps(): Promise<void> {
+      const run = () => api.sweep().catch((error) => strapi.log.warn(`quire: article trash sweep failed: ${error?.message ?? error}`));
+      await run();
+      sweepTimer = setInterval(run, ARTICLE_SWEEP_MS);
+      sweepTimer.unref();
+    },
+
+    stopSweeps(): void {
+      if (sweepTimer) clearInterval(sweepTimer);
+      sweepTimer = null;
+    },
+
+    /** The users an editor can give a new article to (username or email containing `q`). */
+    async users(options: { q?: string; limit: number }) {
+      return trashRepo.users(await knexOf(strapi), options.q ? containsPattern(options.q) : null, options.limit);
+    },
+
+    /** The public page the article would have if published now (noindex), for editors. */
+    async preview(rawId: string): Promise<{ html: string; url: string }> {
+      const { actor } = await api.actorFor(0, rawId);
+      return strapi.plugin('quire').service('publications').preview(actor.ownerId, rawId);
+    },
+
+    /** Home widget: the articles agents changed most recently. */
+    async agentChanges(limit: number) {
+      return { articles: await panelWidgetsRepository(strapi).agentChanges(await knexOf(strapi), limit) };
+    },
+
+    /** Home widget: the articles with suggestions waiting for an editor. */
+    async pendingSuggestions(limit: number) {
+      return panelWidgetsRepository(strapi).pendingSuggestions(await knexOf(strapi), limit);
     },
 
     /**
@@ -162,4 +312,5 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return rows.map((r: any) => ({ id: Number(r.id), username: r.username, email: r.email, articles: toInt(r.articles) }));
     },
   };
+  return api;
 };

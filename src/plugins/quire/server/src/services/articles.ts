@@ -1,33 +1,23 @@
+/**
+ * Articles (CONTRACT sections 3 and 4): create (with sections, premise and notes, in one
+ * transaction), list, read, rename and delete. SQL is in repositories/articles.
+ */
 import type { Core } from '@strapi/strapi';
-import type { Knex } from 'knex';
 import { newId } from '../domain/anchors';
 import { outlineTag } from '../domain/etags';
-import { invalidArgument } from '../../../../../kernel/errors';
 import type { SectionContent } from '../domain/markdown';
 import type { Outline } from '../domain/outline';
 import type { ArticleRecord, OutlineEntry } from '../schemas/records';
 import type { NoteInput, NoteMapEntry } from './notes';
 import type { SectionRecord } from './sections';
-import type { Actor } from './edits';
-import { inTransaction, iso, knexOf, tableName } from '../../../../../kernel/db';
-import { articleNotFound, articleUuid, TABLE, toInt, UID } from './store';
+import type { Actor } from './edit-types';
+import type { ArticleChange } from '../domain/article-events';
+import { inTransaction, knexOf } from '../../../../../kernel/db';
+import { articleRepository, encodeCursor, newestFirst, type ArticleRow } from '../repositories/articles';
+import { articleNotFound, articleUuid, toInt } from '../repositories/store';
 
-export type { ArticleRecord };
-
-/** The stored article row, as other services (publish, import) may need it. */
-export interface ArticleRow {
-  id: number;
-  uuid: string;
-  userId: number;
-  title: string;
-  status: ArticleRecord['status'];
-  premise: string | null;
-  createdAt: string;
-  updatedAt: string;
-  publishedAt: string | null;
-  /** Bumped by every write to the article's sections (see services/outlines). */
-  outlineRev: number;
-}
+export type { ArticleRecord, ArticleRow };
+export { encodeCursor, newestFirst };
 
 export interface CreateArticleInput {
   title: string;
@@ -44,23 +34,6 @@ export interface CreateArticleInput {
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
-
-const ROW_COLUMNS = ['id', 'uuid', 'user_id', 'title', 'status', 'premise', 'created_at', 'updated_at', 'last_published_at', 'outline_rev'];
-
-function toRow(raw): ArticleRow {
-  return {
-    id: Number(raw.id),
-    uuid: raw.uuid,
-    userId: Number(raw.user_id),
-    title: raw.title,
-    status: raw.status,
-    premise: raw.premise ?? null,
-    createdAt: iso(raw.created_at)!,
-    updatedAt: iso(raw.updated_at)!,
-    publishedAt: iso(raw.last_published_at),
-    outlineRev: Number(raw.outline_rev ?? 0),
-  };
-}
 
 export function articleRecord(row: ArticleRow, totals: { words: number; sections: number }): ArticleRecord {
   return {
@@ -80,54 +53,21 @@ const totalsOf = (outline: Outline) => ({ words: outline.words, sections: outlin
 /** An empty premise is no premise. */
 export const normalizePremise = (premise: string | null | undefined) => (premise ? premise : null);
 
-/** Opaque list cursor: the position after the last article of a page. */
-export function encodeCursor(row: { updatedAt: unknown; id: number }): string {
-  return Buffer.from(JSON.stringify([row.updatedAt, row.id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { updatedAt: Date; id: number } {
-  try {
-    const [updatedAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    const date = new Date(updatedAt);
-    if (typeof updatedAt === 'string' && Number.isInteger(id) && !Number.isNaN(date.getTime())) return { updatedAt: date, id };
-  } catch {
-    // fall through
-  }
-  throw invalidArgument('cursor is not valid.', 'Pass the nextCursor of the previous page unchanged, or leave cursor out for the first page.');
-}
-
-/**
- * Narrows a query on articles `a` to a page of `limit` (and one more, to tell whether a next
- * page exists), most recently updated first, after `cursor` (the nextCursor of the last page).
- */
-export function newestFirst(query: Knex.QueryBuilder, limit: number, cursor?: string): Knex.QueryBuilder {
-  query
-    .orderBy([
-      { column: 'a.updated_at', order: 'desc' },
-      { column: 'a.id', order: 'desc' },
-    ])
-    .limit(limit + 1);
-  if (cursor) {
-    const { updatedAt, id } = decodeCursor(cursor);
-    query.andWhere((q) => q.where('a.updated_at', '<', updatedAt).orWhere((q2) => q2.where('a.updated_at', '=', updatedAt).andWhere('a.id', '<', id)));
-  }
-  return query;
-}
-
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const articles = (alias?: string) => tableName(strapi, TABLE.articles, alias);
+  const articles = articleRepository(strapi);
   const sectionsService = () => strapi.plugin('quire').service('sections');
   const notesService = () => strapi.plugin('quire').service('notes');
   const outlines = () => strapi.plugin('quire').service('outlines');
+  const events = () => strapi.plugin('quire').service('events');
+  /** Who an article event names when a caller passes no actor (other plugins' agents). */
+  const someone = (kind: Actor['kind'] = 'human'): Actor => ({ kind, name: '' });
   const outlineOf = (row: ArticleRow): Promise<Outline> => sectionsService().outlineOfRow(row.id, row.outlineRev);
 
   /** The owned article row, or 404. */
   async function findRow(userId: number, rawId: string): Promise<ArticleRow> {
-    const uuid = articleUuid(rawId);
-    const k = await knexOf(strapi);
-    const raw = await k(articles()).where({ uuid, user_id: userId }).first(ROW_COLUMNS);
-    if (!raw) throw articleNotFound(rawId);
-    return toRow(raw);
+    const row = await articles.find(await knexOf(strapi), userId, articleUuid(rawId));
+    if (!row) throw articleNotFound(rawId);
+    return row;
   }
 
   const api = {
@@ -145,15 +85,18 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const now = new Date();
         const uuid = newId();
         const premise = normalizePremise(input.premise);
-        const created = await strapi.db.query(UID.article).create({
-          data: { uuid, userId, title: input.title, status: 'draft', premise, lastPublishedAt: null, outlineRev: 0, createdAt: now, updatedAt: now },
-          select: ['id'],
-        });
-        const outline: Outline = await sectionsService().insertInitial(created.id, contents, input.actor);
-        if (input.notes?.length) await notesService().insertMany(created.id, input.notes, input.notesCreatedBy ?? 'agent', noteHtmls);
-        onCommit(() => outlines().set(created.id, 0, outline));
+        const id = await articles.create({ uuid, userId, title: input.title, premise, now });
+        const outline: Outline = await sectionsService().insertInitial(id, contents, input.actor);
+        const noteIds: string[] = input.notes?.length ? await notesService().insertMany(id, input.notes, input.notesCreatedBy ?? 'agent', noteHtmls) : [];
+        onCommit(() => outlines().set(id, 0, outline));
+        const changes: ArticleChange[] = [
+          { type: 'article.created' },
+          ...outline.items.map((item): ArticleChange => ({ type: 'section.inserted', sectionId: item.uuid, rev: item.rev })),
+          ...noteIds.map((noteId): ArticleChange => ({ type: 'note.added', noteId, rev: 1 })),
+        ];
+        await events().record({ articleId: uuid, ownerId: userId }, input.actor ?? someone(input.notesCreatedBy ?? 'agent'), changes);
         const row: ArticleRow = {
-          id: created.id,
+          id,
           uuid,
           userId,
           title: input.title,
@@ -171,21 +114,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** The caller's articles, most recently updated first, a page at a time. */
     async listArticles(userId: number, options: { limit?: number; cursor?: string } = {}) {
       const limit = options.limit ?? DEFAULT_PAGE_SIZE;
-      const k = await knexOf(strapi);
-      const sections = tableName(strapi, TABLE.sections, 's');
-      const query = k(articles('a'))
-        .where('a.user_id', userId)
-        .select(ROW_COLUMNS.map((c) => `a.${c}`))
-        .select(
-          k(sections).count('*').whereRaw('?? = ??', ['s.article_id', 'a.id']).as('section_count'),
-          k(sections).sum('s.words').whereRaw('?? = ??', ['s.article_id', 'a.id']).as('word_count'),
-        );
-      const raws = await newestFirst(query, limit, options.cursor);
-      const page = raws.slice(0, limit);
-      const rows = page.map(toRow);
+      const found = await articles.page(await knexOf(strapi), userId, limit, options.cursor);
+      const page = found.slice(0, limit);
       return {
-        articles: rows.map((row, i) => articleRecord(row, { words: toInt(page[i].word_count), sections: toInt(page[i].section_count) })),
-        nextCursor: raws.length > limit ? encodeCursor(rows[rows.length - 1]) : null,
+        articles: page.map(({ row, words, sections }) => articleRecord(row, { words: toInt(words), sections: toInt(sections) })),
+        nextCursor: found.length > limit ? encodeCursor(page[page.length - 1].row) : null,
       };
     },
 
@@ -214,28 +147,23 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return articleRecord(row, totalsOf(await outlineOf(row)));
     },
 
-    async updateArticle(userId: number, rawId: string, input: { title: string }): Promise<ArticleRecord> {
+    async updateArticle(userId: number, rawId: string, input: { title: string }, actor: Actor = someone()): Promise<ArticleRecord> {
       const uuid = articleUuid(rawId);
-      const k = await knexOf(strapi);
-      const count = await k(articles()).where({ uuid, user_id: userId }).update({ title: input.title, updated_at: new Date() });
-      if (!count) throw articleNotFound(rawId);
+      if (!(await articles.update(await knexOf(strapi), userId, uuid, { title: input.title }))) throw articleNotFound(rawId);
+      await events().record({ articleId: uuid, ownerId: userId }, actor, [{ type: 'article.updated' }]);
       return api.getRecord(userId, rawId);
     },
 
     /** Deletes an article with its sections, notes and publication, in one transaction. */
-    async deleteArticle(userId: number, rawId: string): Promise<{ id: string }> {
+    async deleteArticle(userId: number, rawId: string, actor: Actor = someone()): Promise<{ id: string }> {
       const uuid = articleUuid(rawId);
       return inTransaction(strapi, async (trx) => {
-        const row = await trx(articles()).where({ uuid, user_id: userId }).first('id');
-        if (!row) throw articleNotFound(rawId);
-        await trx(tableName(strapi, TABLE.sections)).where({ article_id: row.id }).delete();
-        await trx(tableName(strapi, TABLE.notes)).where({ article_id: row.id }).delete();
-        // Its history, trash and suggestions go with it.
-        for (const table of [TABLE.revisions, TABLE.trash, TABLE.suggestions, TABLE.premiseRevisions, TABLE.liveStates]) await trx(tableName(strapi, table)).where({ article_id: row.id }).delete();
-        // Its public copies go too, and the slug is free again.
-        await trx(tableName(strapi, TABLE.publications)).where({ article_id: row.id }).delete();
-        await trx(articles()).where({ id: row.id }).delete();
-        outlines().drop(Number(row.id));
+        const id = await articles.idOf(trx, userId, uuid);
+        if (id === undefined) throw articleNotFound(rawId);
+        // Its history, trash and suggestions go with it; its public copies too, and the slug is free again.
+        await articles.removeWithContent(trx, id);
+        outlines().drop(id);
+        await events().record({ articleId: uuid, ownerId: userId }, actor, [{ type: 'article.deleted' }]);
         return { id: uuid };
       });
     },

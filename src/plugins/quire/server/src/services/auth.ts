@@ -1,5 +1,7 @@
 import type { Core } from '@strapi/strapi';
-import { bearerToken, headerValue, registerCredential, type AuthRequest, type CallerUser, type UserCaller, type Verdict } from '../../../../../kernel/auth';
+import { bearerToken, headerValue, registerCredential, type AuthRequest, type CallerUser, type Verdict } from '../../../../../kernel/auth';
+import type { UserCaller } from '../../../../../contracts/credentials';
+import { USER_CREDENTIAL_SCHEMES } from '../credentials';
 import { publicUrl } from '../../../../../kernel/config';
 import { API_KEY_PREFIX, type KeyCheck } from './keys';
 import { ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX, CODE_PREFIX } from '../domain/oauth';
@@ -55,18 +57,26 @@ export function registerUserCredentials(strapi: Core.Strapi): void {
   });
 
   registerCredential(strapi, 'api-key', {
+    scheme: USER_CREDENTIAL_SCHEMES['api-key'],
     whenMissing: MISSING_NEXT,
     async verify(request: AuthRequest) {
       const token = bearerToken(request);
       if (!token?.startsWith(API_KEY_PREFIX)) return undefined;
-      const key: KeyCheck = await strapi.plugin('quire').service('keys').verify(token);
+      const key: KeyCheck = await strapi.plugin('quire').service('keys').verify(token, request.action);
       if (!key) return { refused: 'The API key is not valid (revoked, or never issued).', nextAction: MISSING_NEXT };
       if (key.status === 'expired') return { refused: 'The API key has expired.', nextAction: EXPIRED_NEXT };
-      return userCaller('api-key', key.user, { keyId: key.id, keyDocumentId: key.documentId, scope: key.scope, keyFromLogin: key.origin === 'login' });
+      return userCaller('api-key', key.user, {
+        keyId: key.id,
+        keyDocumentId: key.documentId,
+        scope: key.scope,
+        keyFromLogin: key.origin === 'login',
+        ...(key.permission && { permission: key.permission }),
+      });
     },
   });
 
   registerCredential(strapi, 'jwt', {
+    scheme: USER_CREDENTIAL_SCHEMES['jwt'],
     whenMissing: MISSING_NEXT,
     async verify(request: AuthRequest) {
       const token = bearerToken(request);
@@ -78,6 +88,7 @@ export function registerUserCredentials(strapi: Core.Strapi): void {
   });
 
   registerCredential(strapi, 'oauth', {
+    scheme: USER_CREDENTIAL_SCHEMES['oauth'],
     whenMissing: MISSING_NEXT,
     async verify(request: AuthRequest) {
       const token = bearerToken(request);
@@ -90,6 +101,7 @@ export function registerUserCredentials(strapi: Core.Strapi): void {
   });
 
   registerCredential(strapi, 'session', {
+    scheme: USER_CREDENTIAL_SCHEMES['session'],
     whenMissing: MISSING_NEXT,
     async verify(request: AuthRequest) {
       if (request.headers.authorization) return undefined;

@@ -15,8 +15,8 @@ import {
   type LoginStatus,
 } from '../domain/device-login';
 import { hashSecret } from '../../../../../kernel/secrets';
+import { cliLoginRepository } from '../repositories/cli-login';
 
-const UID = 'plugin::quire.cli-login';
 export const LOGIN_PAGE_PATH = '/cli/login';
 /** Expired logins are kept this long, so a late poll hears "expired" rather than "unknown". */
 const KEEP_EXPIRED_MS = 24 * 3600 * 1000;
@@ -74,7 +74,7 @@ export const loginErrors = {
 };
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const query = () => strapi.db.query(UID);
+  const logins = cliLoginRepository(strapi);
   const rateLimit = () => strapi.plugin('quire').service('rateLimit');
 
   /** The server secret that user codes are keyed with (the first of Strapi's APP_KEYS). */
@@ -92,31 +92,23 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async request(name: string, ip: string): Promise<LoginRequestData> {
       await rateLimit().consume('cli-login-request', ip, REQUEST_LIMIT, 1, 'Too many login requests from this address.');
       const now = Date.now();
-      await query().deleteMany({ where: { expiresAt: { $lt: new Date(now - KEEP_EXPIRED_MS) } } });
+      await logins.removeExpiredBefore(new Date(now - KEEP_EXPIRED_MS));
 
       // A user code must point at one live login; with 20^8 codes a clash is rare, but possible.
       let userCode = generateUserCode();
       for (let attempt = 0; attempt < 5; attempt += 1) {
-        const clash = await query().findOne({
-          where: { userCodeHash: hashUserCode(userCode, pepper()), expiresAt: { $gt: new Date(now) } },
-          select: ['id'],
-        });
-        if (!clash) break;
+        if (!(await logins.liveUserCode(hashUserCode(userCode, pepper()), new Date(now)))) break;
         userCode = generateUserCode();
       }
       const deviceCode = generateDeviceCode();
       const interval = pollInterval;
-      await query().create({
-        data: {
-          deviceCodeHash: hashSecret(deviceCode),
-          userCodeHash: hashUserCode(userCode, pepper()),
-          name,
-          status: 'pending',
-          interval,
-          expiresAt: new Date(now + LOGIN_TTL_SECONDS * 1000),
-          requestIp: ip.slice(0, 64),
-        },
-        select: ['id'],
+      await logins.create({
+        deviceCodeHash: hashSecret(deviceCode),
+        userCodeHash: hashUserCode(userCode, pepper()),
+        name,
+        interval,
+        expiresAt: new Date(now + LOGIN_TTL_SECONDS * 1000),
+        requestIp: ip.slice(0, 64),
       });
       const verificationUrl = publicUrl(strapi) + LOGIN_PAGE_PATH;
       const shown = formatUserCode(userCode);
@@ -136,10 +128,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async complete(deviceCode: string, ip: string) {
       await rateLimit().consume('cli-login-complete', ip, COMPLETE_LIMIT, 1, 'Too many polls from this address.');
-      const row = await query().findOne({
-        where: { deviceCodeHash: hashSecret(deviceCode) },
-        select: ['id', 'name', 'status', 'userId', 'interval', 'expiresAt', 'lastPolledAt'],
-      });
+      const row = await logins.byDeviceCode(hashSecret(deviceCode));
       if (!row) throw loginErrors.unknown();
       const now = new Date();
       const login = {
@@ -156,26 +145,21 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           throw loginErrors.denied();
         case 'approved': {
           const issued = await strapi.db.transaction(async () => {
-            const taken = await query().updateMany({ where: { id: row.id, status: 'approved' }, data: { status: 'consumed' } });
-            if (!taken.count) return null;
+            if (!(await logins.consume(row.id))) return null;
             return strapi.plugin('quire').service('keys').create(row.userId, { name: row.name, origin: 'login' });
           });
           if (!issued) throw loginErrors.expired('used');
           return issued;
         }
         case 'slow-down':
-          await query().updateMany({ where: { id: row.id }, data: { interval: outcome.interval, lastPolledAt: now } });
+          await logins.setPolling(row.id, { interval: outcome.interval, lastPolledAt: now });
           throw loginErrors.slowDown(outcome.interval);
         case 'pending': {
           // Two polls racing past the read above: only one of them is on time.
           const onTimeBefore = new Date(now.getTime() - login.interval * 1000 + POLL_TOLERANCE_MS);
-          const counted = await query().updateMany({
-            where: { id: row.id, status: 'pending', $or: [{ lastPolledAt: null }, { lastPolledAt: { $lte: onTimeBefore } }] },
-            data: { lastPolledAt: now },
-          });
-          if (!counted.count) {
+          if (!(await logins.countPoll(row.id, now, onTimeBefore))) {
             const interval = Math.min(login.interval + 5, MAX_POLL_INTERVAL_SECONDS);
-            await query().updateMany({ where: { id: row.id }, data: { interval } });
+            await logins.setPolling(row.id, { interval });
             throw loginErrors.slowDown(interval);
           }
           throw loginErrors.pending(login.interval, login.expiresAt);
@@ -187,10 +171,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async findPending(typed: unknown): Promise<PendingLogin | null> {
       const code = normalizeUserCode(typed);
       if (!code) return null;
-      const row = await query().findOne({
-        where: { userCodeHash: hashUserCode(code, pepper()), status: 'pending', expiresAt: { $gt: new Date() } },
-        select: ['id', 'name', 'createdAt', 'expiresAt', 'requestIp'],
-      });
+      const row = await logins.pendingByUserCode(hashUserCode(code, pepper()), new Date());
       if (!row) return null;
       return {
         id: row.id,
@@ -209,11 +190,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async settledByUserCode(typed: unknown): Promise<'used' | 'expired' | null> {
       const code = normalizeUserCode(typed);
       if (!code) return null;
-      const row = await query().findOne({
-        where: { userCodeHash: hashUserCode(code, pepper()) },
-        select: ['status', 'expiresAt'],
-        orderBy: { id: 'desc' },
-      });
+      const row = await logins.latestByUserCode(hashUserCode(code, pepper()));
       if (!row) return null;
       if (row.status !== 'pending') return 'used';
       return asDate(row.expiresAt)!.getTime() <= Date.now() ? 'expired' : null;
@@ -221,11 +198,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Approves (for userId) or denies a live login; false when it is no longer pending. */
     async decide(id: number, userId: number, approve: boolean): Promise<boolean> {
-      const decided = await query().updateMany({
-        where: { id, status: 'pending', expiresAt: { $gt: new Date() } },
-        data: approve ? { status: 'approved', userId, decidedAt: new Date() } : { status: 'denied', decidedAt: new Date() },
-      });
-      return decided.count === 1;
+      return logins.decide(id, new Date(), approve ? { approve: true, userId } : { approve: false });
     },
   };
 };

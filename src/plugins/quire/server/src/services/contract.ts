@@ -7,15 +7,11 @@ import type { QuireServices } from '../../../../../contracts/plugin-services';
 import type articles from './articles';
 import type inputs from './inputs';
 import type notes from './notes';
-import type rateLimit from './rate-limit';
-import type redis from './redis';
 
 type Provided = {
   inputs: ReturnType<typeof inputs>;
   articles: ReturnType<typeof articles>;
   notes: ReturnType<typeof notes>;
-  rateLimit: ReturnType<typeof rateLimit>;
-  redis: ReturnType<typeof redis>;
 };
 
 type Holds<T extends true> = T;

@@ -4,7 +4,7 @@
  * (POST sections, PATCH, move, DELETE), revision restores, suggestions and the admin canvas
  * run one-operation (or n-operation) edits through the same code.
  *
- * One request is one transaction under the article's write lock (services/store lockArticle):
+ * One request is one transaction under the article's write lock (repositories/store lockArticle):
  * the preconditions (If-Match, a suggestion's base revisions) are checked against the state
  * the lock guarantees, every operation sees the article as the earlier ones left it, and any
  * failure rolls everything back. A dry run takes the same path and rolls back at the end.
@@ -20,84 +20,31 @@ import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { ApiError, invalidArgument, notFound } from '../../../../../kernel/errors';
 import { parseIfMatch, preconditionFailed, preconditionHolds, type Precondition } from '../../../../../kernel/conditional';
-import { iso, knexOf, tableName } from '../../../../../kernel/db';
 import type { AnchorScope } from '../domain/anchors';
+import type { ArticleChange } from '../domain/article-events';
 import type { DiffPart } from '../domain/diff';
 import { occurrences } from '../domain/html-replace';
 import { outlineTag, sectionTag } from '../domain/etags';
 import { emptySection, type SectionContent } from '../domain/markdown';
 import { ranksBetween, slotBounds } from '../domain/ordering';
 import { Outline, type OutlineItem } from '../domain/outline';
-import { quireConfig } from '../config';
+import { sectionScope } from '../domain/scopes';
 import { LIMITS, type EditOp } from '../schemas/inputs';
 import type { OutlineEntry } from '../schemas/records';
-import { articleUuid, lockArticle, TABLE, UID } from './store';
-import type { ArticleChange } from '../domain/article-events';
-
-/** Who made a change: an agent (API key, OAuth token), a person (JWT, session) or an admin editor (canvas). */
-export interface Actor {
-  kind: 'agent' | 'human' | 'editor';
-  name: string;
-}
-
-/** One operation's answer (CONTRACT section 11). */
-export interface OpResult {
-  op: EditOp['op'];
-  added?: OutlineEntry[];
-  updated?: OutlineEntry[];
-  removed?: string[];
-  replaced?: number;
-  /** Dry runs: a unified diff of the text it changed. */
-  diff?: string;
-}
-
-export interface EditOptions {
-  actor: Actor;
-  dryRun?: boolean;
-  /** The outline's precondition (If-Match header or `ifMatch` of the body). */
-  ifMatch?: Precondition;
-  /** A single-section route: errors keep their own message (no `ops[0] (op): ` prefix), and no `$N`. */
-  single?: boolean;
-  /** A suggestion's accept: the revisions its sections had when it was made (id -> rev); any change is 412. */
-  base?: Record<string, number>;
-  /** Runs in the transaction, under the article's lock, before the ops (a suggestion's accept claims it there). */
-  within?: (trx: Knex, articleRowId: number) => Promise<void>;
-  /** Restores of a revision: the op `replace` writes this content instead of splitting Markdown. */
-  contents?: Map<number, SectionContent[]>;
-  /**
-   * The live canvas's stores: a replace by the editor who also made the section's current
-   * version less than this many seconds ago keeps no revision of it (one revision per burst).
-   */
-  coalesceSeconds?: number;
-}
-
-export interface EditOutcome {
-  articleUuid: string;
-  results: OpResult[];
-  outline: Outline;
-  /** The outline's revision after the request (what its ETag names). */
-  outlineRev: number;
-  /** The sections each op produced (ids), for `$N` and for single routes' answers. */
-  produced: string[][];
-  /** Sections the ops read or changed, with their revision before the request (a suggestion's base). */
-  touched: Record<string, number>;
-  /** The ops with every anchor and `$N` replaced by the full section id (what a suggestion stores). */
-  resolvedOps: EditOp[];
-  /** Dry runs: the texts each changing op's diff compares (result index -> parts), diffed after the transaction. */
-  diffParts?: Map<number, DiffPart[]>;
-}
+import { sectionRepository, type SectionRow } from '../repositories/sections';
+import { trashRepository } from '../repositories/trash';
+import { articleUuid, lockArticle } from '../repositories/store';
+import type { Actor, EditOptions, EditOutcome, OpResult } from './edit-types';
+import { VersionLog } from './history';
+import { trashedRow, type TrashedRow } from './trash';
 
 /** Raised inside a dry run's transaction to roll it back with its outcome. */
 class DryRun {
   constructor(readonly outcome: EditOutcome) {}
 }
 
-const SECTION_ROW = ['uuid', 'rank', 'level', 'title', 'words', 'source', 'markdown', 'html', 'rev', 'by_kind', 'by_name', 'updated_at'];
-
-export const sectionScope = (articleId: string): AnchorScope => ({
-  item: 'section',
-  listRoute: `GET /api/articles/${articleId}/outline`,
-});
+export { sectionScope };
+export type { Actor, EditOptions, EditOutcome, OpResult };
 
 const BLANK_MARKDOWN_NEXT = 'Pass the section body as a non-empty Markdown string in "markdown".';
 
@@ -109,18 +56,15 @@ const textOf = (row: { source: string; markdown: string | null; html: string }) 
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** A row of quire_sections as the engine reads it (SECTION_ROW). */
-type SectionRow = { uuid: string; source: string; markdown: string | null; html: string } & Record<string, unknown>;
 
 const REF = /^\$(\d+)(?:\.(\d+))?$/;
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const sections = (alias?: string) => tableName(strapi, TABLE.sections, alias);
+  const sections = sectionRepository(strapi);
+  const trash = trashRepository(strapi);
   const cache = () => strapi.plugin('quire').service('outlines');
+  const events = () => strapi.plugin('quire').service('events');
   const workers = () => strapi.plugin('quire').service('workers');
-  const revisionsKeep = () => quireConfig(strapi).revisionsKeep;
-  const keepHistory = () => quireConfig(strapi).keepHistory;
-  const keyNames = new Map<number, string>();
 
   /** Content of the replace and insert ops, split before the transaction (off the event loop). */
   async function splitAll(ops: EditOp[], label: (i: number) => string, given?: Map<number, SectionContent[]>): Promise<Map<number, SectionContent[]>> {
@@ -152,7 +96,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   async function outlineBefore(trx: Knex, articleRowId: number, rev: number): Promise<Outline> {
     return (
       cache().get(articleRowId, rev - 1) ??
-      Outline.of(await trx(sections()).where({ article_id: articleRowId }).select(['uuid', 'rank', 'level', 'title', 'words', 'source', 'rev']))
+      Outline.of(await sections.items(trx, articleRowId))
     );
   }
 
@@ -177,6 +121,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           throw labelled(error, label(i));
         }
       }
+      if (options.afterOps) await options.afterOps(session.trx, { outline: session.outline, touched: session.touched, produced: session.produced });
     });
     // Diffs are computed once the transaction (and the article's lock) is over, in a worker,
     // one op at a time: each is bounded (domain/diff), so no request holds a thread for long.
@@ -213,15 +158,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           );
         }
         await work(session);
-        await session.flushHistory();
+        await session.history.flush(trx);
         const outcome = session.outcome(outlineRev);
         if (options.dryRun) throw new DryRun(outcome);
-        onCommit(() => {
-          cache().set(articleRowId, outlineRev, session.outline);
-          // Subscribers (the live canvas, presence) learn what changed once it is committed.
-          const changes = session.changes();
-          if (changes.length) strapi.plugin('quire').service('events').publish({ articleId: uuid, ownerId: userId, changes, by: { kind: options.actor.kind, name: options.actor.name }, at: new Date().toISOString() });
-        });
+        // One article event for the request, published once the outermost transaction commits.
+        await events().record({ articleId: uuid, ownerId: userId }, options.actor, session.changes);
+        onCommit(() => cache().set(articleRowId, outlineRev, session.outline));
         return outcome;
       }) as unknown as Promise<EditOutcome>;
     try {
@@ -238,15 +180,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     readonly results: OpResult[] = [];
     readonly touched: Record<string, number> = {};
     readonly resolvedOps: EditOp[] = [];
+    /** What the request changed, in order: its article event. */
+    readonly changes: ArticleChange[] = [];
     /** Dry runs: what each result's diff compares (result index -> parts). */
     private readonly diffParts = new Map<number, DiffPart[]>();
     /** Per result: the ids behind `added` and `updated`, for their final entries. */
     private readonly ids: Array<{ added?: string[]; updated?: string[]; entries: Map<string, OutlineEntry> }> = [];
     private readonly now = new Date();
     /** Versions to keep in history, written together at the end of the request. */
-    private readonly kept: Array<Record<string, unknown> & { section_uuid: string; rev: number }> = [];
-    /** What changed, for the article event published after commit (ids; revisions read at the end). */
-    private readonly changed: Array<{ type: ArticleChange['type']; sectionId: string }> = [];
+    readonly history: VersionLog;
 
     constructor(
       readonly trx: Knex,
@@ -257,10 +199,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       readonly options: EditOptions,
       /** The outline's ETag before this request. */
       readonly outlineTagBefore: string,
-    ) {}
-
-    private get by() {
-      return { by_kind: this.options.actor.kind, by_name: this.options.actor.name };
+    ) {
+      this.history = new VersionLog(strapi, articleRowId, this.now, options.coalesceSeconds !== undefined ? { seconds: options.coalesceSeconds, by: options.actor } : undefined);
     }
 
     checkBase(base: Record<string, number>) {
@@ -310,93 +250,31 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       );
     }
 
-    private async row(uuid: string) {
-      return this.trx(sections()).where({ article_id: this.articleRowId, uuid }).first(SECTION_ROW);
+    private async row(uuid: string): Promise<SectionRow> {
+      // The outline names it and this transaction holds the article's lock: it is there.
+      return (await sections.row(this.trx, this.articleRowId, uuid))!;
     }
 
-    private insertRows(contents: SectionContent[], ranks: string[]): Promise<OutlineItem[]> {
-      return strapi.plugin('quire').service('sections').insertRows(this.articleRowId, contents, ranks, this.options.actor, this.now);
-    }
-
-    /** The article event's changes, with each section's final revision. */
-    changes(): ArticleChange[] {
-      return this.changed.map(({ type, sectionId }) =>
-        type === 'section.deleted' ? { type, sectionId } : ({ type, sectionId, rev: this.outline.find(sectionId)?.rev ?? 0 } as ArticleChange),
-      );
-    }
-
-    /** Keeps a section's current version in its history (before it changes); written by `flushHistory`. */
-    private keepRevision(row) {
-      if (!keepHistory()) return;
-      const coalesce = this.options.coalesceSeconds;
-      // The same editor's burst: the version being replaced is theirs and recent, so it is not kept.
-      if (
-        coalesce !== undefined &&
-        row.by_kind === this.options.actor.kind &&
-        row.by_name === this.options.actor.name &&
-        row.updated_at &&
-        this.now.getTime() - new Date(iso(row.updated_at)!).getTime() < coalesce * 1000
-      ) {
-        return;
-      }
-      this.kept.push({
-        article_id: this.articleRowId,
-        section_uuid: row.uuid,
-        rev: Number(row.rev),
-        level: Number(row.level),
-        title: row.title,
-        words: Number(row.words),
-        source: row.source,
-        markdown: row.markdown,
-        html: row.html,
-        by_kind: row.by_kind ?? null,
-        by_name: row.by_name ?? null,
-        made_at: row.updated_at ?? null,
-        created_at: this.now,
-        updated_at: this.now,
-      });
-    }
-
-    /**
-     * The versions the request's ops replaced, in one INSERT per 100 (an edits request of many
-     * ops pays one round trip, not one per op), then retention: the newest QUIRE_REVISIONS_KEEP
-     * versions of a section stay, older ones go, checked every 10th revision.
-     */
-    async flushHistory(): Promise<void> {
-      const revisions = tableName(strapi, TABLE.revisions);
-      for (let i = 0; i < this.kept.length; i += 100) await this.trx(revisions).insert(this.kept.slice(i, i + 100));
-      const keep = revisionsKeep();
-      for (const { section_uuid, rev } of this.kept) {
-        if (rev > keep && rev % 10 === 0) {
-          await this.trx(revisions).where({ article_id: this.articleRowId, section_uuid }).andWhere('rev', '<=', rev - keep).delete();
-        }
-      }
-      this.kept.length = 0;
+    private async insertRows(contents: SectionContent[], ranks: string[]): Promise<OutlineItem[]> {
+      const added = await sections.insert(this.articleRowId, contents, ranks, this.options.actor, this.now);
+      for (const item of added) this.changes.push({ type: 'section.inserted', sectionId: item.uuid, rev: item.rev });
+      return added;
     }
 
     /** Replaces a section by one or more: the first keeps its id (rev + 1), the others follow it. */
-    private async replaceWith(item: OutlineItem, contents: SectionContent[], before: { source: string; markdown: string | null; html: string } & Record<string, unknown>): Promise<string[]> {
-      this.keepRevision(before);
+    private async replaceWith(item: OutlineItem, contents: SectionContent[], before: SectionRow): Promise<string[]> {
+      this.history.keep(before);
       const [first, ...rest] = contents;
-      await this.trx(sections())
-        .where({ article_id: this.articleRowId, uuid: item.uuid })
-        .update({
-          level: first.level,
-          title: first.title,
-          words: first.words,
-          source: first.source,
-          markdown: first.markdown,
-          html: first.html,
-          html_text: first.source === 'html' ? first.htmlText : null,
-          rev: item.rev + 1,
-          ...this.by,
-          updated_at: this.now,
-        });
+      await sections.update(this.trx, this.articleRowId, item.uuid, first, item.rev + 1, this.options.actor, this.now);
       const replaced: OutlineItem = { uuid: item.uuid, rank: item.rank, level: first.level, title: first.title, words: first.words, source: first.source, rev: item.rev + 1 };
+      this.changes.push(
+        this.options.restoredRev !== undefined
+          ? { type: 'section.replaced', sectionId: item.uuid, rev: replaced.rev, restoredRev: this.options.restoredRev }
+          : { type: 'section.replaced', sectionId: item.uuid, rev: replaced.rev },
+      );
       const next = this.outline.items[this.outline.indexOf(item.uuid) + 1]?.rank ?? null;
       const added = rest.length ? await this.insertRows(rest, ranksBetween(item.rank, next, rest.length)) : [];
       this.outline = this.outline.with({ upsert: [replaced, ...added] });
-      this.changed.push({ type: 'section.replaced', sectionId: item.uuid }, ...added.map((a) => ({ type: 'section.inserted' as const, sectionId: a.uuid })));
       return [replaced.uuid, ...added.map((a) => a.uuid)];
     }
 
@@ -411,7 +289,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       });
       const only = this.outline.size === 1 ? this.outline.items[0] : undefined;
       if (!only || !looksEmpty(only) || (await this.row(only.uuid))?.markdown !== '') return bounds;
-      await this.trx(sections()).where({ article_id: this.articleRowId, uuid: only.uuid }).delete();
+      await sections.remove(this.trx, this.articleRowId, only.uuid);
+      this.changes.push({ type: 'section.deleted', sectionId: only.uuid });
       this.outline = this.outline.with({ remove: [only.uuid] });
       return { lower: null, upper: null };
     }
@@ -444,7 +323,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           const added = await this.insertRows(contents!, ranksBetween(lower, upper, contents!.length));
           this.outline = this.outline.with({ upsert: added });
           const ids = added.map((a) => a.uuid);
-          this.changed.push(...ids.map((sectionId) => ({ type: 'section.inserted' as const, sectionId })));
           this.produced.push(ids);
           this.resolvedOps.push({ ...op, after: full(afterItem), before: full(beforeItem) });
           this.record({ op: 'insert' }, { added: ids }, [{ anchor: this.outline.anchorOf(ids[0]), before: '', after: contents!.map((c) => textOf(c)).join('\n\n') }]);
@@ -480,10 +358,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           if (!inPlace) {
             const rank = ranksBetween(lower, upper, 1)[0];
             // Moving is not a change of content: rev and updatedAt stay.
-            await this.trx(sections()).where({ article_id: this.articleRowId, uuid: moving.uuid }).update({ rank });
+            await sections.setRank(this.trx, this.articleRowId, moving.uuid, rank);
             this.outline = this.outline.with({ upsert: [{ ...moving, rank }] });
-            this.changed.push({ type: 'section.moved', sectionId: moving.uuid });
           }
+          this.changes.push({ type: 'section.moved', sectionId: moving.uuid, rev: moving.rev });
           this.produced.push([moving.uuid]);
           this.resolvedOps.push({ ...op, section: moving.uuid, [field]: target.uuid });
           this.record({ op: 'move' });
@@ -495,14 +373,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           this.checkPrecondition(doomed, precondition);
           const anchor = this.outline.anchorOf(doomed.uuid);
           const row = await this.row(doomed.uuid);
-          await this.toTrash(row);
-          await this.trx(sections()).where({ article_id: this.articleRowId, uuid: doomed.uuid }).delete();
+          await trash.put(this.trx, trashedRow(row!, this.articleRowId, this.options.actor, this.now));
+          await sections.remove(this.trx, this.articleRowId, doomed.uuid);
+          this.changes.push({ type: 'section.deleted', sectionId: doomed.uuid });
           this.outline = this.outline.with({ remove: [doomed.uuid] });
-          this.changed.push({ type: 'section.deleted', sectionId: doomed.uuid });
           if (this.outline.size === 0) {
             const empty = await this.insertRows([emptySection()], ranksBetween(null, null, 1));
             this.outline = this.outline.with({ upsert: empty });
-            this.changed.push({ type: 'section.inserted', sectionId: empty[0].uuid });
           }
           this.produced.push([]);
           this.resolvedOps.push({ ...op, section: doomed.uuid });
@@ -532,12 +409,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       } else {
         targets = [...this.outline.items];
       }
-      const rows = targets.length
-        ? await this.trx(sections())
-            .where({ article_id: this.articleRowId })
-            .whereIn('uuid', targets.map((t) => t.uuid))
-            .select(SECTION_ROW)
-        : [];
+      const rows = await sections.rows(this.trx, this.articleRowId, targets.map((t) => t.uuid));
       const byId = new Map(rows.map((row) => [row.uuid, row]));
       const found: Array<{ item: OutlineItem; row: SectionRow; n: number; length: number }> = [];
       let crossing = 0;
@@ -615,61 +487,26 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       );
     }
 
-    /** A deleted section's content, revision and authorship go to the article's trash. */
-    private async toTrash(row) {
-      await this.trx(tableName(strapi, TABLE.trash)).where({ article_id: this.articleRowId, uuid: row.uuid }).delete();
-      await this.trx(tableName(strapi, TABLE.trash)).insert({
-        article_id: this.articleRowId,
-        uuid: row.uuid,
-        rank: row.rank,
-        level: Number(row.level),
-        title: row.title,
-        words: Number(row.words),
-        source: row.source,
-        markdown: row.markdown,
-        html: row.html,
-        rev: Number(row.rev),
-        by_kind: row.by_kind ?? null,
-        by_name: row.by_name ?? null,
-        made_at: row.updated_at ?? null,
-        deleted_at: this.now,
-        deleted_by_kind: this.options.actor.kind,
-        deleted_by_name: this.options.actor.name,
-        created_at: this.now,
-        updated_at: this.now,
-      });
-    }
-
     /** Puts a section of the trash back, with its id, content, revision and history. */
-    async restoreTrashed(row, placement: { after?: string; before?: string }): Promise<void> {
+    async restoreTrashed(row: TrashedRow, placement: { after?: string; before?: string }): Promise<void> {
       const { afterItem, beforeItem } = this.placement(placement, 0);
       const { lower, upper } = await this.slotBetween(afterItem, beforeItem);
       const rank = ranksBetween(lower, upper, 1)[0];
-      await strapi.db.query(UID.section).create({
-        data: {
-          uuid: row.uuid,
-          articleId: this.articleRowId,
-          rank,
-          level: Number(row.level),
-          title: row.title,
-          words: Number(row.words),
-          source: row.source,
-          markdown: row.markdown,
-          html: row.html,
-          htmlText: row.source === 'html' ? (await strapi.plugin('quire').service('workers').canvasSection(row.html ?? '')).htmlText : null,
-          rev: Number(row.rev),
-          byKind: row.by_kind,
-          byName: row.by_name,
-          createdAt: this.now,
-          updatedAt: row.made_at ? new Date(iso(row.made_at)!) : this.now,
-        },
-        select: ['id'],
-      });
-      await this.trx(tableName(strapi, TABLE.trash)).where({ article_id: this.articleRowId, uuid: row.uuid }).delete();
-      const item: OutlineItem = { uuid: row.uuid, rank, level: Number(row.level), title: row.title, words: Number(row.words), source: row.source, rev: Number(row.rev) };
+      const content: SectionContent = {
+        level: row.level,
+        title: row.title,
+        words: row.words,
+        source: row.source as SectionContent['source'],
+        markdown: row.markdown,
+        html: row.html,
+        htmlText: row.source === 'html' ? (await workers().canvasSection(row.html ?? '')).htmlText : null,
+      };
+      await sections.reinsert(this.articleRowId, { uuid: row.uuid, rank, content, rev: row.rev, by: row.by, createdAt: this.now, updatedAt: row.madeAt ?? this.now });
+      await trash.remove(this.trx, this.articleRowId, row.uuid);
+      const item: OutlineItem = { uuid: row.uuid, rank, level: row.level, title: row.title, words: row.words, source: row.source as OutlineItem['source'], rev: row.rev };
       this.outline = this.outline.with({ upsert: [item] });
+      this.changes.push({ type: 'section.restored', sectionId: row.uuid, rev: item.rev });
       this.produced.push([row.uuid]);
-      this.changed.push({ type: 'section.restored', sectionId: row.uuid });
     }
 
     outcome(outlineRev: number): EditOutcome {
@@ -701,25 +538,5 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   return {
     apply,
     withSession,
-    /** Who a caller of the article API is, for history: agent (key, OAuth), human (JWT, session). */
-    async actorOf(caller: { credential: string; keyId?: number; clientName?: string; user: { username: string } }): Promise<Actor> {
-      if (caller.credential === 'api-key' && caller.keyId !== undefined) return { kind: 'agent', name: await keyName(caller.keyId, caller.user.username) };
-      // An OAuth token acts for the client the person connected (CONTRACT 16): the revision names it.
-      if (caller.credential === 'oauth') return { kind: 'agent', name: caller.clientName ?? caller.user.username };
-      if (caller.credential === 'api-key') return { kind: 'agent', name: caller.user.username };
-      return { kind: 'human', name: caller.user.username };
-    },
   };
-
-  /** Key names never change (keys are created and revoked, not renamed): one lookup per key per process. */
-  async function keyName(keyId: number, fallback: string): Promise<string> {
-    const known = keyNames.get(keyId);
-    if (known !== undefined) return known;
-    const k = await knexOf(strapi);
-    const row = await k(tableName(strapi, 'quire_api_keys')).where({ id: keyId }).first('name');
-    const name = row?.name ?? fallback;
-    if (keyNames.size > 10_000) keyNames.clear();
-    keyNames.set(keyId, name);
-    return name;
-  }
 };

@@ -1,3 +1,4 @@
+import actors from './actors';
 import adminArticles from './admin-articles';
 import articles from './articles';
 import auth from './auth';
@@ -19,9 +20,10 @@ import search from './search';
 import sections from './sections';
 import signIn from './sign-in';
 import suggestions from './suggestions';
+import trash from './trash';
 import unfurl from './unfurl';
 import upload from './upload';
 import webSessions from './web-sessions';
 import workers from './workers';
 
-export default { adminArticles, articles, auth, cliLogin, edits, events, history, imports, inputs, keys, live, notes, oauth, outlines, publications, rateLimit, redis, search, sections, signIn, suggestions, unfurl, upload, webSessions, workers };
+export default { actors, adminArticles, articles, auth, cliLogin, edits, events, history, imports, inputs, keys, live, notes, oauth, outlines, publications, rateLimit, redis, search, sections, signIn, suggestions, trash, unfurl, upload, webSessions, workers };

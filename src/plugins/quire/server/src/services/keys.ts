@@ -1,15 +1,15 @@
 import type { Core } from '@strapi/strapi';
-import type { Scope, UserCaller } from '../../../../../kernel/auth';
+import type { Scope } from '../../../../../kernel/auth';
+import type { UserCaller } from '../../../../../contracts/credentials';
 import { invalidArgument, notFound } from '../../../../../kernel/errors';
 import { displayPrefix, generateSecret, hashSecret, safeEqual } from '../../../../../kernel/secrets';
-import { iso, knexOf, lastUsedRecorder, tableName } from '../../../../../kernel/db';
+import { iso, lastUsedRecorder } from '../../../../../kernel/db';
+import { KEY_UID, keyRepository } from '../repositories/keys';
 import type { ApiKeyRecord } from '../schemas/records';
 
 /** Prefix of a user's API key (the article API's Bearer key). */
 export const API_KEY_PREFIX = 'qk_';
 
-const UID = 'plugin::quire.api-key';
-const USERS = 'plugin::users-permissions.user';
 
 export type { ApiKeyRecord };
 
@@ -37,8 +37,6 @@ const toRecord = (row): ApiKeyRecord => ({
   expiresAt: iso(row.expiresAt),
 });
 
-const RECORD_FIELDS = ['documentId', 'name', 'prefix', 'createdAt', 'lastUsedAt', 'scope', 'expiresAt'];
-
 /**
  * Where a key came from: `api` (POST /api/keys, for agents and scripts) or `login` (issued by
  * `quire login` once the person approved it in the browser with their session). A login key is
@@ -57,13 +55,22 @@ export interface KeyOptions {
 
 /** What a presented key is: valid (with its owner, scope and origin), expired, or unknown/revoked. */
 export type KeyCheck =
-  | { status: 'valid'; id: number; documentId: string; scope: Scope; origin: KeyOrigin; user: { id: number; username: string; email: string } }
+  | {
+      status: 'valid';
+      id: number;
+      documentId: string;
+      scope: Scope;
+      origin: KeyOrigin;
+      user: { id: number; username: string; email: string };
+      /** Whether the user's role has the action asked for, when one was. */
+      permission?: { action: string; allowed: boolean };
+    }
   | { status: 'expired' }
   | null;
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const query = () => strapi.db.query(UID);
-  const recordUse = lastUsedRecorder(strapi, UID);
+  const keys = keyRepository(strapi);
+  const recordUse = lastUsedRecorder(strapi, KEY_UID);
 
   return {
     async create(userId: number, { name, scope = 'write', expiresAt = null, origin = 'api' }: KeyOptions): Promise<{ key: ApiKeyRecord; secret: string }> {
@@ -75,34 +82,25 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         );
       }
       const secret = generateSecret(API_KEY_PREFIX);
-      const row = await query().create({
-        data: { name, prefix: displayPrefix(secret), hash: hashSecret(secret), userId, scope, expiresAt: expires, origin },
-        select: RECORD_FIELDS,
-      });
+      const row = await keys.create({ name, prefix: displayPrefix(secret), hash: hashSecret(secret), userId, scope, expiresAt: expires, origin });
       return { key: toRecord(row), secret };
     },
 
     async list(userId: number): Promise<ApiKeyRecord[]> {
-      const rows = await query().findMany({ where: { userId }, select: RECORD_FIELDS, orderBy: { id: 'desc' } });
-      return rows.map(toRecord);
+      return (await keys.list(userId)).map(toRecord);
     },
 
     async revoke(userId: number, id: string): Promise<void> {
-      const deleted = await query().deleteMany({ where: { documentId: id, userId } });
-      if (!deleted.count) throw notFound(`No API key with id ${id}.`, 'Call GET /api/keys for your keys.');
+      if (!(await keys.remove(userId, id))) throw notFound(`No API key with id ${id}.`, 'Call GET /api/keys for your keys.');
     },
 
     /**
      * The key, its scope and its (unblocked) owner; `expired` past its expiresAt; or null. One
      * indexed lookup by hash joined to the user: this runs on every key-authenticated request.
      */
-    async verify(secret: string): Promise<KeyCheck> {
+    async verify(secret: string, action?: string | null): Promise<KeyCheck> {
       const hash = hashSecret(secret);
-      const k = await knexOf(strapi);
-      const row = await k(tableName(strapi, 'quire_api_keys', 'k'))
-        .join(tableName(strapi, strapi.db.metadata.get(USERS).tableName, 'u'), 'u.id', 'k.user_id')
-        .where('k.hash', hash)
-        .first('k.id', 'k.document_id', 'k.hash', 'k.scope', 'k.expires_at', 'k.origin', 'u.id as user_id', 'u.username', 'u.email', 'u.blocked');
+      const row = await keys.byHash(hash, action);
       if (!row || !safeEqual(row.hash, hash) || row.blocked) return null;
       const expiresAt = iso(row.expires_at);
       if (expiresAt && Date.parse(expiresAt) <= Date.now()) return { status: 'expired' };
@@ -114,6 +112,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         scope: (row.scope ?? 'write') as Scope,
         origin: row.origin === 'login' ? 'login' : 'api',
         user: { id: Number(row.user_id), username: row.username, email: row.email },
+        ...(action && { permission: { action, allowed: Boolean(Number(row.allowed)) } }),
       };
     },
   };

@@ -1,11 +1,17 @@
+/**
+ * Notes and the premise: the Brief of an article (CONTRACT section 8). Note writes take the
+ * article's write lock; SQL is in repositories/notes and repositories/articles.
+ */
 import type { Core } from '@strapi/strapi';
-import type { Knex } from 'knex';
-import { anchorsOf, newId, resolveAnchor, sortIds, type AnchorScope } from '../domain/anchors';
-import { inTransaction, iso, knexOf, tableName } from '../../../../../kernel/db';
+import { anchorsOf, resolveAnchor, sortIds, type AnchorScope } from '../domain/anchors';
+import { inTransaction, iso, knexOf } from '../../../../../kernel/db';
 import { preconditionFailed, preconditionHolds, type Precondition } from '../../../../../kernel/conditional';
 import { noteTag } from '../domain/etags';
+import { articleRepository } from '../repositories/articles';
+import { FULL_COLUMNS, noteRepository, type NewNote } from '../repositories/notes';
+import { premiseRevisionRepository } from '../repositories/premise-revisions';
+import { articleNotFound, articleRowId, articleUuid, findByAnchor, lockArticle, TABLE } from '../repositories/store';
 import type { EventActor } from '../domain/article-events';
-import { articleNotFound, articleRowId, articleUuid, findByAnchor, lockArticle, TABLE, UID } from './store';
 
 import { NOTE_KINDS, type NoteAuthor, type NoteKind, type NoteMapEntry, type NoteRecord } from '../schemas/records';
 
@@ -25,9 +31,6 @@ export const noteScope = (articleId: string): AnchorScope => ({
   item: 'note',
   listRoute: `GET /api/articles/${articleId}/notes`,
 });
-
-const MAP_COLUMNS = ['id', 'uuid', 'kind', 'title', 'url', 'rev'];
-const FULL_COLUMNS = ['id', 'uuid', 'kind', 'title', 'url', 'body', 'html', 'author', 'rev'];
 
 /** A note without a body stores null; an empty body is no body. */
 const bodyOf = (body: string | null | undefined) => (body ? body : null);
@@ -52,10 +55,13 @@ function withAnchors<T extends { id: number | string; uuid: string }>(rows: T[])
 }
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const notes = (alias?: string) => tableName(strapi, TABLE.notes, alias);
+  const notes = noteRepository(strapi);
+  const articles = articleRepository(strapi);
+  const premises = premiseRevisionRepository(strapi);
   const workers = () => strapi.plugin('quire').service('workers');
-
-  const loadMapRows = (k: Knex, articleRowId: number) => k(notes()).where({ article_id: articleRowId }).select(MAP_COLUMNS);
+  const events = () => strapi.plugin('quire').service('events');
+  /** Who an article event names when a caller passes no actor (other plugins' agents). */
+  const someone = (kind: EventActor['kind'] = 'human'): EventActor => ({ kind, name: '' });
 
   const toMap = (rows) => withAnchors(rows).map(({ row, anchor }) => mapEntry(row, anchor));
 
@@ -79,13 +85,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const api = {
     /** The notes map of an article row. */
     async mapOf(articleRowId: number): Promise<NoteMapEntry[]> {
-      return toMap(await loadMapRows(await knexOf(strapi), articleRowId));
+      return toMap(await notes.mapRows(await knexOf(strapi), articleRowId));
     },
 
     /** Full notes of an article row, in the order they were added. */
     async recordsOf(articleRowId: number): Promise<NoteRecord[]> {
-      const k = await knexOf(strapi);
-      const rows = await k(notes()).where({ article_id: articleRowId }).select(FULL_COLUMNS);
+      const rows = await notes.fullRows(await knexOf(strapi), articleRowId);
       return withAnchors(rows).map(({ row, anchor }) => fullRecord(row, anchor));
     },
 
@@ -99,19 +104,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Inserts notes of an article row (one INSERT per batch), keeping their order; `htmls` from renderBodies. */
     async insertMany(articleRowId: number, inputs: NoteInput[], createdBy: NoteAuthor, htmls: string[]): Promise<string[]> {
-      const data = inputs.map((input, i) => ({
-        uuid: newId(),
-        articleId: articleRowId,
-        kind: input.kind,
-        title: input.title,
-        body: bodyOf(input.body),
-        url: urlOf(input.url),
-        html: htmls[i],
-        author: createdBy,
-        rev: 1,
-      }));
-      if (data.length) await strapi.db.query(UID.note).createMany({ data });
-      return data.map((d) => d.uuid);
+      const rows: NewNote[] = inputs.map((input, i) => ({ kind: input.kind, title: input.title, body: bodyOf(input.body), url: urlOf(input.url), html: htmls[i] }));
+      return notes.insertMany(articleRowId, rows, createdBy);
     },
 
     async list(userId: number, rawArticleId: string): Promise<NoteMapEntry[]> {
@@ -134,34 +128,35 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return { note: fullRecord(row, anchor), etag: noteTag(row.uuid, Number(row.rev)) };
     },
 
-    async add(userId: number, rawArticleId: string, input: NoteInput, createdBy: NoteAuthor) {
+    async add(userId: number, rawArticleId: string, input: NoteInput, createdBy: NoteAuthor, actor: EventActor = someone(createdBy)) {
       const htmls = await api.renderBodies([input]);
       return inTransaction(strapi, async (trx) => {
         const { id: articleRowId } = await lockArticle(strapi, trx, userId, rawArticleId, { outline: false });
         const [uuid] = await api.insertMany(articleRowId, [input], createdBy, htmls);
-        const rows = await trx(notes()).where({ article_id: articleRowId }).select(FULL_COLUMNS);
-        const all = withAnchors(rows);
+        await events().record({ articleId: articleUuid(rawArticleId), ownerId: userId }, actor, [{ type: 'note.added', noteId: uuid, rev: 1 }]);
+        const all = withAnchors(await notes.fullRows(trx, articleRowId));
         const created = all.find(({ row }) => row.uuid === uuid)!;
         return { note: fullRecord(created.row, created.anchor), notes: all.map(({ row, anchor }) => mapEntry(row, anchor)), etag: noteTag(uuid, 1) };
       });
     },
 
     /** Changes only the fields passed, in one UPDATE (concurrent patches of other fields survive). */
-    async update(userId: number, rawArticleId: string, rawAnchor: string, patch: NotePatch, precondition?: Precondition) {
+    async update(userId: number, rawArticleId: string, rawAnchor: string, patch: NotePatch, precondition?: Precondition, actor: EventActor = someone()) {
       const articleId = articleUuid(rawArticleId);
       const html = 'body' in patch ? (patch.body ? await workers().renderMarkdown(patch.body) : '') : undefined;
       return inTransaction(strapi, async (trx) => {
         const { id: articleRowId } = await lockArticle(strapi, trx, userId, rawArticleId, { outline: false });
-        const rows = await loadMapRows(trx, articleRowId);
+        const rows = await notes.mapRows(trx, articleRowId);
         const uuid = resolve(rows, rawAnchor, articleId);
         checkPrecondition(rows, uuid, precondition, articleId);
-        const changes: Record<string, unknown> = { rev: trx.raw('?? + 1', ['rev']), updated_at: new Date() };
+        const changes: Partial<NewNote> = {};
         if (patch.kind !== undefined) changes.kind = patch.kind;
         if (patch.title !== undefined) changes.title = patch.title;
         if ('body' in patch) Object.assign(changes, { body: bodyOf(patch.body), html });
         if ('url' in patch) changes.url = urlOf(patch.url);
-        await trx(notes()).where({ article_id: articleRowId, uuid }).update(changes);
-        const updated = await trx(notes()).where({ article_id: articleRowId, uuid }).first(FULL_COLUMNS);
+        await notes.update(trx, articleRowId, uuid, changes);
+        const updated = (await notes.get(trx, articleRowId, uuid))!;
+        await events().record({ articleId, ownerId: userId }, actor, [{ type: 'note.updated', noteId: uuid, rev: Number(updated.rev) }]);
         const fresh = rows.map((row) => (row.uuid === uuid ? updated : row));
         const all = withAnchors(fresh);
         const anchor = all.find(({ row }) => row.uuid === uuid)!.anchor;
@@ -169,14 +164,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       });
     },
 
-    async remove(userId: number, rawArticleId: string, rawAnchor: string, precondition?: Precondition) {
+    async remove(userId: number, rawArticleId: string, rawAnchor: string, precondition?: Precondition, actor: EventActor = someone()) {
       const articleId = articleUuid(rawArticleId);
       return inTransaction(strapi, async (trx) => {
         const { id: articleRowId } = await lockArticle(strapi, trx, userId, rawArticleId, { outline: false });
-        const rows = await loadMapRows(trx, articleRowId);
+        const rows = await notes.mapRows(trx, articleRowId);
         const uuid = resolve(rows, rawAnchor, articleId);
         checkPrecondition(rows, uuid, precondition, articleId);
-        await trx(notes()).where({ article_id: articleRowId, uuid }).delete();
+        await notes.remove(trx, articleRowId, uuid);
+        await events().record({ articleId, ownerId: userId }, actor, [{ type: 'note.deleted', noteId: uuid }]);
         return { notes: toMap(rows.filter((row) => row.uuid !== uuid)) };
       });
     },
@@ -184,8 +180,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** The premise's versions, newest first. */
     async premiseRevisions(userId: number, rawArticleId: string) {
       const id = await articleRowId(strapi, userId, rawArticleId);
-      const k = await knexOf(strapi);
-      const rows = await k(tableName(strapi, TABLE.premiseRevisions)).where({ article_id: id }).orderBy('rev', 'desc').select(['rev', 'premise', 'by_kind', 'by_name', 'made_at']);
+      const rows = await premises.list(await knexOf(strapi), id);
       return rows.map((row) => ({
         rev: Number(row.rev),
         premise: row.premise ?? null,
@@ -197,45 +192,43 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** The Brief: premise and full notes. */
     async brief(userId: number, rawArticleId: string) {
       const uuid = articleUuid(rawArticleId);
-      const k = await knexOf(strapi);
-      const article = await k(tableName(strapi, TABLE.articles)).where({ uuid, user_id: userId }).first(['id', 'premise']);
+      const article = await articles.premiseOf(await knexOf(strapi), userId, uuid);
       if (!article) throw articleNotFound(rawArticleId);
-      return { premise: article.premise ?? null, notes: await api.recordsOf(Number(article.id)) };
+      return { premise: article.premise, notes: await api.recordsOf(article.id) };
     },
 
     /**
-     * Sets or (null, "") clears the premise, keeping it in the premise's history; `by` names who
+     * Sets or (null, "") clears the premise, keeping it in the premise's history; `actor` names who
      * (history and the article event). `coalesceSeconds` (the live canvas): the same person's
      * change within that many seconds of their last one replaces it in history (one per burst).
      */
-    async setPremise(userId: number, rawArticleId: string, premise: string | null, by: EventActor = { kind: 'human', name: 'someone' }, options: { coalesceSeconds?: number } = {}) {
+    async setPremise(userId: number, rawArticleId: string, premise: string | null, actor: EventActor = someone(), options: { coalesceSeconds?: number } = {}) {
       const uuid = articleUuid(rawArticleId);
       const value = premise ? premise : null;
       const now = new Date();
       await inTransaction(strapi, async (trx) => {
-        const before = await trx(tableName(strapi, TABLE.articles)).where({ uuid, user_id: userId }).first(['id', 'premise', 'updated_at']);
+        const before = await premises.article(trx, userId, uuid);
         if (!before) throw articleNotFound(rawArticleId);
         await lockArticle(strapi, trx, userId, rawArticleId, { outline: false });
-        await trx(tableName(strapi, TABLE.articles)).where({ id: before.id }).update({ premise: value, updated_at: now });
-        const revisions = tableName(strapi, TABLE.premiseRevisions);
-        const last = await trx(revisions).where({ article_id: before.id }).orderBy('rev', 'desc').first(['id', 'rev', 'by_kind', 'by_name', 'made_at']);
-        const row = { premise: value, by_kind: by.kind, by_name: by.name, made_at: now, updated_at: now };
+        await premises.setPremise(trx, before.id, value, now);
+        const last = await premises.last(trx, before.id);
+        const row = { premise: value, by_kind: actor.kind, by_name: actor.name, made_at: now };
         const burst =
-          last && options.coalesceSeconds !== undefined && last.by_kind === by.kind && last.by_name === by.name &&
+          last && options.coalesceSeconds !== undefined && last.by_kind === actor.kind && last.by_name === actor.name &&
           now.getTime() - new Date(iso(last.made_at)!).getTime() < options.coalesceSeconds * 1000;
         if (burst) {
-          await trx(revisions).where({ id: last.id }).update(row);
-          return;
+          await premises.replace(trx, Number(last.id), row);
+        } else {
+          let rev = last ? Number(last.rev) + 1 : 1;
+          // The premise from before history was kept is its first version.
+          if (!last && before.premise) {
+            await premises.insert(trx, { article_id: before.id, rev, premise: before.premise, by_kind: null, by_name: null, made_at: before.updatedAt });
+            rev += 1;
+          }
+          await premises.insert(trx, { article_id: before.id, rev, ...row });
         }
-        let rev = last ? Number(last.rev) + 1 : 1;
-        // The premise from before history was kept is its first version.
-        if (!last && before.premise) {
-          await trx(revisions).insert({ article_id: before.id, rev, premise: before.premise, by_kind: null, by_name: null, made_at: before.updated_at ?? now, created_at: now, updated_at: now });
-          rev += 1;
-        }
-        await trx(revisions).insert({ article_id: before.id, rev, ...row, created_at: now });
+        await events().record({ articleId: uuid, ownerId: userId }, actor, [{ type: 'brief.changed', rev: null }]);
       });
-      strapi.plugin('quire').service('events').publish({ articleId: uuid, ownerId: userId, changes: [{ type: 'brief.changed', rev: null }], by, at: new Date().toISOString() });
       return { premise: value };
     },
   };

@@ -32,11 +32,9 @@ import {
   type OAuthScope,
 } from '../domain/oauth';
 import type { CallerUser } from '../../../../../kernel/auth';
+import { OAUTH_GRANT_UID, oauthRepository } from '../repositories/oauth';
+import { userRepository } from '../repositories/users';
 
-const CLIENTS = 'plugin::quire.oauth-client';
-const GRANTS = 'plugin::quire.oauth-grant';
-const TOKENS = 'plugin::quire.oauth-token';
-const USERS = 'plugin::users-permissions.user';
 
 export interface OAuthClient {
   clientId: string;
@@ -99,9 +97,10 @@ export function clientFromMetadata(clientId: string, metadata: Record<string, un
 }
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const db = (uid: string) => strapi.db.query(uid as never);
+  const store = oauthRepository(strapi);
+  const users = userRepository(strapi);
   // A grant's lastUsedAt, written at most once a minute per grant, as for API keys.
-  const recordUse = lastUsedRecorder(strapi, GRANTS);
+  const recordUse = lastUsedRecorder(strapi, OAUTH_GRANT_UID);
   const rateLimit = () => strapi.plugin('quire').service('rateLimit');
   // Documents fetched (and failures, for a shorter while), and fetches under way: concurrent
   // requests for one URL share one fetch.
@@ -175,7 +174,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   }
 
   async function markAuthorized(clientIds: string[]) {
-    if (clientIds.length) await db(CLIENTS).updateMany({ where: { clientId: { $in: clientIds }, authorizedAt: null }, data: { authorizedAt: new Date() } });
+    await store.markClientsAuthorized(clientIds);
   }
 
   /**
@@ -183,8 +182,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
    * registered before it was recorded have grants): they are marked, and kept.
    */
   async function authorizedBefore(clientIds: string[]): Promise<string[]> {
-    const grants = await db(GRANTS).findMany({ where: { clientId: { $in: clientIds } }, select: ['clientId'] });
-    const found = [...new Set(grants.map((g: { clientId: string }) => g.clientId))] as string[];
+    const found = await store.clientsWithGrants(clientIds);
     await markAuthorized(found);
     return found;
   }
@@ -192,19 +190,18 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   async function issue(grantId: number, scope: OAuthScope): Promise<TokenSet> {
     const access = generateSecret(ACCESS_TOKEN_PREFIX);
     const refresh = generateSecret(REFRESH_TOKEN_PREFIX);
-    await db(TOKENS).create({ data: { hash: hashSecret(access), kind: 'access', grantId, expiresAt: later(ACCESS_TOKEN_SECONDS) } });
-    await db(TOKENS).create({ data: { hash: hashSecret(refresh), kind: 'refresh', grantId, expiresAt: later(REFRESH_TOKEN_SECONDS) } });
+    await store.createToken({ hash: hashSecret(access), kind: 'access', grantId, expiresAt: later(ACCESS_TOKEN_SECONDS) });
+    await store.createToken({ hash: hashSecret(refresh), kind: 'refresh', grantId, expiresAt: later(REFRESH_TOKEN_SECONDS) });
     return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refresh, scope };
   }
 
   async function liveGrant(grantId: number) {
-    const grant = await db(GRANTS).findOne({ where: { id: grantId } });
+    const grant = await store.findGrant(grantId);
     return grant && !grant.revokedAt ? grant : null;
   }
 
   async function revokeGrantRow(grantId: number) {
-    await db(GRANTS).update({ where: { id: grantId }, data: { revokedAt: new Date() } });
-    await db(TOKENS).deleteMany({ where: { grantId } });
+    await store.revokeGrants([grantId]);
   }
 
   const api = {
@@ -223,7 +220,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         throw new OAuthError('invalid_client_metadata', `The client metadata is larger than ${MAX_CLIENT_METADATA_BYTES / 1024} KiB: send only what registration needs (redirect_uris, client_name, client_uri).`);
       }
       const client = clientFromMetadata(`qc_${randomBytes(16).toString('base64url')}`, metadata);
-      await db(CLIENTS).create({ data: { clientId: client.clientId, name: client.name, uri: client.uri, redirectUris: client.redirectUris } });
+      await store.createClient({ clientId: client.clientId, name: client.name, uri: client.uri, redirectUris: client.redirectUris });
       return {
         client_id: client.clientId,
         client_id_issued_at: Math.floor(Date.now() / 1000),
@@ -243,7 +240,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async client(clientId: string, address: string): Promise<OAuthClient | null> {
       if (isClientIdUrl(clientId, quireConfig(strapi).allowedPrivateHosts)) return fetchClientMetadata(clientId, address);
-      const row = await db(CLIENTS).findOne({ where: { clientId } });
+      const row = await store.findClient(clientId);
       if (!row) return null;
       if (!row.authorizedAt && new Date(row.createdAt).getTime() < Date.now() - UNUSED_CLIENT_SECONDS * 1000 && !(await authorizedBefore([clientId])).length) return null;
       return { clientId: row.clientId, name: row.name, uri: row.uri ?? null, redirectUris: row.redirectUris };
@@ -251,26 +248,21 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** The person approved: a grant, and its one-time code (60 seconds). */
     async approve(input: { userId: number; client: OAuthClient; scope: OAuthScope; resource: string; redirectUri: string; codeChallenge: string }): Promise<string> {
-      const grant = await db(GRANTS).create({
-        data: { userId: input.userId, clientId: input.client.clientId, clientName: input.client.name, clientUri: input.client.uri, scope: input.scope, resource: input.resource },
-      });
+      const grant = await store.createGrant({ userId: input.userId, clientId: input.client.clientId, clientName: input.client.name, clientUri: input.client.uri, scope: input.scope, resource: input.resource });
       // A person authorized the client: a registered one is kept from now on.
       await markAuthorized([input.client.clientId]);
       const code = generateSecret(CODE_PREFIX);
-      await db(TOKENS).create({
-        data: { hash: hashSecret(code), kind: 'code', grantId: grant.id, expiresAt: later(CODE_SECONDS), redirectUri: input.redirectUri, codeChallenge: input.codeChallenge },
-      });
+      await store.createToken({ hash: hashSecret(code), kind: 'code', grantId: grant.id, expiresAt: later(CODE_SECONDS), redirectUri: input.redirectUri, codeChallenge: input.codeChallenge });
       return code;
     },
 
     /** The authorization_code grant: one use, same client and redirect URI, PKCE, same resource. */
     async exchangeCode(input: { code: string; clientId: string; redirectUri: string; codeVerifier: string; resource?: string }): Promise<TokenSet> {
       const invalid = (why: string) => new OAuthError('invalid_grant', why);
-      const row = await db(TOKENS).findOne({ where: { hash: hashSecret(input.code), kind: 'code' } });
+      const row = await store.findToken(hashSecret(input.code), 'code');
       if (!row) throw invalid('The code is not valid (unknown, or already used).');
       // One use: whoever marks it used first wins; a second use revokes the grant (RFC 6749 4.1.2).
-      const marked = await db(TOKENS).updateMany({ where: { id: row.id, usedAt: null }, data: { usedAt: new Date() } });
-      if (!marked.count) {
+      if (!(await store.markTokenUsed(row.id))) {
         await revokeGrantRow(row.grantId);
         throw invalid('The code was already used; the tokens issued with it are revoked.');
       }
@@ -281,20 +273,19 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (row.redirectUri !== input.redirectUri) throw invalid('redirect_uri differs from the one of the authorization request.');
       if (!pkceMatches(input.codeVerifier, row.codeChallenge)) throw invalid('The code_verifier does not match the code_challenge (PKCE S256).');
       if (input.resource !== undefined && input.resource !== grant.resource) throw new OAuthError('invalid_target', `The code was issued for ${grant.resource}.`);
-      await db(TOKENS).delete({ where: { id: row.id } });
+      await store.removeToken(row.id);
       return issue(grant.id, grant.scope);
     },
 
     /** The refresh_token grant, with rotation: a refresh token works once; using it again revokes the whole grant. */
     async refresh(input: { refreshToken: string; clientId: string; resource?: string }): Promise<TokenSet> {
-      const row = await db(TOKENS).findOne({ where: { hash: hashSecret(input.refreshToken), kind: 'refresh' } });
+      const row = await store.findToken(hashSecret(input.refreshToken), 'refresh');
       if (!row) throw new OAuthError('invalid_grant', 'The refresh token is not valid (unknown, revoked or expired).');
       const grant = await liveGrant(row.grantId);
       if (!grant || new Date(row.expiresAt).getTime() < Date.now()) throw new OAuthError('invalid_grant', 'The refresh token has expired or its authorization was revoked.');
       if (grant.clientId !== input.clientId) throw new OAuthError('invalid_grant', 'The refresh token was issued to another client.');
       if (input.resource !== undefined && input.resource !== grant.resource) throw new OAuthError('invalid_target', `The grant is for ${grant.resource}.`);
-      const marked = await db(TOKENS).updateMany({ where: { id: row.id, usedAt: null }, data: { usedAt: new Date() } });
-      if (!marked.count) {
+      if (!(await store.markTokenUsed(row.id))) {
         // Reuse of a rotated refresh token: someone holds a copy. Revoke everything of the grant.
         await revokeGrantRow(grant.id);
         throw new OAuthError('invalid_grant', 'This refresh token was already used; the authorization is revoked. Authorize again.');
@@ -309,10 +300,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * `unauthorized_client`, and stays valid. An unknown token is no error.
      */
     async revoke(token: string, clientId?: string): Promise<void> {
-      const row = await db(TOKENS).findOne({ where: { hash: hashSecret(token) } });
+      const row = await store.findToken(hashSecret(token));
       if (!row || row.kind === 'code') return;
       if (clientId !== undefined) {
-        const grant = await db(GRANTS).findOne({ where: { id: row.grantId }, select: ['clientId'] });
+        const grant = await store.findGrant(row.grantId);
         if (grant && grant.clientId !== clientId) throw new OAuthError('unauthorized_client', 'This token was not issued to this client: only the client it was issued to can revoke it.');
       }
       await revokeGrantRow(row.grantId);
@@ -321,18 +312,18 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** The user, scope and client of a live access token, or null. */
     async verifyAccess(token: string, resources: readonly string[]): Promise<{ user: CallerUser; scope: OAuthScope; grantId: number; clientName: string } | null> {
       const hash = hashSecret(token);
-      const row = await db(TOKENS).findOne({ where: { hash, kind: 'access' } });
+      const row = await store.findToken(hash, 'access');
       if (!row || !safeEqual(row.hash, hash) || new Date(row.expiresAt).getTime() < Date.now()) return null;
       const grant = await liveGrant(row.grantId);
       if (!grant || !resources.includes(grant.resource)) return null;
-      const user = await db(USERS).findOne({ where: { id: grant.userId }, select: ['id', 'username', 'email', 'blocked'] });
+      const user = await users.findById(grant.userId);
       if (!user || user.blocked) return null;
       await recordUse(Number(grant.id));
       return { user: { id: user.id, username: user.username, email: user.email }, scope: grant.scope, grantId: grant.id, clientName: grant.clientName };
     },
 
     async listGrants(userId: number): Promise<GrantRecord[]> {
-      const rows = await db(GRANTS).findMany({ where: { userId, revokedAt: null }, orderBy: { id: 'desc' } });
+      const rows = await store.liveGrantsOf(userId);
       return rows.map((g) => ({
         id: g.documentId,
         client: { id: g.clientId, name: g.clientName, uri: g.clientUri ?? null },
@@ -348,11 +339,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * check reads, so it is set first; deleting the tokens is the cleanup.
      */
     async revokeAllFor(userId: number): Promise<number> {
-      const grants = await db(GRANTS).findMany({ where: { userId, revokedAt: null }, select: ['id'] });
-      if (!grants.length) return 0;
-      const ids = grants.map((g: { id: number }) => g.id);
-      await db(GRANTS).updateMany({ where: { id: { $in: ids } }, data: { revokedAt: new Date() } });
-      await db(TOKENS).deleteMany({ where: { grantId: { $in: ids } } });
+      const ids = (await store.liveGrantsOf(userId)).map((g: { id: number }) => g.id);
+      if (!ids.length) return 0;
+      await store.revokeGrants(ids);
       return ids.length;
     },
 
@@ -362,18 +351,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * and registered clients that completed no authorization within a day.
      */
     async sweep(now = Date.now()): Promise<{ tokens: number; clients: number }> {
-      const expired = await db(TOKENS).deleteMany({ where: { expiresAt: { $lt: new Date(now) } } });
-      const rotated = await db(TOKENS).deleteMany({ where: { kind: 'refresh', usedAt: { $lt: new Date(now - ROTATED_REFRESH_GRACE_SECONDS * 1000) } } });
+      const tokens = await store.removeSpentTokens(new Date(now), new Date(now - ROTATED_REFRESH_GRACE_SECONDS * 1000));
       let clients = 0;
       for (;;) {
-        const unused = await db(CLIENTS).findMany({ where: { authorizedAt: null, createdAt: { $lt: new Date(now - UNUSED_CLIENT_SECONDS * 1000) } }, select: ['id', 'clientId'], limit: 500 });
+        const unused = await store.unusedClients(new Date(now - UNUSED_CLIENT_SECONDS * 1000));
         if (!unused.length) break;
         const kept = new Set(await authorizedBefore(unused.map((c: { clientId: string }) => c.clientId)));
         const dropped = unused.filter((c: { clientId: string }) => !kept.has(c.clientId)).map((c: { id: number }) => c.id);
-        if (dropped.length) clients += (await db(CLIENTS).deleteMany({ where: { id: { $in: dropped } } })).count;
+        if (dropped.length) clients += await store.removeClients(dropped);
         if (unused.length < 500) break;
       }
-      return { tokens: expired.count + rotated.count, clients };
+      return { tokens, clients };
     },
 
     /** Sweeps now, then hourly in the background (every process may: the deletes do not conflict). */
@@ -390,7 +378,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async revokeGrant(userId: number, id: string): Promise<void> {
-      const grant = await db(GRANTS).findOne({ where: { documentId: id, userId, revokedAt: null } });
+      const grant = await store.findLiveGrantOf(userId, id);
       if (!grant) throw notFound(`No connected app with id ${id}.`, 'Call GET /api/oauth/grants for yours.');
       await revokeGrantRow(grant.id);
     },

@@ -4,8 +4,11 @@ import type { Knex } from 'knex';
 import { assemblePublication, type PublicationContent, type PublishedSection } from '../domain/publication';
 import { slugFromTitle, uniqueSlug } from '../domain/slug';
 import { articleRecord, type ArticleRecord } from './articles';
-import { isUniqueViolation, iso, tableName } from '../../../../../kernel/db';
-import { lockArticle, TABLE, UID } from './store';
+import { isUniqueViolation, knexOf } from '../../../../../kernel/db';
+import { articleRepository } from '../repositories/articles';
+import { publicationRepository } from '../repositories/publications';
+import { articleUuid, lockArticle } from '../repositories/store';
+import type { EventActor } from '../domain/article-events';
 
 export interface PublishResult {
   article: ArticleRecord;
@@ -47,15 +50,17 @@ interface Prepared {
  * and keeps the slug; deleting the article deletes the row and frees the slug.
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const publications = () => tableName(strapi, TABLE.publications);
+  const publications = publicationRepository(strapi);
+  const articleRows = articleRepository(strapi);
   const articles = () => strapi.plugin('quire').service('articles');
   const sections = () => strapi.plugin('quire').service('sections');
+  const events = () => strapi.plugin('quire').service('events');
+  /** Who an article event names when a caller passes no actor. */
+  const someone: EventActor = { kind: 'human', name: '' };
 
   async function chooseSlug(trx: Knex, title: string): Promise<string> {
     const base = slugFromTitle(title);
-    // Slugs are [a-z0-9-] only, so "base-%" has no wildcard in it but the one we mean.
-    const rows = await trx(publications()).where('slug', base).orWhere('slug', 'like', `${base}-%`).select('slug');
-    return uniqueSlug(base, new Set(rows.map((row) => row.slug)));
+    return uniqueSlug(base, new Set(await publications.slugsLike(trx, base)));
   }
 
   /** Builds the content from the sections as they are now, without holding any lock (the slow part). */
@@ -73,7 +78,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
    * are still those it was built from (null when they changed: prepare again), or built now,
    * under the lock, when nothing was prepared.
    */
-  async function publishOnce(userId: number, rawId: string, prepared: Prepared | undefined): Promise<PublishResult | null> {
+  async function publishOnce(userId: number, rawId: string, prepared: Prepared | undefined, actor: EventActor): Promise<PublishResult | null> {
     return (await strapi.db.transaction(async ({ trx }) => {
       const k = trx as unknown as Knex;
       // The article's write lock: no section write lands between the check and the write.
@@ -81,19 +86,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (prepared && prepared.outlineRev !== outlineRev) return null;
       const content = prepared?.content ?? (await build(await sections().listSections(id)));
       const row = await articles().findRow(userId, rawId);
-      const existing = await k(publications()).where({ article_id: id }).first(['id', 'slug']);
+      const existing = await publications.ofArticle(k, id);
       const slug: string = existing?.slug ?? (await chooseSlug(k, row.title));
       const now = new Date();
       const copy = assemblePublication(content, { title: row.title, slug, publicUrl: publicUrl(strapi), publishedAt: now.toISOString() });
-      const document = { title: row.title, html: copy.html, markdown: copy.markdown, lastPublishedAt: now };
-      if (existing) {
-        await k(publications())
-          .where({ id: existing.id })
-          .update({ title: document.title, html: document.html, markdown: document.markdown, last_published_at: now, updated_at: now });
-      } else {
-        await strapi.db.query(UID.publication).create({ data: { articleId: id, userId, slug, ...document }, select: ['id'] });
-      }
-      await k(tableName(strapi, TABLE.articles)).where({ id }).update({ status: 'published', last_published_at: now });
+      const document = { title: row.title, html: copy.html, markdown: copy.markdown, lastPublishedAt: now, outlineRev };
+      if (existing) await publications.update(k, existing.id, document);
+      else await publications.create(id, userId, slug, document);
+      await articleRows.setStatus(k, id, { status: 'published', at: now });
+      await events().record({ articleId: articleUuid(rawId), ownerId: userId }, actor, [{ type: 'article.published' }]);
       const outline = await sections().outlineOfRow(id, outlineRev);
       const article = articleRecord({ ...row, status: 'published', publishedAt: now.toISOString() }, { words: outline.words, sections: outline.size });
       return { article, url: copy.url, markdownUrl: copy.markdownUrl };
@@ -102,7 +103,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   return {
     /** Publishes (or republishes) an owned article: a new snapshot under its lasting slug. */
-    async publish(userId: number, rawId: string): Promise<PublishResult> {
+    async publish(userId: number, rawId: string, actor: EventActor = someone): Promise<PublishResult> {
       let prepared: Prepared | undefined;
       for (let builds = 0, slugAttempts = 1; ; ) {
         if (!prepared && builds < OPTIMISTIC_BUILDS) {
@@ -110,7 +111,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           builds += 1;
         }
         try {
-          const result = await publishOnce(userId, rawId, prepared);
+          const result = await publishOnce(userId, rawId, prepared, actor);
           if (result) return result;
           prepared = undefined; // the sections changed while it was built
         } catch (error) {
@@ -123,26 +124,40 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** Takes the public copies down and makes the article a draft again (idempotent). */
-    async unpublish(userId: number, rawId: string): Promise<{ article: ArticleRecord }> {
+    async unpublish(userId: number, rawId: string, actor: EventActor = someone): Promise<{ article: ArticleRecord }> {
       return (await strapi.db.transaction(async ({ trx }) => {
         const k = trx as unknown as Knex;
         const { id, outlineRev } = await lockArticle(strapi, k, userId, rawId, { outline: false });
-        await k(publications()).where({ article_id: id }).update({ html: null, markdown: null, updated_at: new Date() });
-        await k(tableName(strapi, TABLE.articles)).where({ id }).update({ status: 'draft' });
+        await publications.takeDown(k, id);
+        await articleRows.setStatus(k, id, { status: 'draft' });
+        await events().record({ articleId: articleUuid(rawId), ownerId: userId }, actor, [{ type: 'article.unpublished' }]);
         const row = await articles().findRow(userId, rawId);
         const outline = await sections().outlineOfRow(id, outlineRev);
         return { article: articleRecord(row, { words: outline.words, sections: outline.size }) };
       })) as { article: ArticleRecord };
     },
 
+    /**
+     * The public page an article would have if it were published now (the same template, its
+     * lasting slug or the one its title would take), marked noindex: for editors, never stored.
+     */
+    async preview(userId: number, rawId: string): Promise<{ html: string; url: string }> {
+      const row = await articles().findRow(userId, rawId);
+      const content = await build(await sections().listSections(row.id));
+      const existing = await publications.ofArticle(await knexOf(strapi), row.id);
+      const copy = assemblePublication(content, {
+        title: row.title,
+        slug: existing?.slug ?? slugFromTitle(row.title),
+        publicUrl: publicUrl(strapi),
+        publishedAt: new Date().toISOString(),
+        noindex: true,
+      });
+      return { html: copy.html, url: copy.url };
+    },
+
     /** The public document of a live publication (`html` or `markdown`), or null. Takes no credential. */
     async findPublic(slug: string, format: 'html' | 'markdown'): Promise<PublicDocument | null> {
-      const row = await (strapi.db.connection as unknown as Knex)(publications())
-        .where({ slug })
-        .whereNotNull(format)
-        .first([format, 'last_published_at']);
-      if (!row) return null;
-      return { body: row[format], publishedAt: iso(row.last_published_at)! };
+      return (await publications.findLive(slug, format)) ?? null;
     },
   };
 };

@@ -1,6 +1,9 @@
+/**
+ * Sections (CONTRACT sections 5 to 9): outlines and single-section reads, and the single-section
+ * writes, each a one-operation edit through the one engine (services/edits). SQL is in
+ * repositories/sections.
+ */
 import type { Core } from '@strapi/strapi';
-import type { Knex } from 'knex';
-import { newId } from '../domain/anchors';
 import type { Precondition } from '../../../../../kernel/conditional';
 import { outlineTag, sectionTag } from '../domain/etags';
 import { emptySection, type SectionContent } from '../domain/markdown';
@@ -8,15 +11,14 @@ import { ranksBetween } from '../domain/ordering';
 import { Outline, type OutlineItem } from '../domain/outline';
 import type { EditOp } from '../schemas/inputs';
 import type { OutlineEntry, SectionRecord } from '../schemas/records';
-import { knexOf, tableName } from '../../../../../kernel/db';
-import { articleNotFound, articleUuid, findByAnchor, TABLE, UID } from './store';
-import { sectionScope, type Actor, type EditOutcome } from './edits';
-
-const SECTION_COLUMNS = ['uuid', 'level', 'title', 'words', 'source', 'markdown', 'html', 'rev'];
+import { knexOf } from '../../../../../kernel/db';
+import { sectionScope } from '../domain/scopes';
+import { articleRepository } from '../repositories/articles';
+import { SECTION_COLUMNS, sectionRecord, sectionRepository } from '../repositories/sections';
+import { articleNotFound, articleUuid, findByAnchor, TABLE } from '../repositories/store';
+import type { Actor, EditOutcome } from './edit-types';
 
 export type { SectionRecord };
-
-const ITEM_COLUMNS = ['uuid', 'rank', 'level', 'title', 'words', 'source', 'rev'];
 
 export { sectionScope };
 
@@ -39,37 +41,10 @@ export interface SectionWrite {
 }
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const sections = (alias?: string) => tableName(strapi, TABLE.sections, alias);
+  const sections = sectionRepository(strapi);
+  const articles = articleRepository(strapi);
   const cache = () => strapi.plugin('quire').service('outlines');
   const edits = () => strapi.plugin('quire').service('edits');
-
-  async function loadOutline(k: Knex, articleRowId: number): Promise<Outline> {
-    return Outline.of(await k(sections()).where({ article_id: articleRowId }).select(ITEM_COLUMNS));
-  }
-
-  /** Inserts sections with the given ranks (one INSERT per batch); returns their outline items. */
-  async function insert(articleRowId: number, contents: SectionContent[], ranks: string[], actor?: Actor, now = new Date()): Promise<OutlineItem[]> {
-    const data = contents.map((c, i) => ({
-      uuid: newId(),
-      articleId: articleRowId,
-      rank: ranks[i],
-      level: c.level,
-      title: c.title,
-      words: c.words,
-      source: c.source,
-      markdown: c.markdown,
-      html: c.html,
-      // Search matches this for html sections (services/search.ts); null for Markdown ones.
-      htmlText: c.source === 'html' ? c.htmlText : null,
-      rev: 1,
-      byKind: actor?.kind ?? null,
-      byName: actor?.name ?? null,
-      createdAt: now,
-      updatedAt: now,
-    }));
-    if (data.length) await strapi.db.query(UID.section).createMany({ data });
-    return data.map((d) => ({ uuid: d.uuid, rank: d.rank, level: d.level, title: d.title, words: d.words, source: d.source, rev: 1 }));
-  }
 
   /** A single-section route: a one-operation edit (services/edits), without the `ops[0]` prefix on errors. */
   const one = (userId: number, rawArticleId: string, op: EditOp, write: SectionWrite) =>
@@ -84,10 +59,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async outlineOf(userId: number, rawArticleId: string): Promise<{ outline: Outline; etag: string }> {
       const uuid = articleUuid(rawArticleId);
-      const k = await knexOf(strapi);
-      const article = await k(tableName(strapi, TABLE.articles)).where({ uuid, user_id: userId }).first(['id', 'outline_rev']);
+      const article = await articles.outlineRevOf(await knexOf(strapi), userId, uuid);
       if (!article) throw articleNotFound(rawArticleId);
-      return { outline: await api.outlineOfRow(Number(article.id), Number(article.outline_rev)), etag: outlineTag(uuid, Number(article.outline_rev)) };
+      return { outline: await api.outlineOfRow(article.id, article.outlineRev), etag: outlineTag(uuid, article.outlineRev) };
     },
 
     /** The outline of an article row at revision `rev` (the caller read both from the row). */
@@ -95,11 +69,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const cached = cache().get(articleRowId, rev);
       if (cached) return cached;
       // Rows and revision from one statement, so the cached pair is consistent.
-      const k = await knexOf(strapi);
-      const rows = await k(sections('s'))
-        .join(tableName(strapi, TABLE.articles, 'a'), 'a.id', 's.article_id')
-        .where('s.article_id', articleRowId)
-        .select([...ITEM_COLUMNS.map((c) => `s.${c}`), 'a.outline_rev']);
+      const rows = await sections.itemsWithRev(await knexOf(strapi), articleRowId);
       const outline = Outline.of(rows);
       if (rows.length) cache().set(articleRowId, Number(rows[0].outline_rev), outline);
       return outline;
@@ -113,22 +83,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Sections of an article row, in order, with their full content (publish, export). */
     async listSections(articleRowId: number): Promise<SectionRecord[]> {
-      const k = await knexOf(strapi);
-      const rows = await k(sections())
-        .where({ article_id: articleRowId })
-        .select([...ITEM_COLUMNS, 'markdown', 'html']);
+      const rows = await sections.withContent(await knexOf(strapi), articleRowId);
       const outline = Outline.of(rows);
       const byId = new Map(rows.map((row) => [row.uuid, row]));
-      return outline.items.map((item) => toRecord(byId.get(item.uuid), outline.anchorOf(item.uuid)));
+      return outline.items.map((item) => sectionRecord(byId.get(item.uuid), outline.anchorOf(item.uuid)));
     },
-
-    /** Inserts sections with the given ranks, written by `actor` (the edits engine, inside its transaction). */
-    insertRows: insert,
 
     /** Inserts the first sections of a new article (inside its creating transaction). */
     async insertInitial(articleRowId: number, contents: SectionContent[], actor?: Actor): Promise<Outline> {
       const all = contents.length ? contents : [emptySection()];
-      return Outline.of(await insert(articleRowId, all, ranksBetween(null, null, all.length), actor));
+      return Outline.of(await sections.insert(articleRowId, all, ranksBetween(null, null, all.length), actor));
     },
 
     /** One section by anchor (see findByAnchor: one indexed query). */
@@ -144,7 +108,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         rawAnchor,
         scope: sectionScope(articleUuid(rawArticleId)),
       });
-      const section = toRecord(row, anchor);
+      const section = sectionRecord(row, anchor);
       // The same revision either way, so the same ETag: If-Match from this read applies to a write.
       if (options.as === 'markdown' && section.source === 'html') section.markdown = await strapi.plugin('quire').service('workers').sectionMarkdown(section.html);
       return { section, etag: sectionTag(row.uuid, Number(row.rev)) };
@@ -185,16 +149,3 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   };
   return api;
 };
-
-function toRecord(row, anchor: string): SectionRecord {
-  return {
-    id: row.uuid,
-    anchor,
-    level: Number(row.level),
-    title: row.title,
-    words: Number(row.words),
-    source: row.source,
-    markdown: row.source === 'html' ? null : (row.markdown ?? ''),
-    html: row.html ?? '',
-  };
-}

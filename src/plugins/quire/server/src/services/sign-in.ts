@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { userRepository } from '../repositories/users';
 
 /** Wrong passwords on our pages' sign-in forms: per address and identifier, and per address. */
 export const SIGN_IN_LIMIT = { points: 10, durationSec: 900, blockDurationSec: 900 };
@@ -22,10 +23,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     const store = strapi.store({ type: 'plugin', name: 'users-permissions' });
     const grant = (await store.get({ key: 'grant' })) as { email?: { enabled?: boolean } } | null;
     if (!grant?.email?.enabled) return { ok: false, status: 403, message: 'Password sign-in is disabled on this server.' };
-    const user = await strapi.db.query('plugin::users-permissions.user').findOne({
-      where: { provider: 'local', $or: [{ email: identifier.toLowerCase() }, { username: identifier }] },
-      select: ['id', 'password', 'confirmed', 'blocked'],
-    });
+    const user = await userRepository(strapi).findLocal(identifier);
     // An unknown identifier costs the same bcrypt comparison as a wrong password (no user enumeration by timing).
     const valid = await up.service('user').validatePassword(password, user?.password || DUMMY_HASH);
     if (!user?.password || !valid) {

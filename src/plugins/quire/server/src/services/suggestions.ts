@@ -9,19 +9,19 @@ import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { ApiError } from '../../../../../kernel/errors';
 import { preconditionFailed, type Precondition } from '../../../../../kernel/conditional';
-import { iso, knexOf, tableName } from '../../../../../kernel/db';
+import { iso, knexOf } from '../../../../../kernel/db';
 import { anchorsOf, newId, resolveAnchor, sortIds, type AnchorScope } from '../domain/anchors';
 import { outlineTag } from '../domain/etags';
 import type { EditOp } from '../schemas/inputs';
 import { quireConfig } from '../config';
-import { articleRowId, articleUuid, TABLE, UID } from './store';
-import type { Actor, EditOutcome, OpResult } from './edits';
+import { articleRepository } from '../repositories/articles';
+import { articleRowId, articleUuid } from '../repositories/store';
+import { suggestionRepository } from '../repositories/suggestions';
+import type { Actor, EditOutcome, OpResult } from './edit-types';
 
 export type SuggestionStatus = 'pending' | 'accepted' | 'rejected' | 'stale';
 
 const suggestionScope = (articleId: string): AnchorScope => ({ item: 'suggestion', listRoute: `GET /api/articles/${articleId}/suggestions` });
-
-const COLUMNS = ['uuid', 'status', 'note', 'ops', 'resolved_ops', 'base', 'results', 'by_kind', 'by_name', 'decided_at', 'decided_by_kind', 'decided_by_name', 'reason', 'created_at'];
 
 const json = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
 
@@ -45,27 +45,28 @@ function toRecord(row, anchor: string) {
 }
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const table = () => tableName(strapi, TABLE.suggestions);
+  const suggestions = suggestionRepository(strapi);
+  const articles = articleRepository(strapi);
   const edits = () => strapi.plugin('quire').service('edits');
+  const events = () => strapi.plugin('quire').service('events');
 
   /** Every suggestion id of an article (for anchors), and the one an anchor names. */
   async function find(k: Knex, articleRow: number, rawAnchor: string, articleId: string) {
-    const ids = (await k(table()).where({ article_id: articleRow }).select('uuid')).map((r) => r.uuid as string);
+    const ids = await suggestions.ids(k, articleRow);
     const uuid = resolveAnchor(sortIds(ids), rawAnchor, suggestionScope(articleId));
-    const row = await k(table()).where({ article_id: articleRow, uuid }).first(COLUMNS);
+    const row = await suggestions.get(k, articleRow, uuid);
     return { row, anchor: anchorsOf(ids).get(uuid)! };
   }
 
   async function recordOf(k: Knex, articleRow: number, uuid: string) {
-    const ids = (await k(table()).where({ article_id: articleRow }).select('uuid')).map((r) => r.uuid as string);
-    const row = await k(table()).where({ article_id: articleRow, uuid }).first(COLUMNS);
+    const ids = await suggestions.ids(k, articleRow);
+    const row = await suggestions.get(k, articleRow, uuid);
     return toRecord(row, anchorsOf(ids).get(uuid)!);
   }
 
   /** The outline's ETag as committed now. */
   async function outlineEtag(k: Knex, articleRow: number, articleId: string): Promise<string> {
-    const article = await k(tableName(strapi, TABLE.articles)).where({ id: articleRow }).first('outline_rev');
-    return outlineTag(articleId, Number(article?.outline_rev ?? 0));
+    return outlineTag(articleId, await articles.outlineRevOfRow(k, articleRow));
   }
 
   const notPending = (status: string, anchor: string, articleId: string) =>
@@ -83,12 +84,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
    */
   async function checkRoom(k: Knex, articleRow: number, articleId: string, credential: string | undefined, mine?: number) {
     const { suggestionsPendingPerArticle: perArticle, suggestionsPendingPerCredential: perCredential } = quireConfig(strapi);
-    const pending = async (where: Record<string, unknown>) => {
-      const query = k(table()).where({ ...where, status: 'pending' });
-      if (mine !== undefined) query.andWhere('id', '<=', mine);
-      const row = await query.count({ n: '*' }).first();
-      return Number(row?.n ?? 0) + (mine === undefined ? 1 : 0);
-    };
+    const pending = async (where: { article_id?: number; by_credential?: string }) => (await suggestions.countPending(k, where, mine)) + (mine === undefined ? 1 : 0);
     const review = `Wait until a person with write access accepts or rejects some of them (GET /api/articles/${articleId}/suggestions?status=pending lists this article's), then suggest again.`;
     if ((await pending({ article_id: articleRow })) > perArticle) {
       throw tooMany(`This article already has ${perArticle} suggestions waiting for review, the most it holds: this one was not filed.`, review);
@@ -111,44 +107,35 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const outcome: EditOutcome = await edits().apply(userId, rawArticleId, ops, { actor: input.actor, ifMatch: input.ifMatch, dryRun: true, single: input.single });
       const uuid = newId();
       const now = new Date();
-      const created = await strapi.db.query(UID.suggestion).create({
-        data: {
-          uuid,
-          articleId: articleRow,
-          status: 'pending',
-          note: input.note ?? null,
-          ops: cleanOps(ops),
-          resolvedOps: cleanOps(outcome.resolvedOps.map(({ ifMatch, ...op }: EditOp & { ifMatch?: string }) => op as EditOp)),
-          base: outcome.touched,
-          results: outcome.results,
-          byKind: input.actor.kind,
-          byName: input.actor.name,
-          byCredential: input.credential ?? null,
-          createdAt: now,
-          updatedAt: now,
-        },
-        select: ['id'],
+      const createdId = await suggestions.create({
+        uuid,
+        articleId: articleRow,
+        note: input.note ?? null,
+        ops: cleanOps(ops),
+        resolvedOps: cleanOps(outcome.resolvedOps.map(({ ifMatch, ...op }: EditOp & { ifMatch?: string }) => op as EditOp)),
+        base: outcome.touched,
+        results: outcome.results,
+        byKind: input.actor.kind,
+        byName: input.actor.name,
+        byCredential: input.credential ?? null,
+        createdAt: now,
+        updatedAt: now,
       });
       const k = await knexOf(strapi);
       try {
-        await checkRoom(k, articleRow, articleId, input.credential, Number(created.id));
+        await checkRoom(k, articleRow, articleId, input.credential, createdId);
       } catch (error) {
-        await k(table()).where({ id: created.id }).delete();
+        await suggestions.removeRow(k, createdId);
         throw error;
       }
+      await events().record({ articleId, ownerId: userId }, input.actor, [{ type: 'suggestion.made', suggestionId: uuid }]);
       return { suggestion: await recordOf(await knexOf(strapi), articleRow, uuid) };
     },
 
     async list(userId: number, rawArticleId: string, status?: SuggestionStatus) {
       const articleRow = await articleRowId(strapi, userId, rawArticleId);
       const k = await knexOf(strapi);
-      const rows = await k(table())
-        .where({ article_id: articleRow })
-        .orderBy([
-          { column: 'created_at', order: 'desc' },
-          { column: 'id', order: 'desc' },
-        ])
-        .select(COLUMNS);
+      const rows = await suggestions.list(k, articleRow);
       const anchors = anchorsOf(rows.map((r) => r.uuid));
       return { suggestions: rows.filter((r) => !status || r.status === status).map((r) => toRecord(r, anchors.get(r.uuid)!)) };
     },
@@ -170,25 +157,34 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (row.status === 'stale') throw staleError(anchor, articleId, await outlineEtag(await knexOf(strapi), articleRow, articleId));
       if (row.status !== 'pending') throw notPending(row.status, anchor, articleId);
       let outcome: EditOutcome;
+      // The ops are the author's change (revisions and the event's `by` name them); the editor decided.
+      const author: Actor = { kind: row.by_kind, name: row.by_name };
       try {
         outcome = await edits().apply(userId, rawArticleId, json(row.resolved_ops), {
-          actor: { kind: row.by_kind, name: row.by_name },
+          actor: author,
           base: json(row.base),
           within: async (trx: Knex) => {
-            const claimed = await trx(table())
-              .where({ article_id: articleRow, uuid: row.uuid, status: 'pending' })
-              .update({ status: 'accepted', decided_at: new Date(), decided_by_kind: actor.kind, decided_by_name: actor.name, updated_at: new Date() });
-            if (!claimed) {
-              const now = await trx(table()).where({ article_id: articleRow, uuid: row.uuid }).first('status');
-              throw notPending(now?.status ?? 'gone', anchor, articleId);
+            const claimed = await suggestions.decide(trx, articleRow, row.uuid, ['pending'], 'accepted', { by: actor });
+            if (!claimed) throw notPending((await suggestions.statusOf(trx, articleRow, row.uuid)) ?? 'gone', anchor, articleId);
+            const decidedBy = { kind: actor.kind, name: actor.name };
+            await events().record({ articleId, ownerId: userId }, author, [{ type: 'suggestion.decided', suggestionId: row.uuid, state: 'accepted', decidedBy }]);
+          },
+          // The revisions it made (section id -> rev): the history names the editor who accepted them.
+          afterOps: async (trx: Knex, state) => {
+            const applied: Record<string, number> = {};
+            for (const id of new Set([...Object.keys(state.touched), ...state.produced.flat()])) {
+              const item = state.outline.find(id);
+              if (item && item.rev !== state.touched[id]) applied[id] = item.rev;
             }
+            await suggestions.setApplied(trx, articleRow, row.uuid, applied);
           },
         });
       } catch (error) {
         // The article changed under it (a touched section, an anchor gone, a count no longer right): stale.
         if (error instanceof ApiError && error.status < 500 && error.code !== 'conflict') {
           const k = await knexOf(strapi);
-          await k(table()).where({ article_id: articleRow, uuid: row.uuid, status: 'pending' }).update({ status: 'stale', updated_at: new Date() });
+          const staled = await suggestions.decide(k, articleRow, row.uuid, ['pending'], 'stale');
+          if (staled) await events().record({ articleId, ownerId: userId }, actor, [{ type: 'suggestion.decided', suggestionId: row.uuid, state: 'stale' }]);
           throw staleError(anchor, articleId, await outlineEtag(k, articleRow, articleId), error.code === 'precondition-failed' ? undefined : error.message);
         }
         throw error;
@@ -200,16 +196,30 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       };
     },
 
+    /**
+     * Who accepted each version of a section that came from a suggestion (rev -> the editor or
+     * person who decided), for the panel's history.
+     */
+    async acceptedRevisions(articleRow: number, sectionId: string): Promise<Map<number, Actor>> {
+      const k = await knexOf(strapi);
+      const rows = await suggestions.acceptedWithRevisions(k, articleRow);
+      const found = new Map<number, Actor>();
+      for (const r of rows) {
+        const rev = (json(r.applied) as Record<string, number> | null)?.[sectionId];
+        if (rev !== undefined && r.decided_by_kind) found.set(Number(rev), { kind: r.decided_by_kind as Actor['kind'], name: r.decided_by_name ?? '' });
+      }
+      return found;
+    },
+
     async reject(userId: number, rawArticleId: string, rawAnchor: string, reason: string | null, actor: Actor) {
       const articleId = articleUuid(rawArticleId);
       const articleRow = await articleRowId(strapi, userId, rawArticleId);
       const k = await knexOf(strapi);
       const { row, anchor } = await find(k, articleRow, rawAnchor, articleId);
-      const done = await k(table())
-        .where({ article_id: articleRow, uuid: row.uuid })
-        .whereIn('status', ['pending', 'stale'])
-        .update({ status: 'rejected', reason, decided_at: new Date(), decided_by_kind: actor.kind, decided_by_name: actor.name, updated_at: new Date() });
-      if (!done) throw notPending((await k(table()).where({ uuid: row.uuid }).first('status'))?.status ?? row.status, anchor, articleId);
+      const done = await suggestions.decide(k, articleRow, row.uuid, ['pending', 'stale'], 'rejected', { by: actor, reason });
+      if (!done) throw notPending((await suggestions.statusOf(k, articleRow, row.uuid)) ?? row.status, anchor, articleId);
+      const decidedBy = { kind: actor.kind, name: actor.name };
+      await events().record({ articleId, ownerId: userId }, actor, [{ type: 'suggestion.decided', suggestionId: row.uuid, state: 'rejected', decidedBy }]);
       return { suggestion: await recordOf(k, articleRow, row.uuid) };
     },
   };

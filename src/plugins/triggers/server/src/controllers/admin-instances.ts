@@ -2,10 +2,12 @@
 import type { Core } from '@strapi/strapi';
 import { adminController } from '../../../../../kernel/routes';
 import { adminInstanceRoutes } from '../routes/admin';
+import { getService } from '../services/get-service';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const panel = () => strapi.plugin('triggers').service('adminTriggers');
+  const panel = () => getService(strapi, 'adminTriggers');
   return adminController(adminInstanceRoutes, {
+    failedExecutions: async ({ query }) => ({ data: await panel().failedExecutions(query.limit ?? 5) }),
     get: async ({ params }) => ({ data: await panel().instance(params.pid) }),
     key: async ({ params }) => ({ data: { apiKey: await panel().instanceKey(params.pid) } }),
     regenerateKey: async ({ params }) => ({ data: await panel().regenerateKey(params.pid) }),

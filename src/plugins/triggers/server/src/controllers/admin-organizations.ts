@@ -2,10 +2,11 @@
 import type { Core } from '@strapi/strapi';
 import { adminController } from '../../../../../kernel/routes';
 import { adminOrganizationRoutes } from '../routes/admin';
+import { getService } from '../services/get-service';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const organizations = () => strapi.plugin('triggers').service('adminOrganizations');
-  const panel = () => strapi.plugin('triggers').service('adminTriggers');
+  const organizations = () => getService(strapi, 'adminOrganizations');
+  const panel = () => getService(strapi, 'adminTriggers');
   return adminController(adminOrganizationRoutes, {
     list: async ({ query }) => {
       const { results, pagination } = await organizations().list(query);

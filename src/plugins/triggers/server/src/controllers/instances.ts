@@ -3,6 +3,7 @@ import { invalidArgument } from '../../../../../kernel/errors';
 import { controller, reply } from '../../../../../kernel/routes';
 import { principalOf } from '../domain/principal';
 import { instanceRoutes } from '../routes';
+import { getService, type TriggersServiceMap } from '../services/get-service';
 
 const encodeCursor = (last: number | null) => (last === null ? null : Buffer.from(`e:${last}`).toString('base64url'));
 function decodeCursor(cursor: string | undefined): number | undefined {
@@ -14,7 +15,7 @@ function decodeCursor(cursor: string | undefined): number | undefined {
 
 /** The /api/process-instances routes; callers are users or organization keys. */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const service = (name: string) => strapi.plugin('triggers').service(name);
+  const service = <K extends keyof TriggersServiceMap>(name: K) => getService(strapi, name);
   return controller(instanceRoutes, {
     create: async ({ body, caller }) => ({ instance: await service('instances').create(principalOf(caller), body) }),
     list: async ({ query, caller }) => ({ instances: await service('instances').list(principalOf(caller), query.organizationId) }),

@@ -1,8 +1,9 @@
 import type { Core } from '@strapi/strapi';
 import { permissionDenied } from '../../../../../kernel/errors';
-import type { OrganizationCaller, UserCaller } from '../../../../../kernel/auth';
+import type { OrganizationCaller, UserCaller } from '../../../../../contracts/credentials';
 import { controller } from '../../../../../kernel/routes';
 import { organizationRoutes } from '../routes';
+import { getService } from '../services/get-service';
 
 /** The user behind a key route's caller: an organization key may not manage organization keys. */
 function owner(caller: UserCaller | OrganizationCaller): number {
@@ -13,7 +14,7 @@ function owner(caller: UserCaller | OrganizationCaller): number {
 }
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const organizations = () => strapi.plugin('triggers').service('organizations');
+  const organizations = () => getService(strapi, 'organizations');
   return controller(organizationRoutes, {
     create: async ({ body, caller }) => ({ organization: await organizations().create(caller.userId, body.name) }),
     list: async ({ caller }) => ({ organizations: await organizations().list(caller.userId) }),

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { invalidArgument, notFound } from '../../../../../kernel/errors';
+import { appRateLimits } from '../../../../../kernel/rate-limit';
 import { jsonTextTooDeep, tooDeep } from '../../../../../kernel/json-depth';
 import { controller } from '../../../../../kernel/routes';
 import { triggersConfig } from '../config';
@@ -8,7 +9,7 @@ import type { StartedWith } from '../schemas/records';
 import type { TriggerWorkflow } from '../services/workflows';
 import { bodyHash } from '../services/executions';
 import { signatureHeadersOf } from '../domain/signature';
-import { quireService } from '../quire';
+import { getService } from '../services/get-service';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -51,17 +52,17 @@ function idempotencyKeyOf(header: string | string[] | undefined): string | undef
 
 /** POST /webhook/{processInstanceId}/{workflowId} and GET /status/{processInstanceId}/{executionId}. */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const plugin = () => strapi.plugin('triggers');
+
   const settings = triggersConfig(strapi);
 
   return controller(triggerRoutes, {
     /** The route's guard checked the credential against this instance and workflow (credentials.ts), and found the workflow. */
-    async trigger({ params, caller }, ctx) {
+    async trigger({ params, headers, caller }, ctx) {
       const { processInstanceId, workflowId } = params;
       const raw: Buffer = ctx.state.rawBody ?? Buffer.alloc(0);
       const workflow = caller.target as TriggerWorkflow;
       // First, so every answer past the credential check carries the RateLimit headers.
-      await quireService(strapi, 'rateLimit')
+      await appRateLimits(strapi)
         .consume('trigger', processInstanceId, { points: settings.rateLimitPerMinute, durationSec: 60 }, 1, 'Too many triggers for this process instance.');
       if (!workflow.enabled) {
         throw notFound(`The workflow ${workflowId} is disabled.`, `Enable it with PATCH /api/process-instances/${processInstanceId}/workflows/${workflowId} {"enabled": true}.`);
@@ -70,11 +71,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const body = parseBody(raw);
       // A body without `payload` is itself the input: platforms that sign webhooks send their own shapes.
       const wrapped = Object.prototype.hasOwnProperty.call(body, 'payload');
-      const signatureId = signatureHeadersOf(ctx.request.headers)?.id;
+      const signatureId = signatureHeadersOf(headers)?.id;
       const webhookId = typeof signatureId === 'string' && signatureId ? signatureId : undefined;
-      const idempotencyKey = idempotencyKeyOf(ctx.request.headers['idempotency-key']);
-      return plugin()
-        .service('starts')
+      const idempotencyKey = idempotencyKeyOf(headers['Idempotency-Key']);
+      return getService(strapi, 'starts')
         .start(workflow, wrapped ? body.payload : body, {
           base: wrapped ? 'payload' : 'body',
           bytes: raw.length,
@@ -91,12 +91,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const wait = query.wait ?? 0;
       // A waiting poll holds a connection for up to 30 s: they are counted per process instance.
       if (wait) {
-        await quireService(strapi, 'rateLimit')
+        await appRateLimits(strapi)
           .consume('status-wait', processInstanceId, STATUS_WAIT_LIMIT, 1, 'Too many waiting status polls for this process instance.');
       }
       const record = wait
-        ? await plugin().service('runner').waitFor(processInstanceId, executionId, wait * 1000)
-        : await plugin().service('executions').get(processInstanceId, executionId);
+        ? await getService(strapi, 'runner').waitFor(processInstanceId, executionId, wait * 1000)
+        : await getService(strapi, 'executions').get(processInstanceId, executionId);
       if (!record) {
         throw notFound(`No execution with id ${executionId} in this process instance.`, `Use the executionId returned by POST /webhook/${processInstanceId}/{workflowId}.`);
       }

@@ -1,4 +1,4 @@
-import type { OrganizationCaller, UserCaller } from '../../../../../kernel/auth';
+import type { OrganizationCaller, UserCaller } from '../../../../../contracts/credentials';
 
 /** Who calls a management route: a user (API key, JWT or session) or an organization key. */
 export type Principal =

@@ -31,6 +31,8 @@ import {
   adminWorkflow,
   adminWorkflowIssued,
   adminReplayed,
+  adminFailedExecution,
+  adminFailedExecutionsQuery,
 } from '../schemas/admin';
 import { route } from './route';
 
@@ -103,6 +105,14 @@ export const adminOrganizationRoutes = route('adminOrganizations', 'Admin panel'
 });
 
 export const adminInstanceRoutes = route('adminInstances', 'Admin panel', {
+  failedExecutions: {
+    method: 'GET',
+    path: '/triggers/executions/failed',
+    summary: 'The newest failed executions of every instance (the home page\'s widget)',
+    admin: READ,
+    query: adminFailedExecutionsQuery,
+    responses: { 200: adminData(z.array(adminFailedExecution), 'Newest first.'), ...adminErrorAnswers(400) },
+  },
   get: {
     method: 'GET',
     path: '/triggers/instances/:pid',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RATE_LIMIT_HEADERS } from '../../../../../kernel/rate-limit';
-import { adminRouter, contentApiRouter, rawBody, routeList } from '../../../../../kernel/routes';
+import { adminRouter, contentApiRouter, header, rawBody, routeList } from '../../../../../kernel/routes';
 import { adminInstanceRoutes, adminOrganizationRoutes } from './admin';
 import { STATUS_NEXT, statusGrants, TRIGGER_NEXT, triggerGrants } from '../credentials';
 import {
@@ -207,7 +207,11 @@ export const triggerRoutes = route('trigger', 'Triggers', {
     params: z.object({ processInstanceId: z.string(), workflowId: z.string() }),
     body: rawBody(['application/json'], 'At most 1 MiB; signatures cover these exact bytes.', triggerBody),
     headers: {
-      'Idempotency-Key': 'At most 255 visible characters: the same key with the same body within 24 hours answers with the first execution; with another body, 422.',
+      // As sent (the handler refuses an empty, long, repeated or odd one: 400 after the rate limit counted the call).
+      'Idempotency-Key': header(
+        'At most 255 visible characters: the same key with the same body within 24 hours answers with the first execution; with another body, 422.',
+        z.union([z.string(), z.array(z.string())]).optional(),
+      ),
       'webhook-id': 'Standard Webhooks: the delivery\'s id (also an idempotency key for 24 hours).',
       'webhook-timestamp': 'Standard Webhooks: Unix seconds, within 5 minutes of now.',
       'webhook-signature': 'Standard Webhooks: v1,<base64> entries, space-separated.',

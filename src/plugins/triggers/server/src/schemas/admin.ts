@@ -25,7 +25,7 @@ export type AdminOrganization = z.infer<typeof adminOrganization>;
 // ---- the trigger panel: organizations' keys and instances, an instance's key, workflows, executions ----
 
 const name = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
-const optionalText = (schema: z.ZodType) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+const optionalText = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 
 export const adminUser = z
   .strictObject({ id: z.number().int(), username: z.string(), email: z.string() })
@@ -191,3 +191,19 @@ export type AdminExecution = z.infer<typeof adminExecution>;
 export const adminReplayed = z.strictObject({ executionId: z.string().describe('The new execution.'), replayOf: z.string() });
 
 export type AdminExecutionDetail = z.infer<typeof adminExecutionDetail>;
+
+/** The home page's failed-executions widget: the newest failures across every instance. */
+export const adminFailedExecutionsQuery = z.object({
+  limit: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number({ message: 'must be a whole number from 1 to 20' }).int().min(1).max(20).optional()).describe('Default 5.'),
+});
+
+export const adminFailedExecution = z
+  .strictObject({
+    executionId: z.string(),
+    instance: z.strictObject({ id: z.string(), name: z.string() }),
+    workflow: z.strictObject({ id: z.string(), name: z.string().nullable().describe('null when the workflow was deleted since.') }),
+    failedAt: timestamp,
+    error: z.string().nullable().describe('The error\'s message.'),
+  })
+  .meta({ id: 'AdminFailedExecution', description: 'A failed execution, for the home page\'s widget.' });
+export type AdminFailedExecution = z.infer<typeof adminFailedExecution>;

@@ -8,7 +8,9 @@
 import type { Core } from '@strapi/strapi';
 import { createHash, randomBytes } from 'node:crypto';
 import { paginationOf, type Pagination } from '../../../../../kernel/admin-routes';
-import { iso, knexOf, tableName } from '../../../../../kernel/db';
+import { iso } from '../../../../../kernel/db';
+import { adminRepository } from '../repositories/admin';
+import { executionsRepository } from '../repositories/executions';
 import { invalidArgument, notFound } from '../../../../../kernel/errors';
 import { publicUrl } from '../../../../../kernel/config';
 import { decodeSigningSecret } from '../domain/signature';
@@ -18,6 +20,7 @@ import type {
   AdminAction,
   AdminExecution,
   AdminExecutionDetail,
+  AdminFailedExecution,
   AdminInstanceSummary,
   AdminOrganizationDetail,
   AdminUser,
@@ -28,17 +31,9 @@ interface IssuedAdminWorkflow {
   workflow: AdminWorkflow;
   callbackSecret?: string;
 }
-import { EXECUTIONS } from './executions';
 import { instanceNotFound } from './instances';
 import { orgNotFound } from './organizations';
 import type { WorkflowInput } from './workflows';
-
-const UID = {
-  organization: 'plugin::triggers.organization',
-  instance: 'plugin::triggers.process-instance',
-  workflow: 'plugin::triggers.workflow',
-  user: 'plugin::users-permissions.user',
-};
 
 /** ck_••••abcd: enough to tell keys apart, not enough to use one. */
 export const maskKey = (key: string) => `${key.slice(0, key.indexOf('_') + 1)}••••••••${key.slice(-4)}`;
@@ -60,35 +55,26 @@ const userOf = (row: { owner_id?: unknown; owner_username?: string; owner_email?
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const service = (name: string) => strapi.plugin('triggers').service(name);
-  const table = (uid: string, alias: string) => tableName(strapi, strapi.db.metadata.get(uid).tableName, alias);
+  const repo = adminRepository(strapi);
+  const executions = executionsRepository(strapi);
   const ownerOf = (userId: number): Principal => ({ kind: 'user', userId });
 
   /** The owner of an organization (404 when there is none). */
   async function organizationOwner(organizationId: string): Promise<number> {
-    const row = await strapi.db.query(UID.organization).findOne({ where: { documentId: organizationId }, select: ['id', 'userId'] });
-    if (!row) throw orgNotFound(organizationId);
-    return Number(row.userId);
+    const owner = await repo.ownerOf('organization', organizationId);
+    if (owner === null) throw orgNotFound(organizationId);
+    return owner;
   }
 
   /** The owner of a process instance, as the principal its services are called with. */
   async function instanceOwner(instanceId: string): Promise<Principal> {
-    const row = await strapi.db.query(UID.instance).findOne({ where: { documentId: instanceId }, select: ['id', 'userId'] });
-    if (!row) throw instanceNotFound(instanceId);
-    return ownerOf(Number(row.userId));
+    const owner = await repo.ownerOf('instance', instanceId);
+    if (owner === null) throw instanceNotFound(instanceId);
+    return ownerOf(owner);
   }
 
   async function instanceRows(where: { organizationId?: string; instanceId?: string }) {
-    const k = await knexOf(strapi);
-    const q = k(table(UID.instance, 'i'))
-      .join(table(UID.organization, 'o'), 'o.document_id', 'i.organization_id')
-      .leftJoin(table(UID.user, 'u'), 'u.id', 'i.user_id')
-      .select('i.document_id', 'i.name', 'i.key_ciphertext', 'i.created_at', 'o.document_id as organization_id', 'o.name as organization_name')
-      .select({ owner_id: 'u.id', owner_username: 'u.username', owner_email: 'u.email' })
-      .select(k(table(UID.workflow, 'w')).count('*').whereRaw('?? = ??', ['w.instance_id', 'i.document_id']).as('workflow_count'))
-      .orderBy('i.id', 'asc');
-    if (where.organizationId) q.where('i.organization_id', where.organizationId);
-    if (where.instanceId) q.where('i.document_id', where.instanceId);
-    const rows = await q;
+    const rows = await repo.instances(where);
     return rows.map(
       (r: any): AdminInstanceSummary => ({
         id: r.document_id,
@@ -104,9 +90,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   }
 
   async function workflowRow(instanceId: string, workflowId: string) {
-    const row = await strapi.db
-      .query(UID.workflow)
-      .findOne({ where: { documentId: workflowId, instanceId }, select: ['id', 'documentId', 'organizationId', 'secretsCiphertext'] });
+    const row = await repo.workflow(instanceId, workflowId);
     if (!row) throw notFound(`No workflow with id ${workflowId} in this process instance.`, 'Reload the trigger panel.');
     return row;
   }
@@ -131,29 +115,18 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const admin = {
     /** Users whose username or email contains `q`, to choose an organization's owner. */
     async users(query: { q?: string; limit?: number }): Promise<AdminUser[]> {
-      const k = await knexOf(strapi);
-      const q = k(table(UID.user, 'u')).select('u.id', 'u.username', 'u.email').orderBy('u.username', 'asc').limit(query.limit ?? 10);
-      if (query.q) {
-        const pattern = `%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        q.where((w) => w.whereRaw(`lower(??) like ? escape '\\'`, ['u.username', pattern]).orWhereRaw(`lower(??) like ? escape '\\'`, ['u.email', pattern]));
-      }
-      return (await q).map((r: any) => ({ id: Number(r.id), username: r.username, email: r.email }));
+      return repo.users(query);
     },
 
     /** An organization for `ownerId` (a users-permissions user), as if they had created it. */
     async createOrganization(input: { name: string; ownerId: number }) {
-      const user = await strapi.db.query(UID.user).findOne({ where: { id: input.ownerId }, select: ['id'] });
-      if (!user) throw invalidArgument(`ownerId: no user with id ${input.ownerId}.`, 'Choose the owner among the users listed.');
+      if (!(await repo.userExists(input.ownerId))) throw invalidArgument(`ownerId: no user with id ${input.ownerId}.`, 'Choose the owner among the users listed.');
       const organization = await service('organizations').create(input.ownerId, input.name);
       return admin.organization(organization.id);
     },
 
     async organization(organizationId: string): Promise<AdminOrganizationDetail> {
-      const k = await knexOf(strapi);
-      const row = await k(table(UID.organization, 'o'))
-        .leftJoin(table(UID.user, 'u'), 'u.id', 'o.user_id')
-        .where('o.document_id', organizationId)
-        .first('o.document_id', 'o.name', 'o.created_at', 'o.user_id', { owner_id: 'u.id', owner_username: 'u.username', owner_email: 'u.email' });
+      const row = await repo.organization(organizationId);
       if (!row) throw orgNotFound(organizationId);
       const keys = await service('organizations').listKeys(Number(row.user_id), organizationId);
       return {
@@ -278,25 +251,27 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       query: { page: number; pageSize: number; workflowId?: string; status?: string },
     ): Promise<{ results: AdminExecution[]; pagination: Pagination }> {
       await instanceOwner(instanceId);
-      const k = await knexOf(strapi);
-      const filtered = () => {
-        const q = k(EXECUTIONS).where({ instance_id: instanceId });
-        if (query.workflowId) q.andWhere({ workflow_id: query.workflowId });
-        if (query.status) q.andWhere({ status: query.status });
-        return q;
-      };
-      const [{ total }] = await filtered().count({ total: '*' });
-      const rows = await filtered()
-        .orderBy('id', 'desc')
-        .limit(query.pageSize)
-        .offset((query.page - 1) * query.pageSize)
-        .select('document_id', 'workflow_id', 'status', 'created_at', 'started_at', 'finished_at', 'attempts', 'max_attempts');
-      return { results: rows.map(executionSummary), pagination: paginationOf(query.page, query.pageSize, Number(total)) };
+      const { rows, total } = await executions.page(instanceId, query);
+      return { results: rows.map(executionSummary), pagination: paginationOf(query.page, query.pageSize, total) };
+    },
+
+    /** The newest failed executions of every instance, with their instance's and workflow's names (the home widget). */
+    async failedExecutions(limit: number): Promise<AdminFailedExecution[]> {
+      const rows = await executions.failedWithNames(limit);
+      return rows.map((r: any) => {
+        const error = fromJson(r.error) as { message?: string } | null;
+        return {
+          executionId: r.document_id,
+          instance: { id: r.instance_id, name: r.instance_name ?? r.instance_id },
+          workflow: { id: r.workflow_id, name: r.workflow_name ?? null },
+          failedAt: iso(r.finished_at ?? r.updated_at)!,
+          error: typeof error?.message === 'string' ? error.message : null,
+        };
+      });
     },
 
     async execution(instanceId: string, executionId: string): Promise<AdminExecutionDetail> {
-      const k = await knexOf(strapi);
-      const row = await k(EXECUTIONS).where({ instance_id: instanceId, document_id: executionId }).first();
+      const row = await executions.row(instanceId, executionId);
       if (!row) throw notFound(`No execution with id ${executionId} in this process instance.`, 'Reload the executions table.');
       return {
         ...executionSummary(row),

@@ -3,7 +3,7 @@ import { BlockedUrlError, FetchFailedError, safeFetch } from '../../../../../ker
 import { callbackDelayMs } from '../domain/backoff';
 import { decodeSigningSecret, sign } from '../domain/signature';
 import { triggersConfig } from '../config';
-import { EXECUTIONS } from './executions';
+import { executionsRepository } from '../repositories/executions';
 
 /**
  * Completion callbacks: when an execution of a workflow with a callbackUrl finishes, Quire POSTs
@@ -31,7 +31,7 @@ export interface DeliveryResult {
 }
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const knex = () => strapi.db.connection;
+  const repo = executionsRepository(strapi);
   const setting = triggersConfig;
   const plugin = () => strapi.plugin('triggers');
 
@@ -39,32 +39,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   async function claim(executionId: string) {
     const now = new Date();
     const { callbackTimeoutMs } = setting(strapi);
-    const rows = await knex()(EXECUTIONS)
-      .where({ document_id: executionId, callback_status: 'pending' })
-      .whereIn('status', ['success', 'failed'])
-      .andWhere((w) => w.whereNull('callback_next_at').orWhere('callback_next_at', '<=', new Date(now.getTime() + EARLY_CLAIM_MS)))
-      .andWhere((w) => w.whereNull('callback_lease_until').orWhere('callback_lease_until', '<', now))
-      .update(
-        {
-          // Rows written before callbacks existed hold null.
-          callback_attempts: knex().raw('COALESCE(??, 0) + 1', ['callback_attempts']),
-          // Past the request's own deadline, so a live attempt is never taken over.
-          callback_lease_until: new Date(now.getTime() + callbackTimeoutMs + 10_000),
-          updated_at: now,
-        },
-        ['id', 'document_id', 'instance_id', 'workflow_id', 'callback_attempts'],
-      );
-    if (!rows.length) return null;
-    return { ...rows[0], id: Number(rows[0].id), callback_attempts: Number(rows[0].callback_attempts) };
+    // The lease runs past the request's own deadline, so a live attempt is never taken over.
+    return repo.claimCallback(executionId, now, new Date(now.getTime() + EARLY_CLAIM_MS), new Date(now.getTime() + callbackTimeoutMs + 10_000));
   }
 
   /** Records the attempt's outcome, only if this attempt still holds the callback. */
-  async function settle(id: number, attempt: number, data: Record<string, unknown>) {
-    const count = await knex()(EXECUTIONS)
-      .where({ id, callback_status: 'pending', callback_attempts: attempt })
-      .update({ ...data, callback_lease_until: null, updated_at: new Date() });
-    return count > 0;
-  }
+  const settle = (id: number, attempt: number, data: Record<string, unknown>) => repo.settleCallback(id, attempt, data);
 
   /** One POST to the receiver: null when it took it (2xx), else why not. */
   async function post(url: string, secret: string, executionId: string, body: string): Promise<string | null> {
@@ -135,16 +115,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async due(graceMs: number, limit = 500): Promise<Array<{ id: string; attempts: number }>> {
       const now = new Date();
-      const rows = await knex()(EXECUTIONS)
-        .where({ callback_status: 'pending' })
-        .whereIn('status', ['success', 'failed'])
-        .andWhere((w) => w.whereNull('callback_next_at').orWhere('callback_next_at', '<=', new Date(now.getTime() - graceMs)))
-        .andWhere((w) => w.whereNull('callback_lease_until').orWhere('callback_lease_until', '<', now))
-        .andWhere('finished_at', '<', new Date(now.getTime() - graceMs))
-        .orderBy('id', 'asc')
-        .limit(limit)
-        .select(['document_id', 'callback_attempts']);
-      return rows.map((row) => ({ id: row.document_id, attempts: Number(row.callback_attempts) }));
+      return repo.callbacksDue(now, new Date(now.getTime() - graceMs), limit);
     },
   };
 };

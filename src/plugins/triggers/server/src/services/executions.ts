@@ -1,59 +1,31 @@
 import type { Core } from '@strapi/strapi';
 import { createHash, randomUUID } from 'node:crypto';
 import { isUniqueViolation } from '../../../../../kernel/db';
+import { executionsRepository, type ClaimedExecution, type ListFilters } from '../repositories/executions';
 import { ApiError } from '../../../../../kernel/errors';
 import { triggersConfig } from '../config';
-import { executionRecord, type ExecutionRecord, type ExecutionStatus } from '../domain/records';
+import type { ExecutionRecord, ExecutionStatus } from '../domain/records';
 import type { StartedWith } from '../schemas/records';
 import type { TriggerWorkflow } from './workflows';
 
 /**
- * Executions, through Knex: the trigger path inserts and the runner claims with conditional
- * UPDATEs (a claim succeeds for one process only), which the query engine does not express.
- * The table and columns are those of the execution content type.
+ * Executions: recording a trigger (with its delivery keys), claims, outcomes and the sweep's
+ * housekeeping. The SQL is repositories/executions.
  *
  * Accepted webhook ids live on the executions they started: `dedupe_key` (workflow id and a
  * hash of the webhook-id) has a unique index, so one INSERT both records the execution and
  * claims the id, atomically, across requests and processes. After the dedupe window the key
  * is cleared and the id may be used again.
  */
-export const EXECUTIONS = 'triggers_executions';
+export { EXECUTIONS, type ClaimedExecution, type ListFilters } from '../repositories/executions';
 
-const STATUS_COLUMNS = [
-  'document_id', 'workflow_id', 'status', 'created_at', 'started_at', 'finished_at', 'attempts', 'output', 'error',
-  'callback_status', 'callback_attempts', 'callback_last_error',
-];
-const CLAIM_COLUMNS = ['id', 'document_id', 'instance_id', 'workflow_id', 'user_id', 'action', 'config', 'input', 'attempts', 'max_attempts', 'callback_status'];
 /** A retry may be claimed slightly early: timers of other processes are not perfectly in step. */
 const EARLY_CLAIM_MS = 2_000;
-
-export interface ClaimedExecution {
-  id: number;
-  document_id: string;
-  instance_id: string;
-  workflow_id: string;
-  user_id: number;
-  action: string;
-  config: string;
-  input: string;
-  attempts: number;
-  max_attempts: number;
-  /** 'pending' when the workflow had a callback URL when triggered. */
-  callback_status: string | null;
-}
 
 export interface CreatedExecution {
   executionId: string;
   status: ExecutionStatus;
   duplicate: boolean;
-}
-
-export interface ListFilters {
-  workflowId?: string;
-  status?: ExecutionStatus;
-  limit: number;
-  /** Internal id to continue below (from the opaque cursor). */
-  before?: number;
 }
 
 /** Fixed length whatever the id's length; the workflow id keeps ids of different workflows apart. */
@@ -78,7 +50,7 @@ export interface DeliveryKeys {
 }
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const knex = () => strapi.db.connection;
+  const repo = executionsRepository(strapi);
   const dedupeWindowMs = () => triggersConfig(strapi).dedupeWindowMs;
 
   function executionRow(id: string, workflow: TriggerWorkflow, input: unknown, maxAttempts: number, now: Date) {
@@ -122,14 +94,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (idempotency) Object.assign(row, { idempotency_key: idempotency, body_hash: keys.bodyHash ?? null });
       for (let round = 0; round < 3; round += 1) {
         try {
-          await knex()(EXECUTIONS).insert(row);
+          await repo.insert(row);
           return { executionId, status: 'pending', duplicate: false };
         } catch (error) {
           if (!isUniqueViolation(error)) throw error;
         }
         // A unique index refused it: another request with this key got in first (committed).
         if (idempotency) {
-          const first = await knex()(EXECUTIONS).where({ idempotency_key: idempotency }).first('id', 'document_id', 'status', 'created_at', 'body_hash');
+          const first = await repo.firstByIdempotencyKey(idempotency);
           if (first && asDate(first.created_at) >= cutoff(now)) {
             if (first.body_hash !== (keys.bodyHash ?? null)) {
               throw new ApiError(
@@ -141,14 +113,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
             return { executionId: first.document_id, status: first.status as ExecutionStatus, duplicate: true };
           }
           // Older than the window (not yet swept): release the key, only if still old, and try again.
-          if (first) await knex()(EXECUTIONS).where({ id: first.id }).andWhere('created_at', '<', cutoff(now)).update({ idempotency_key: null });
+          if (first) await repo.releaseKey(first.id, 'idempotency_key', cutoff(now));
         }
         if (webhook) {
-          const first = await knex()(EXECUTIONS).where({ dedupe_key: webhook }).first('id', 'document_id', 'status', 'created_at');
+          const first = await repo.firstByDedupeKey(webhook);
           if (first && asDate(first.created_at) >= cutoff(now)) {
             return { executionId: first.document_id, status: first.status as ExecutionStatus, duplicate: true };
           }
-          if (first) await knex()(EXECUTIONS).where({ id: first.id }).andWhere('created_at', '<', cutoff(now)).update({ dedupe_key: null });
+          if (first) await repo.releaseKey(first.id, 'dedupe_key', cutoff(now));
         }
       }
       throw new Error('Could not record the webhook delivery after three attempts.');
@@ -156,25 +128,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** The stored input and workflow of an execution (for a replay), or null. */
     async source(instanceId: string, executionId: string): Promise<{ workflowId: string; input: unknown } | null> {
-      const row = await knex()(EXECUTIONS).where({ document_id: executionId, instance_id: instanceId }).first('workflow_id', 'input');
+      const row = await repo.source(instanceId, executionId);
       return row ? { workflowId: row.workflow_id, input: JSON.parse(row.input) } : null;
     },
 
     async get(instanceId: string, executionId: string): Promise<ExecutionRecord | null> {
-      const row = await knex()(EXECUTIONS).where({ document_id: executionId, instance_id: instanceId }).first(STATUS_COLUMNS);
-      return row ? executionRecord(row) : null;
+      return repo.get(instanceId, executionId);
     },
 
     /** Newest first, and the internal id of the last row when there may be more. */
     async list(instanceId: string, filters: ListFilters): Promise<{ executions: ExecutionRecord[]; last: number | null }> {
-      const q = knex()(EXECUTIONS).where({ instance_id: instanceId });
-      if (filters.workflowId) q.andWhere({ workflow_id: filters.workflowId });
-      if (filters.status) q.andWhere({ status: filters.status });
-      if (filters.before !== undefined) q.andWhere('id', '<', filters.before);
-      const rows = await q.orderBy('id', 'desc').limit(filters.limit + 1).select(['id', ...STATUS_COLUMNS]);
-      const more = rows.length > filters.limit;
-      const page = rows.slice(0, filters.limit);
-      return { executions: page.map(executionRecord), last: more ? Number(page[page.length - 1].id) : null };
+      return repo.list(instanceId, filters);
     },
 
     /**
@@ -183,30 +147,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async claim(executionId: string, leaseMs: number): Promise<ClaimedExecution | null> {
       const now = new Date();
-      const k = knex();
-      const rows = await k(EXECUTIONS)
-        .where({ document_id: executionId })
-        .andWhere((w) =>
-          w
-            .where((p) =>
-              p.where({ status: 'pending' }).andWhere((r) => r.whereNull('run_after').orWhere('run_after', '<=', new Date(now.getTime() + EARLY_CLAIM_MS))),
-            )
-            .orWhere((r) => r.where({ status: 'running' }).andWhere('lease_until', '<', now)),
-        )
-        .update(
-          {
-            status: 'running',
-            attempts: k.raw('?? + 1', ['attempts']),
-            lease_until: new Date(now.getTime() + leaseMs),
-            started_at: k.raw('COALESCE(??, ?)', ['started_at', now]),
-            run_after: null,
-            updated_at: now,
-          },
-          CLAIM_COLUMNS,
-        );
-      if (!rows.length) return null;
-      const row = rows[0];
-      return { ...row, id: Number(row.id), user_id: Number(row.user_id), attempts: Number(row.attempts), max_attempts: Number(row.max_attempts) };
+      return repo.claim(executionId, now, new Date(now.getTime() + EARLY_CLAIM_MS), leaseMs);
     },
 
     /**
@@ -219,18 +160,18 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         outcome.status === 'success'
           ? { status: 'success', output: JSON.stringify(outcome.output ?? null), error: null }
           : { status: 'failed', error: JSON.stringify(outcome.error) };
-      const count = await knex()(EXECUTIONS)
-        .where({ id: claimed.id, status: 'running', attempts: claimed.attempts })
-        .update({ ...data, finished_at: now, lease_until: null, updated_at: now });
-      return count > 0;
+      return repo.settleAttempt(claimed.id, claimed.attempts, { ...data, finished_at: now, lease_until: null, updated_at: now });
     },
 
     /** Puts a failed attempt back to pending until `runAfter` (the retry's time). */
     async retryLater(claimed: ClaimedExecution, error: { code: string; message: string }, runAfter: Date): Promise<boolean> {
-      const count = await knex()(EXECUTIONS)
-        .where({ id: claimed.id, status: 'running', attempts: claimed.attempts })
-        .update({ status: 'pending', error: JSON.stringify(error), run_after: runAfter, lease_until: null, updated_at: new Date() });
-      return count > 0;
+      return repo.settleAttempt(claimed.id, claimed.attempts, {
+        status: 'pending',
+        error: JSON.stringify(error),
+        run_after: runAfter,
+        lease_until: null,
+        updated_at: new Date(),
+      });
     },
 
     /**
@@ -239,18 +180,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async stranded(graceMs: number, limit = 500): Promise<Array<{ id: string; attempts: number }>> {
       const now = new Date();
-      const due = new Date(now.getTime() - graceMs);
-      const rows = await knex()(EXECUTIONS)
-        .where((w) => w.where({ status: 'running' }).andWhere('lease_until', '<', now))
-        .orWhere((w) =>
-          w
-            .where({ status: 'pending' })
-            .andWhere((r) => r.where('run_after', '<', due).orWhere((n) => n.whereNull('run_after').andWhere('created_at', '<', due))),
-        )
-        .orderBy('id', 'asc')
-        .limit(limit)
-        .select(['document_id', 'attempts']);
-      return rows.map((row) => ({ id: row.document_id, attempts: Number(row.attempts) }));
+      return repo.stranded(now, new Date(now.getTime() - graceMs), limit);
     },
 
     /**
@@ -261,25 +191,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const before = new Date(Date.now() - days * 86_400_000);
       let total = 0;
       for (;;) {
-        const ids = await knex()(EXECUTIONS)
-          .where('created_at', '<', before)
-          .whereIn('status', ['success', 'failed'])
-          .andWhere((w) => w.whereNull('callback_status').orWhereNot('callback_status', 'pending'))
-          .orderBy('id', 'asc')
-          .limit(batch)
-          .pluck('id');
-        if (!ids.length) return total;
-        total += await knex()(EXECUTIONS).whereIn('id', ids).del();
-        if (ids.length < batch) return total;
+        const { found, deleted } = await repo.pruneBatch(before, batch);
+        total += deleted;
+        if (found < batch) return total;
       }
     },
 
     /** Releases webhook ids older than the dedupe window. */
     async purgeDeliveries(): Promise<number> {
-      const old = cutoff(new Date());
-      const ids = await knex()(EXECUTIONS).whereNotNull('dedupe_key').andWhere('created_at', '<', old).update({ dedupe_key: null });
-      const keys = await knex()(EXECUTIONS).whereNotNull('idempotency_key').andWhere('created_at', '<', old).update({ idempotency_key: null });
-      return ids + keys;
+      return repo.releaseKeysBefore(cutoff(new Date()));
     },
   };
   return service;

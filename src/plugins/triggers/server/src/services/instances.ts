@@ -6,15 +6,16 @@ import { instanceScope, type Principal } from '../domain/principal';
 import { iso } from '../../../../../kernel/db';
 import type { InstanceRecord } from '../domain/records';
 import { orgNotFound } from './organizations';
+import { instancesRepository } from '../repositories/instances';
+import type { TriggerWorkflow } from '../repositories/workflows';
 
-const UID = 'plugin::triggers.process-instance';
 const FIELDS = ['id', 'documentId', 'organizationId', 'userId', 'name', 'keyCiphertext', 'createdAt'];
 
 export const instanceNotFound = (id: string) =>
   notFound(`No process instance with id ${id}.`, 'Call GET /api/process-instances for your instances.');
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const query = () => strapi.db.query(UID);
+  const repo = instancesRepository(strapi);
   const vault = () => strapi.plugin('triggers').service('vault');
 
   const record = (row): InstanceRecord => ({
@@ -32,7 +33,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   /** The instance row when the principal may use it; 404 otherwise (missing and not-yours look alike). */
   async function accessible(principal: Principal, instanceId: string, select = ['id', 'documentId', 'organizationId', 'userId']) {
-    const row = await query().findOne({ where: { documentId: instanceId, ...instanceScope(principal) }, select });
+    const row = await repo.findOne({ documentId: instanceId, ...instanceScope(principal) }, select);
     if (!row) throw instanceNotFound(instanceId);
     return row;
   }
@@ -52,17 +53,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     async create(principal: Principal, input: { organizationId: string; name: string }): Promise<InstanceRecord> {
       const userId = await organizationOwner(principal, input.organizationId);
-      const row = await query().create({
-        data: { organizationId: input.organizationId, userId, name: input.name, ...newKey() },
-        select: FIELDS,
-      });
+      const row = await repo.create({ organizationId: input.organizationId, userId, name: input.name, ...newKey() }, FIELDS);
       return record(row);
     },
 
     async list(principal: Principal, organizationId?: string): Promise<InstanceRecord[]> {
       if (organizationId) await organizationOwner(principal, organizationId);
       const where = { ...instanceScope(principal), ...(organizationId ? { organizationId } : {}) };
-      const rows = await query().findMany({ where, select: FIELDS, orderBy: { id: 'asc' } });
+      const rows = await repo.findMany(where, FIELDS);
       return rows.map(record);
     },
 
@@ -73,25 +71,34 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** A new key; the old one stops working with this write (lookups go by the stored hash, no cache). */
     async regenerateKey(principal: Principal, instanceId: string): Promise<InstanceRecord> {
       const row = await accessible(principal, instanceId);
-      const updated = await query().update({ where: { id: row.id }, data: newKey(), select: FIELDS });
+      const updated = await repo.update(row.id, newKey(), FIELDS);
       return record(updated);
     },
 
-    /** The instance a presented `ck_` key belongs to, or null. Looked up by its indexed hash. */
-    async findByKey(secret: string): Promise<{ documentId: string; organizationId: string; userId: number } | null> {
+    /**
+     * The instance a presented `ck_` key belongs to, or null. Looked up by its indexed hash.
+     * With `trigger` (the URL's instance and workflow), the workflow comes in the same read
+     * (`workflow`: null when the URL names none); it is the URL's, whatever the key grants.
+     */
+    async findByKey(
+      secret: string,
+      trigger?: { instanceId: string; workflowId: string },
+    ): Promise<{ documentId: string; organizationId: string; userId: number; workflow?: TriggerWorkflow | null } | null> {
       const hash = hashSecret(secret);
-      // The hot path of every keyed trigger: one indexed read straight through Knex.
-      const row = await strapi.db
-        .connection('triggers_process_instances')
-        .where({ key_hash: hash })
-        .first(['document_id', 'organization_id', 'user_id', 'key_hash']);
+      // The hot path of every keyed trigger: one indexed read.
+      if (trigger) {
+        const row = await repo.byKeyHashWithWorkflow(hash, trigger.instanceId, trigger.workflowId);
+        if (!row || !safeEqual(row.key_hash, hash)) return null;
+        return { documentId: row.document_id, organizationId: row.organization_id, userId: Number(row.user_id), workflow: row.workflow };
+      }
+      const row = await repo.byKeyHash(hash);
       if (!row || !safeEqual(row.key_hash, hash)) return null;
       return { documentId: row.document_id, organizationId: row.organization_id, userId: Number(row.user_id) };
     },
 
     /** Whether an instance with this id exists in the organization. */
     async inOrganization(instanceId: string, organizationId: string): Promise<boolean> {
-      return Boolean(await query().findOne({ where: { documentId: instanceId, organizationId }, select: ['id'] }));
+      return Boolean(await repo.findOne({ documentId: instanceId, organizationId }, ['id']));
     },
   };
 };

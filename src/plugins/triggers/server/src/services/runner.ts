@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { EventEmitter } from 'node:events';
+import { appRedis } from '../../../../../kernel/redis';
 import { Queue, Worker } from 'bullmq';
 import { ApiError, notFound } from '../../../../../kernel/errors';
 import { publicUrl } from '../../../../../kernel/config';
@@ -8,7 +9,6 @@ import { retryDelayMs } from '../domain/backoff';
 import { isFinal, type ExecutionRecord } from '../domain/records';
 import { triggersConfig, type TriggersConfig } from '../config';
 import type { ClaimedExecution } from './executions';
-import { quireService } from '../quire';
 
 /**
  * Runs executions. Without REDIS_URL, in this process (a small concurrency-limited queue);
@@ -259,7 +259,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     mode: () => mode,
 
     async start() {
-      const redisUrl = quireService(strapi, 'redis').url();
+      const redisUrl = appRedis(strapi).url();
       if (redisUrl) {
         // BullMQ needs its own connections (the worker's is blocking) with retries left to it.
         const connection = { url: redisUrl, maxRetriesPerRequest: null };

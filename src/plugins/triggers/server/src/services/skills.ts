@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { createHash } from 'node:crypto';
+import { appRateLimits } from '../../../../../kernel/rate-limit';
 import { publicUrl } from '../../../../../kernel/config';
 import { invalidArgument, notFound } from '../../../../../kernel/errors';
 import type { SkillCallResult, SkillRecord } from '../../../../../contracts/plugin-services';
@@ -8,8 +9,8 @@ import type { Principal } from '../domain/principal';
 import { skillNames } from '../domain/skills';
 import { MAX_WAIT_SECONDS } from '../schemas/inputs';
 import { triggersConfig } from '../config';
-import { quireService } from '../quire';
 import { orgNotFound } from './organizations';
+import { workflowsRepository } from '../repositories/workflows';
 
 interface SkillRow extends SkillRecord {
   enabled: boolean;
@@ -21,15 +22,11 @@ interface SkillRow extends SkillRecord {
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const plugin = () => strapi.plugin('triggers');
-  const knex = () => strapi.db.connection;
+  const workflows = workflowsRepository(strapi);
 
   /** Every workflow of the organization as a skill (disabled ones too: names are given over all of them). */
   async function all(organizationId: string): Promise<SkillRow[]> {
-    const rows = await knex()('triggers_workflows as w')
-      .join('triggers_process_instances as i', 'i.document_id', 'w.instance_id')
-      .where('w.organization_id', organizationId)
-      .orderBy('w.id', 'asc')
-      .select('w.document_id as workflowId', 'w.name as name', 'w.description as description', 'w.input_schema as inputSchema', 'w.enabled as enabled', 'w.instance_id as instanceId', 'i.name as instanceName');
+    const rows = await workflows.ofOrganization(organizationId);
     const names = skillNames(rows.map((r) => ({ workflowId: r.workflowId, workflowName: r.name, instanceName: r.instanceName })));
     const base = publicUrl(strapi);
     return rows.map((r) => ({
@@ -40,7 +37,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       processInstanceId: r.instanceId,
       workflowId: r.workflowId,
       triggerUrl: `${base}/webhook/${r.instanceId}/${r.workflowId}`,
-      enabled: Boolean(r.enabled),
+      enabled: r.enabled,
     }));
   }
 
@@ -88,7 +85,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         throw notFound(`The skill ${name} is disabled (its workflow ${skill.workflowId} is not enabled).`, 'List the skills again (GET /api/skills), or ask the organization\'s owner to enable the workflow.');
       }
       // The trigger route's limit, on the same counter: a skill call is a trigger by another door.
-      await quireService(strapi, 'rateLimit').consume(
+      await appRateLimits(strapi).consume(
         'trigger',
         skill.processInstanceId,
         { points: triggersConfig(strapi).rateLimitPerMinute, durationSec: 60 },

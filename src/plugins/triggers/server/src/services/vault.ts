@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { deriveKey, open, seal } from '../../../../../kernel/secrets';
+import { appSealingKey, open, seal } from '../../../../../kernel/secrets';
 
 /** Seals and opens the secrets the server must read back, under keys derived from ENCRYPTION_KEY. */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
@@ -7,9 +7,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const keyFor = (purpose: string) => {
     let key = keys.get(purpose);
     if (!key) {
-      // ENCRYPTION_KEY, read by config/admin.ts.
-      const secret = strapi.config.get('admin.secrets.encryptionKey') ?? '';
-      key = deriveKey(String(secret), purpose);
+      // ENCRYPTION_KEY and the app's sealing salt, read by config/admin.ts.
+      key = appSealingKey(strapi, purpose);
       keys.set(purpose, key);
     }
     return key;

@@ -9,8 +9,8 @@ import type { Principal } from '../domain/principal';
 import { workflowRecord, type WorkflowRecord } from '../domain/records';
 import { checkInputSchema, compileInputSchema, SchemaProblem, type InputValidator } from '../domain/input-schema';
 import { createHash } from 'node:crypto';
+import { workflowsRepository, type TriggerWorkflow } from '../repositories/workflows';
 
-const UID = 'plugin::triggers.workflow';
 const FIELDS = [
   'id', 'documentId', 'instanceId', 'name', 'action', 'description', 'inputSchema', 'config', 'secretCount', 'callbackUrl', 'enabled', 'createdAt', 'updatedAt',
 ];
@@ -36,27 +36,13 @@ export interface IssuedWorkflow {
 
 export type WorkflowPatch = Partial<Omit<WorkflowInput, 'action'>>;
 
-/** The columns the trigger route needs, in one indexed read. */
-export interface TriggerWorkflow {
-  documentId: string;
-  instanceId: string;
-  organizationId: string;
-  userId: number;
-  action: string;
-  config: string;
-  enabled: boolean;
-  secretsCiphertext: string | null;
-  /** Where the finished execution is announced (null: nowhere). */
-  callbackUrl: string | null;
-  /** The revision of its input schema (a hash of it), null when it has none. */
-  inputSchemaHash: string | null;
-}
+export type { TriggerWorkflow };
 
 export const workflowNotFound = (instanceId: string, id: string) =>
   notFound(`No workflow with id ${id} in this process instance.`, `Call GET /api/process-instances/${instanceId}/workflows.`);
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const query = () => strapi.db.query(UID);
+  const repo = workflowsRepository(strapi);
   const plugin = () => strapi.plugin('triggers');
   const record = (row): WorkflowRecord => workflowRecord(row, publicUrl(strapi));
 
@@ -111,7 +97,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   async function owned(principal: Principal, instanceId: string, workflowId: string, select = FIELDS) {
     await plugin().service('instances').accessible(principal, instanceId);
-    const row = await query().findOne({ where: { documentId: workflowId, instanceId }, select });
+    const row = await repo.findInInstance(instanceId, workflowId, select);
     if (!row) throw workflowNotFound(instanceId, workflowId);
     return row;
   }
@@ -124,8 +110,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const callbackUrl = input.callbackUrl == null ? null : checkedCallbackUrl(input.callbackUrl);
       const callback = callbackUrl ? newCallbackSecret() : null;
       const schema = inputSchemaData(input.inputSchema ?? null);
-      const row = await query().create({
-        data: {
+      const row = await repo.create(
+        {
           instanceId,
           organizationId: instance.organizationId,
           userId: instance.userId,
@@ -139,8 +125,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           callbackSecretCiphertext: callback?.sealed ?? null,
           ...secretsData(input.signingSecrets ?? []),
         },
-        select: FIELDS,
-      });
+        FIELDS,
+      );
       // Compiled once to check it: kept, so this process does not compile it again at the first trigger.
       remember(row.documentId, schema.data.inputSchemaHash, schema.validator);
       return callback ? { workflow: record(row), callbackSecret: callback.secret } : { workflow: record(row) };
@@ -148,7 +134,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     async list(principal: Principal, instanceId: string): Promise<WorkflowRecord[]> {
       await plugin().service('instances').accessible(principal, instanceId);
-      const rows = await query().findMany({ where: { instanceId }, select: FIELDS, orderBy: { id: 'asc' } });
+      const rows = await repo.listByInstance(instanceId, FIELDS);
       return rows.map(record);
     },
 
@@ -178,7 +164,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const schema = patch.inputSchema === undefined ? undefined : inputSchemaData(patch.inputSchema);
       if (schema) Object.assign(data, schema.data);
       if (!Object.keys(data).length) return { workflow: record(row) };
-      const workflow = record(await query().update({ where: { id: row.id }, data, select: FIELDS }));
+      const workflow = record(await repo.update(row.id, data, FIELDS));
       if (schema) remember(row.documentId, schema.data.inputSchemaHash, schema.validator);
       return callbackSecret ? { workflow, callbackSecret } : { workflow };
     },
@@ -190,13 +176,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         throw invalidArgument('This workflow has no callbackUrl, so no callback secret.', `Set one with PATCH /api/process-instances/${instanceId}/workflows/${workflowId} {"callbackUrl": "https://..."}.`);
       }
       const made = newCallbackSecret();
-      const workflow = record(await query().update({ where: { id: row.id }, data: { callbackSecretCiphertext: made.sealed }, select: FIELDS }));
+      const workflow = record(await repo.update(row.id, { callbackSecretCiphertext: made.sealed }, FIELDS));
       return { workflow, callbackSecret: made.secret };
     },
 
     /** Where and with which secret a finished execution of the workflow is announced, or null. */
     async callbackTarget(workflowId: string): Promise<{ url: string; secret: string } | null> {
-      const row = await strapi.db.connection('triggers_workflows').where({ document_id: workflowId }).first(['callback_url', 'callback_secret_ciphertext']);
+      const row = await repo.callbackColumns(workflowId);
       if (!row?.callback_url || !row.callback_secret_ciphertext) return null;
       return { url: row.callback_url, secret: plugin().service('vault').openCallbackSecret(row.callback_secret_ciphertext) as string };
     },
@@ -204,28 +190,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** Deletes the workflow; its executions stay readable. */
     async remove(principal: Principal, instanceId: string, workflowId: string): Promise<void> {
       const row = await owned(principal, instanceId, workflowId, ['id']);
-      await query().delete({ where: { id: row.id } });
+      await repo.delete(row.id);
     },
 
     /** The workflow a trigger names, or null: one indexed read straight through Knex (the hot path). */
     async findForTrigger(instanceId: string, workflowId: string): Promise<TriggerWorkflow | null> {
-      const row = await strapi.db
-        .connection('triggers_workflows')
-        .where({ document_id: workflowId, instance_id: instanceId })
-        .first(['document_id', 'instance_id', 'organization_id', 'user_id', 'action', 'config', 'enabled', 'secrets_ciphertext', 'callback_url', 'input_schema_hash']);
-      if (!row) return null;
-      return {
-        documentId: row.document_id,
-        instanceId: row.instance_id,
-        organizationId: row.organization_id,
-        userId: Number(row.user_id),
-        action: row.action,
-        config: row.config,
-        enabled: Boolean(row.enabled),
-        secretsCiphertext: row.secrets_ciphertext ?? null,
-        callbackUrl: row.callback_url ?? null,
-        inputSchemaHash: row.input_schema_hash ?? null,
-      };
+      return repo.forTrigger(instanceId, workflowId);
     },
 
     /**
@@ -236,7 +206,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (!workflow.inputSchemaHash) return null;
       const cached = validators.get(workflow.documentId);
       if (cached?.hash === workflow.inputSchemaHash) return cached.validator;
-      const row = await strapi.db.connection('triggers_workflows').where({ document_id: workflow.documentId }).first(['input_schema', 'input_schema_hash']);
+      const row = await repo.inputSchema(workflow.documentId);
       if (!row?.input_schema) return null;
       const validator = compileInputSchema(JSON.parse(row.input_schema));
       remember(workflow.documentId, row.input_schema_hash, validator);

@@ -3,8 +3,8 @@
  * plain HTML, no script, every value escaped, readable on a phone.
  */
 import { alert, layout, signInForm, type PageUser } from './login-page';
-import { escapeHtml } from './html-escape';
-import type { OAuthScope } from './oauth';
+import { escapeHtml } from '../domain/html-escape';
+import type { OAuthScope } from '../domain/oauth';
 
 export const AUTHORIZE_PATH = '/oauth/authorize';
 

@@ -1,23 +1,10 @@
 /**
- * The CLI login approval page: plain server-rendered HTML, no script at all. Every value that
- * reaches the markup goes through `escapeHtml`; the only inline style carries the response's
- * CSP nonce.
+ * The views of the CLI login approval page: plain server-rendered HTML, no script at all. Every
+ * value that reaches the markup goes through `escapeHtml`; the only inline style carries the
+ * response's CSP nonce (kernel/page-kit.ts sets the CSP that allows it).
  */
 
-import { escapeHtml } from './html-escape';
-
-/** The page's Content-Security-Policy: nothing but the nonce-bearing style block, forms to ourselves. */
-export function contentSecurityPolicy(nonce: string, formTargets: readonly string[] = []): string {
-  return [
-    "default-src 'none'",
-    `style-src 'nonce-${nonce}'`,
-    "img-src 'self' data:",
-    // The OAuth consent form's answer redirects to the client: browsers check that hop against form-action too.
-    ['form-action', "'self'", ...formTargets].join(' '),
-    "frame-ancestors 'none'",
-    "base-uri 'none'",
-  ].join('; ');
-}
+import { escapeHtml } from '../domain/html-escape';
 
 const STYLE = `
 :root { color-scheme: light dark; --bg:#f5f4f0; --card:#fff; --fg:#1d1d1f; --muted:#6b6b70; --line:#e3e1da;

@@ -1,5 +1,5 @@
 /**
- * The search index of the sections (services/search.ts), made sure of at every boot.
+ * The search index of the sections (repositories/search.ts, services/search.ts), made sure of at every boot.
  *
  * Why at boot and not in database/migrations: Strapi runs migrations once each, before its
  * schema sync, so on a fresh database `quire_sections` does not exist yet when they run (and
@@ -18,8 +18,8 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { FTS_TABLE, searchTextOf, TRGM_INDEX } from './services/search';
-import { TABLE } from './services/store';
+import { FTS_TABLE, searchTextOf, TRGM_INDEX } from './search';
+import { TABLE } from './store';
 
 const TRIGGERS = {
   insert: `${FTS_TABLE}_ai`,

@@ -1,6 +1,7 @@
 /**
- * Data access shared by the article, section and note services: content-type uids and
- * tables, the owner-scoped article lookup, the per-article write lock and anchor lookups.
+ * Data access shared by the repositories and services of articles, sections and notes:
+ * content-type uids and tables, the owner-scoped article lookup, the per-article write lock
+ * and anchor lookups.
  * (Table names, the Knex handle and ISO dates are the kernel's: src/kernel/db.ts.)
  *
  * Hot paths use Knex directly (joins, correlated subqueries, `rev = rev + 1`) with the

@@ -1,0 +1,352 @@
+/**
+ * Articles from the panel (issue 23 point 5 and 6): create (a title, an owner, optional
+ * Markdown), rename, delete to the trash (asked first; restorable for 30 days from the Trash
+ * page), "Changed since published", and a preview of the public page. Used by the list page
+ * and the canvas's header; they call the admin routes /quire/articles, /quire/trash, /quire/users
+ * and /quire/articles/{id}/preview (server routes/admin.ts), behind Quire's RBAC actions.
+ */
+import { Badge, Box, Button, Combobox, ComboboxOption, Dialog, Field, Flex, Modal, Textarea, TextInput, Typography } from '@strapi/design-system';
+import { Eye, Pencil, Trash } from '@strapi/icons';
+import { useAPIErrorHandler, useDebounce, useFetchClient, useNotification } from '@strapi/strapi/admin';
+import * as React from 'react';
+import { useIntl } from 'react-intl';
+import { useAdminGet } from '../../../../../kernel/admin-ui/use-admin-get';
+import type { AdminArticleDetail } from '../api';
+import { t } from '../pluginId';
+
+/** The title's limit (server schemas/inputs.ts LIMITS.title). */
+const TITLE_MAX = 300;
+
+const useMessages = () => {
+  const { formatMessage } = useIntl();
+  return (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: t(id), defaultMessage }, values as never);
+};
+
+/** The message of an admin route's error (Strapi's admin format), for a field or a toast. */
+const messageOf = (problem: unknown): string | undefined => (problem as { response?: { data?: { error?: { message?: string } } } })?.response?.data?.error?.message;
+
+interface User {
+  id: number;
+  username: string;
+  email: string;
+}
+
+/** "Changed since published": the public page is older than the article (republish to update it). */
+export const ChangedBadge = ({ article }: { article: { changedSincePublished?: boolean } }) => {
+  const m = useMessages();
+  if (!article.changedSincePublished) return null;
+  return (
+    <Badge backgroundColor="warning100" textColor="warning700" data-changed-since-published="true" title={m('article.changed.hint', 'The public page is older than the article: republish to update it.')}>
+      {m('article.changed', 'Changed since published')}
+    </Badge>
+  );
+};
+
+/** The title field: required, refused here in words when empty. */
+const TitleField = ({ value, error, onChange }: { value: string; error?: string; onChange: (value: string) => void }) => {
+  const m = useMessages();
+  return (
+    <Field.Root name="title" required error={error} hint={m('article.form.title.hint', 'Shown in the list and as the public page\'s heading.')}>
+      <Field.Label>{m('article.form.title', 'Title')}</Field.Label>
+      <TextInput value={value} maxLength={TITLE_MAX} onChange={(e: React.ChangeEvent<HTMLInputElement>) => onChange(e.target.value)} autoFocus />
+      <Field.Error />
+      <Field.Hint />
+    </Field.Root>
+  );
+};
+
+const titleProblem = (title: string, m: ReturnType<typeof useMessages>) => (title.trim() ? undefined : m('article.form.title.empty', 'Give the article a title: it cannot be empty.'));
+
+/** The users an article can belong to, searched on the server as one types. */
+const OwnerField = ({ value, error, onChange }: { value: string; error?: string; onChange: (value: string) => void }) => {
+  const m = useMessages();
+  const [typed, setTyped] = React.useState('');
+  const search = useDebounce(typed, 250);
+  const { data, isLoading } = useAdminGet<{ data: User[] }>('/quire/users', { q: search || undefined, limit: 20 });
+  const users = data?.data ?? [];
+  return (
+    <Field.Root name="owner" required error={error} hint={m('article.form.owner.hint', 'The user it belongs to: their keys and agents reach it through the API.')}>
+      <Field.Label>{m('article.form.owner', 'Owner')}</Field.Label>
+      <Combobox
+        value={value}
+        loading={isLoading}
+        autocomplete={{ type: 'list', filter: 'contains' }}
+        onInputChange={(event: React.ChangeEvent<HTMLInputElement>) => setTyped(event.currentTarget.value)}
+        onChange={(next?: string) => onChange(next ?? '')}
+        placeholder={m('article.form.owner.placeholder', 'Pick a user')}
+      >
+        {users.map((user) => (
+          <ComboboxOption key={user.id} value={String(user.id)} textValue={`${user.username} (${user.email})`}>
+            {`${user.username} (${user.email})`}
+          </ComboboxOption>
+        ))}
+      </Combobox>
+      <Field.Error />
+      <Field.Hint />
+    </Field.Root>
+  );
+};
+
+/** "New article": a title (required), the owner, optional Markdown to start from. Opens the canvas once made. */
+export const NewArticleButton = ({ onCreated }: { onCreated: (article: AdminArticleDetail) => void }) => {
+  const m = useMessages();
+  const { post } = useFetchClient();
+  const { toggleNotification } = useNotification();
+  const { formatAPIError } = useAPIErrorHandler();
+  const [open, setOpen] = React.useState(false);
+  const [title, setTitle] = React.useState('');
+  const [owner, setOwner] = React.useState('');
+  const [markdown, setMarkdown] = React.useState('');
+  const [errors, setErrors] = React.useState<{ title?: string; owner?: string; markdown?: string }>({});
+  const [busy, setBusy] = React.useState(false);
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const problems = {
+      title: titleProblem(title, m),
+      owner: owner ? undefined : m('article.form.owner.empty', 'Pick the user it belongs to.'),
+    };
+    setErrors(problems);
+    if (problems.title || problems.owner) return;
+    setBusy(true);
+    try {
+      const { data } = await post<{ data: AdminArticleDetail }>('/quire/articles', { title: title.trim(), owner: Number(owner), ...(markdown.trim() ? { markdown } : {}) });
+      toggleNotification({ type: 'success', message: m('article.created', '"{title}" created', { title: data.data.title }) });
+      setOpen(false);
+      setTitle('');
+      setMarkdown('');
+      onCreated(data.data);
+    } catch (problem) {
+      const message = messageOf(problem);
+      if (message && /^title/i.test(message)) setErrors({ title: message });
+      else if (message && /^markdown/i.test(message)) setErrors({ markdown: message });
+      else toggleNotification({ type: 'danger', message: formatAPIError(problem as never) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal.Root open={open} onOpenChange={setOpen}>
+      <Modal.Trigger>
+        <Button startIcon={<Pencil />}>{m('article.new', 'New article')}</Button>
+      </Modal.Trigger>
+      <Modal.Content data-testid="new-article">
+        <form onSubmit={submit} noValidate>
+          <Modal.Header>
+            <Modal.Title>{m('article.new.title', 'New article')}</Modal.Title>
+          </Modal.Header>
+          <Modal.Body>
+            <Flex direction="column" alignItems="stretch" gap={4}>
+              <TitleField value={title} error={errors.title} onChange={setTitle} />
+              <OwnerField value={owner} error={errors.owner} onChange={setOwner} />
+              <Field.Root name="markdown" error={errors.markdown} hint={m('article.form.markdown.hint', 'Optional. Split into sections at its top-level headings; leave it empty for one empty section.')}>
+                <Field.Label>{m('article.form.markdown', 'Markdown to start from')}</Field.Label>
+                <Textarea value={markdown} onChange={(e: React.ChangeEvent<HTMLTextAreaElement>) => setMarkdown(e.target.value)} />
+                <Field.Error />
+                <Field.Hint />
+              </Field.Root>
+            </Flex>
+          </Modal.Body>
+          <Modal.Footer>
+            <Modal.Close>
+              <Button variant="tertiary">{m('review.cancel', 'Cancel')}</Button>
+            </Modal.Close>
+            <Button type="submit" loading={busy}>
+              {m('article.create', 'Create')}
+            </Button>
+          </Modal.Footer>
+        </form>
+      </Modal.Content>
+    </Modal.Root>
+  );
+};
+
+/** Renaming: the title, required (refused at the field when empty). */
+export const RenameDialog = ({ article, onClose, onRenamed }: { article: { id: string; title: string }; onClose: () => void; onRenamed: (article: AdminArticleDetail) => void }) => {
+  const m = useMessages();
+  const { put } = useFetchClient();
+  const { toggleNotification } = useNotification();
+  const { formatAPIError } = useAPIErrorHandler();
+  const [title, setTitle] = React.useState(article.title);
+  const [error, setError] = React.useState<string | undefined>();
+  const [busy, setBusy] = React.useState(false);
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const problem = titleProblem(title, m);
+    setError(problem);
+    if (problem) return;
+    setBusy(true);
+    try {
+      const { data } = await put<{ data: AdminArticleDetail }>(`/quire/articles/${encodeURIComponent(article.id)}`, { title: title.trim() });
+      toggleNotification({ type: 'success', message: m('article.renamed', 'Renamed to "{title}"', { title: data.data.title }) });
+      onRenamed(data.data);
+      onClose();
+    } catch (failure) {
+      const message = messageOf(failure);
+      if (message && /^title/i.test(message)) setError(message);
+      else toggleNotification({ type: 'danger', message: formatAPIError(failure as never) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal.Root open onOpenChange={(open: boolean) => !open && onClose()}>
+      <Modal.Content data-testid="rename-article">
+        <form onSubmit={submit} noValidate>
+          <Modal.Header>
+            <Modal.Title>{m('article.rename.title', 'Rename "{title}"', { title: article.title })}</Modal.Title>
+          </Modal.Header>
+          <Modal.Body>
+            <TitleField value={title} error={error} onChange={setTitle} />
+          </Modal.Body>
+          <Modal.Footer>
+            <Button variant="tertiary" onClick={onClose}>
+              {m('review.cancel', 'Cancel')}
+            </Button>
+            <Button type="submit" loading={busy}>
+              {m('article.rename', 'Rename')}
+            </Button>
+          </Modal.Footer>
+        </form>
+      </Modal.Content>
+    </Modal.Root>
+  );
+};
+
+/** Deleting asks first: the article goes to the trash, restorable for 30 days. */
+export const DeleteDialog = ({ article, onClose, onDeleted }: { article: { id: string; title: string }; onClose: () => void; onDeleted: () => void }) => {
+  const m = useMessages();
+  const { del } = useFetchClient();
+  const { toggleNotification } = useNotification();
+  const { formatAPIError } = useAPIErrorHandler();
+  const [busy, setBusy] = React.useState(false);
+  const confirm = async () => {
+    setBusy(true);
+    try {
+      await del(`/quire/articles/${encodeURIComponent(article.id)}`);
+      toggleNotification({ type: 'success', message: m('article.deleted', '"{title}" is in the trash: restore it from Trash within 30 days.', { title: article.title }) });
+      onDeleted();
+      onClose();
+    } catch (problem) {
+      toggleNotification({ type: 'danger', message: formatAPIError(problem as never) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog.Root open onOpenChange={(open: boolean) => !open && onClose()}>
+      <Dialog.Content data-testid="delete-article">
+        <Dialog.Header>{m('article.delete.title', 'Delete "{title}"?', { title: article.title })}</Dialog.Header>
+        <Dialog.Body>
+          <Typography>
+            {m('article.delete.body', 'It goes to the trash with its sections, notes and history, and its public page goes down. You can restore it from Trash for 30 days; after that it is deleted for good.')}
+          </Typography>
+        </Dialog.Body>
+        <Dialog.Footer>
+          <Button variant="tertiary" onClick={onClose}>
+            {m('review.cancel', 'Cancel')}
+          </Button>
+          <Button variant="danger-light" startIcon={<Trash />} onClick={confirm} loading={busy}>
+            {m('article.delete.confirm', 'Move to the trash')}
+          </Button>
+        </Dialog.Footer>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+};
+
+/** Rename and Delete of one article (a list row, or the canvas's header), each shown when the role allows it. */
+export const ArticleActions = ({
+  article,
+  canEdit,
+  canDelete,
+  compact = false,
+  onRenamed,
+  onDeleted,
+}: {
+  article: { id: string; title: string };
+  canEdit: boolean;
+  canDelete: boolean;
+  /** Small ghost buttons (a list row) rather than the canvas header's. */
+  compact?: boolean;
+  onRenamed: (article: AdminArticleDetail) => void;
+  onDeleted: () => void;
+}) => {
+  const m = useMessages();
+  const [dialog, setDialog] = React.useState<'rename' | 'delete' | null>(null);
+  const renameLabel = m('article.rename.label', 'Rename "{title}"', { title: article.title });
+  const deleteLabel = m('article.delete.label', 'Delete "{title}"', { title: article.title });
+  return (
+    <Flex gap={1} onClick={(event: React.MouseEvent) => event.stopPropagation()}>
+      {/* Labelled buttons (the title only in aria-label): an icon button's hidden label would repeat the title as text in the row. */}
+      {canEdit ? (
+        <Button size={compact ? 'S' : 'M'} variant={compact ? 'ghost' : 'tertiary'} startIcon={<Pencil />} onClick={() => setDialog('rename')} aria-label={renameLabel}>
+          {m('article.rename', 'Rename')}
+        </Button>
+      ) : null}
+      {canDelete ? (
+        <Button size={compact ? 'S' : 'M'} variant={compact ? 'ghost' : 'danger-light'} startIcon={<Trash />} onClick={() => setDialog('delete')} aria-label={deleteLabel}>
+          {m('article.delete', 'Delete')}
+        </Button>
+      ) : null}
+      {dialog === 'rename' ? <RenameDialog article={article} onClose={() => setDialog(null)} onRenamed={onRenamed} /> : null}
+      {dialog === 'delete' ? <DeleteDialog article={article} onClose={() => setDialog(null)} onDeleted={onDeleted} /> : null}
+    </Flex>
+  );
+};
+
+/**
+ * "Preview": the public page the article would have if published now (the public template,
+ * noindex), in a sandboxed frame: no script runs, nothing is published.
+ */
+export const PreviewButton = ({ articleId, version }: { articleId: string; version?: string }) => {
+  const m = useMessages();
+  const { get } = useFetchClient();
+  const { toggleNotification } = useNotification();
+  const { formatAPIError } = useAPIErrorHandler();
+  const [page, setPage] = React.useState<{ html: string; url: string } | null>(null);
+  const [busy, setBusy] = React.useState(false);
+  const open = async () => {
+    setBusy(true);
+    try {
+      const { data } = await get<{ data: { html: string; url: string } }>(`/quire/articles/${encodeURIComponent(articleId)}/preview`);
+      setPage(data.data);
+    } catch (problem) {
+      toggleNotification({ type: 'danger', message: formatAPIError(problem as never) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <Button variant="tertiary" startIcon={<Eye />} onClick={open} loading={busy} data-version={version}>
+        {m('article.preview', 'Preview')}
+      </Button>
+      {page ? (
+        <Modal.Root open onOpenChange={(isOpen: boolean) => !isOpen && setPage(null)}>
+          <Modal.Content style={{ maxWidth: '110rem', width: 'calc(100vw - 2rem)' }} data-testid="preview">
+            <Modal.Header>
+              <Modal.Title>{m('article.preview.title', 'Preview of the public page')}</Modal.Title>
+            </Modal.Header>
+            <Modal.Body>
+              <Flex direction="column" alignItems="stretch" gap={2}>
+                <Typography variant="pi" textColor="neutral600">
+                  {m('article.preview.hint', 'As it would be at {url} if you published now. Nothing is published until you do.', { url: page.url })}
+                </Typography>
+                <Box hasRadius borderColor="neutral200" borderStyle="solid" borderWidth="1px" overflow="hidden">
+                  <iframe title={m('article.preview.frame', 'Public page preview')} sandbox="" srcDoc={page.html} style={{ width: '100%', height: '70vh', border: 0, background: '#fff' }} />
+                </Box>
+              </Flex>
+            </Modal.Body>
+            <Modal.Footer>
+              <Modal.Close>
+                <Button variant="tertiary">{m('review.close', 'Close')}</Button>
+              </Modal.Close>
+            </Modal.Footer>
+          </Modal.Content>
+        </Modal.Root>
+      ) : null}
+    </>
+  );
+};

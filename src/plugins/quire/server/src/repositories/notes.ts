@@ -1,0 +1,73 @@
+/**
+ * quire_notes: the notes of an article's Brief, scoped by article row id.
+ */
+import type { Core } from '@strapi/strapi';
+import type { Knex } from 'knex';
+import { tableName } from '../../../../../kernel/db';
+import { newId } from '../domain/anchors';
+import type { NoteAuthor, NoteKind } from '../schemas/records';
+import { TABLE, UID } from './store';
+
+/** What the notes map needs. */
+export const MAP_COLUMNS = ['id', 'uuid', 'kind', 'title', 'url', 'rev'];
+/** A note in full. */
+export const FULL_COLUMNS = ['id', 'uuid', 'kind', 'title', 'url', 'body', 'html', 'author', 'rev'];
+
+export interface NoteRow {
+  id: number | string;
+  uuid: string;
+  kind: NoteKind;
+  title: string;
+  url: string | null;
+  rev: number;
+  body?: string | null;
+  html?: string | null;
+  author?: NoteAuthor;
+}
+
+/** A new note's stored fields (body and url already normalised, html rendered). */
+export interface NewNote {
+  kind: NoteKind;
+  title: string;
+  body: string | null;
+  url: string | null;
+  html: string;
+}
+
+export function noteRepository(strapi: Core.Strapi) {
+  const notes = () => tableName(strapi, TABLE.notes);
+  return {
+    /** The notes of an article row, map columns (unordered). */
+    mapRows(k: Knex, articleRowId: number): Promise<NoteRow[]> {
+      return k(notes()).where({ article_id: articleRowId }).select(MAP_COLUMNS);
+    },
+
+    /** The notes of an article row, in full (unordered). */
+    fullRows(k: Knex, articleRowId: number): Promise<NoteRow[]> {
+      return k(notes()).where({ article_id: articleRowId }).select(FULL_COLUMNS);
+    },
+
+    /** One note in full, or undefined. */
+    get(k: Knex, articleRowId: number, uuid: string): Promise<NoteRow | undefined> {
+      return k(notes()).where({ article_id: articleRowId, uuid }).first(FULL_COLUMNS);
+    },
+
+    /** Inserts notes of an article row (one INSERT per batch, joining the open transaction), keeping their order; their ids. */
+    async insertMany(articleRowId: number, inputs: NewNote[], author: NoteAuthor): Promise<string[]> {
+      const data = inputs.map((input) => ({ uuid: newId(), articleId: articleRowId, ...input, author, rev: 1 }));
+      if (data.length) await strapi.db.query(UID.note).createMany({ data });
+      return data.map((d) => d.uuid);
+    },
+
+    /** Changes the given fields of a note in one UPDATE, its revision + 1. */
+    async update(k: Knex, articleRowId: number, uuid: string, fields: Partial<NewNote>): Promise<void> {
+      await k(notes())
+        .where({ article_id: articleRowId, uuid })
+        .update({ ...fields, rev: k.raw('?? + 1', ['rev']), updated_at: new Date() });
+    },
+
+    async remove(k: Knex, articleRowId: number, uuid: string): Promise<void> {
+      await k(notes()).where({ article_id: articleRowId, uuid }).delete();
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * The article's trash (CONTRACT section 12): a deleted section keeps its content, revision and
+ * authorship there for 30 days (the edits engine puts it there), and is restored with its id,
+ * content and history (a one-operation session of the edits engine).
+ */
+import type { Core } from '@strapi/strapi';
+import type { Knex } from 'knex';
+import type { Precondition } from '../../../../../kernel/conditional';
+import { iso, knexOf } from '../../../../../kernel/db';
+import { anchorsOf, resolveAnchor, sortIds, type AnchorScope } from '../domain/anchors';
+import { outlineTag } from '../domain/etags';
+import { revisionRepository } from '../repositories/revisions';
+import type { SectionRow } from '../repositories/sections';
+import { articleRowId, articleUuid } from '../repositories/store';
+import { trashRepository } from '../repositories/trash';
+import type { Actor, EditOutcome } from './edit-types';
+
+/** Deleted sections stay restorable this long. */
+export const TRASH_DAYS = 30;
+const TRASH_MS = TRASH_DAYS * 24 * 60 * 60 * 1000;
+
+const trashScope = (articleId: string): AnchorScope => ({ item: 'deleted section', listRoute: `GET /api/articles/${articleId}/trash` });
+
+/** Who made a version; rows from before history was kept name nobody. */
+export const byOf = (kind: string | null, name: string | null) => ({ kind: (kind ?? 'human') as Actor['kind'], name: name ?? '' });
+
+/** A section of the trash, as a restore puts it back. */
+export interface TrashedRow {
+  uuid: string;
+  level: number;
+  title: string;
+  words: number;
+  source: string;
+  markdown: string | null;
+  html: string;
+  rev: number;
+  /** Who wrote its last version (as stored: null for rows from before history was kept). */
+  by: { kind: string | null; name: string | null };
+  madeAt: Date | null;
+}
+
+/** The trash row of a section `actor` deletes now. */
+export function trashedRow(row: SectionRow, articleRowId: number, actor: Actor, now: Date) {
+  return {
+    article_id: articleRowId,
+    uuid: row.uuid,
+    rank: row.rank,
+    level: Number(row.level),
+    title: row.title,
+    words: Number(row.words),
+    source: row.source,
+    markdown: row.markdown,
+    html: row.html,
+    rev: Number(row.rev),
+    by_kind: row.by_kind ?? null,
+    by_name: row.by_name ?? null,
+    made_at: row.updated_at ?? null,
+    deleted_at: now,
+    deleted_by_kind: actor.kind,
+    deleted_by_name: actor.name,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+function fromTrash(raw): TrashedRow {
+  return {
+    uuid: raw.uuid,
+    level: Number(raw.level),
+    title: raw.title,
+    words: Number(raw.words),
+    source: raw.source,
+    markdown: raw.markdown,
+    html: raw.html,
+    rev: Number(raw.rev),
+    by: { kind: raw.by_kind ?? null, name: raw.by_name ?? null },
+    madeAt: raw.made_at ? new Date(iso(raw.made_at)!) : null,
+  };
+}
+
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const trash = trashRepository(strapi);
+  const revisions = revisionRepository(strapi);
+  const edits = () => strapi.plugin('quire').service('edits');
+
+  /** Trash rows older than 30 days go, with their history (lazily, per article, on every trash access). */
+  async function purge(k: Knex, articleRow: number) {
+    const ids = await trash.expired(k, articleRow, new Date(Date.now() - TRASH_MS));
+    if (!ids.length) return;
+    await revisions.removeFor(k, articleRow, ids);
+    await trash.removeMany(k, articleRow, ids);
+  }
+
+  return {
+    /** The article's trash, most recently deleted first, anchors unique among it. */
+    async list(userId: number, rawArticleId: string) {
+      const id = await articleRowId(strapi, userId, rawArticleId);
+      const k = await knexOf(strapi);
+      await purge(k, id);
+      const rows = await trash.list(k, id);
+      const anchors = anchorsOf(rows.map((r) => r.uuid));
+      return {
+        sections: rows.map((r) => ({
+          id: r.uuid,
+          anchor: anchors.get(r.uuid)!,
+          title: r.title,
+          level: Number(r.level),
+          words: Number(r.words),
+          deletedAt: iso(r.deleted_at)!,
+          by: byOf(r.deleted_by_kind, r.deleted_by_name),
+        })),
+      };
+    },
+
+    /** Puts a deleted section back (after, before, or at the end) with its id, content and history. */
+    async restore(userId: number, rawArticleId: string, rawAnchor: string, placement: { after?: string; before?: string }, write: { actor: Actor; ifMatch?: Precondition }) {
+      const uuid = articleUuid(rawArticleId);
+      const outcome: EditOutcome = await edits().withSession(userId, rawArticleId, { actor: write.actor, ifMatch: write.ifMatch, single: true }, async (session) => {
+        await purge(session.trx, session.articleRowId);
+        const rows = await trash.all(session.trx, session.articleRowId);
+        const id = resolveAnchor(sortIds(rows.map((r) => r.uuid)), rawAnchor, trashScope(uuid));
+        await session.restoreTrashed(fromTrash(rows.find((r) => r.uuid === id)), placement);
+      });
+      return { data: { outline: outcome.outline.entries() }, etag: outlineTag(uuid, outcome.outlineRev) };
+    },
+  };
+};

@@ -1,0 +1,39 @@
+/** Word-level marks between two versions of a section's HTML (domain/word-diff). */
+import { markWordChanges, tokenize } from '../../src/plugins/quire/server/src/domain/word-diff';
+
+describe('markWordChanges', () => {
+  it('wraps the removed words in del on the old side and the added ones in ins on the new side', () => {
+    const marks = markWordChanges('<p>The quick brown fox jumps.</p>', '<p>The slow brown fox leaps high.</p>');
+    expect(marks).toEqual({
+      before: '<p>The <del>quick</del> brown fox <del>jumps.</del></p>',
+      after: '<p>The <ins>slow</ins> brown fox <ins>leaps high.</ins></p>',
+      marked: true,
+      changed: true,
+    });
+  });
+
+  it('never wraps across a tag: each side keeps its own elements, marks only around text', () => {
+    const marks = markWordChanges('<h2>Title</h2><p>Old <strong>bold</strong> words</p>', '<h2>Title</h2><p>New <em>words</em> here</p>');
+    expect(marks.before).toBe('<h2>Title</h2><p><del>Old</del> <strong><del>bold</del></strong> words</p>');
+    expect(marks.after).toBe('<h2>Title</h2><p><ins>New</ins> <em>words</em> <ins>here</ins></p>');
+  });
+
+  it('keeps entities and quoted attributes whole, and leaves equal versions unmarked', () => {
+    expect(tokenize('<a href="x>y" title=\'a b\'>R&amp;D</a> ok')).toEqual(['<a href="x>y" title=\'a b\'>', 'R&amp;D', '</a>', ' ', 'ok']);
+    const same = markWordChanges('<p>R&amp;D</p>', '<p>R&amp;D</p>');
+    expect(same).toEqual({ before: '<p>R&amp;D</p>', after: '<p>R&amp;D</p>', marked: true, changed: false });
+    expect(markWordChanges('<p>R&amp;D</p>', '<p>R&amp;D!</p>').after).toBe('<p><ins>R&amp;D!</ins></p>');
+  });
+
+  it('says a change of spacing or markup alone is no word change', () => {
+    expect(markWordChanges('<p>a  b</p>', '<p>a b</p>').changed).toBe(false);
+    expect(markWordChanges('<p>a b</p>', '<p>a <strong>b</strong></p>')).toEqual(expect.objectContaining({ after: '<p>a <strong>b</strong></p>', changed: false }));
+  });
+
+  it('gives up marking past its bound (a rewrite), returning the versions as they were', () => {
+    const a = `<p>${Array.from({ length: 300 }, (_, i) => `a${i}`).join(' ')}</p>`;
+    const b = `<p>${Array.from({ length: 300 }, (_, i) => `b${i}`).join(' ')}</p>`;
+    expect(markWordChanges(a, b, 100)).toEqual({ before: a, after: b, marked: false, changed: true });
+    expect(markWordChanges(a, b).marked).toBe(true);
+  });
+});
