@@ -1,18 +1,27 @@
 /**
  * The Brief beside the article: the premise, and the notes (kind as a coloured tag, title,
- * body, url) to add, edit and delete. Notes written here are `human`. Editing and deleting a
- * note are conditional (If-Match with the ETag read when the editor opened it: GET
- * /quire/articles/{id}/notes/{nid}): a note an agent changed meanwhile is not overwritten; the
- * editor keeps their text, sees the current version, and reloads it or saves theirs over it.
+ * body, url) to add, edit and delete. Nothing is saved by hand (CONTRACT 18, 19): the premise
+ * is bound to the live document's Y.Text `premise` (minimal diffs; the server stores it with a
+ * revision), and a note's dialog saves what is typed after a short pause. Notes written here
+ * are `human`. Note writes are conditional (If-Match with the ETag read when the editor opened
+ * it, then the one each save returned): a note an agent changed meanwhile is not overwritten;
+ * autosave stops, the editor keeps their text, sees the current version, and reloads it or
+ * saves theirs over it. The notes are read again when the live document says they changed.
+ * Without the live document (the channel unavailable) the premise has a Save button.
  */
 import { Badge, Box, Button, Dialog, Field, Flex, IconButton, SingleSelect, SingleSelectOption, TextInput, Textarea, Typography } from '@strapi/design-system';
+import type * as Y from 'yjs';
 import { Pencil, Plus, Trash } from '@strapi/icons';
 import { ConfirmDialog, useAPIErrorHandler, useFetchClient, useNotification } from '@strapi/strapi/admin';
 import * as React from 'react';
 import { useIntl } from 'react-intl';
 import { articleUrl, isConflict, parsed, type NoteKind, type NoteRecord } from '../api';
 import { t } from '../pluginId';
+import { applyTextDiff } from './live';
 import { NoteBody } from './NoteBody';
+
+/** How long after the last keystroke a note is saved. */
+export const NOTE_AUTOSAVE_MS = 800;
 
 const KINDS: NoteKind[] = ['source', 'decision', 'idea', 'question'];
 const KIND_COLOURS: Record<NoteKind, { backgroundColor: string; textColor: string }> = {
@@ -42,8 +51,10 @@ interface NoteEditing {
   anchor: string | null;
   etag: string | null;
   draft: Draft;
-  /** After a refused save: the note as it is now, and its ETag. */
+  /** After a refused save: the note as it is now, and its ETag (autosave waits for the editor's choice). */
   theirs?: { note: NoteRecord; etag: string | null };
+  /** The draft as last saved (nothing to save while it matches). */
+  saved?: Draft;
 }
 
 export const KindTag = ({ kind }: { kind: NoteKind }) => {
@@ -55,7 +66,68 @@ export const KindTag = ({ kind }: { kind: NoteKind }) => {
   );
 };
 
-export const BriefPanel = ({ articleId, canEdit }: { articleId: string; canEdit: boolean }) => {
+/** Where the caret goes when a Y.Text changes under it (the delta of someone else's edit). */
+const mapCaret = (delta: Array<{ retain?: number; insert?: unknown; delete?: number }>, caret: number) => {
+  let position = 0;
+  let moved = caret;
+  for (const op of delta) {
+    if (op.retain) position += op.retain;
+    else if (typeof op.insert === 'string') {
+      if (position <= caret) moved += op.insert.length;
+      position += op.insert.length;
+    } else if (op.delete) {
+      if (position < caret) moved -= Math.min(op.delete, caret - position);
+    }
+  }
+  return Math.max(0, moved);
+};
+
+/** The premise bound to the live document's Y.Text: what is typed goes as a minimal diff; what others type arrives with the caret kept. */
+const LivePremise = ({ doc, canEdit, label, hint }: { doc: Y.Doc; canEdit: boolean; label: string; hint: string }) => {
+  const ref = React.useRef<HTMLTextAreaElement>(null);
+  const lastRef = React.useRef('');
+  React.useEffect(() => {
+    const text = doc.getText('premise');
+    const element = ref.current;
+    if (!element) return;
+    // defaultValue too: the text is then the element's content, as a controlled textarea's is.
+    element.defaultValue = element.value = lastRef.current = text.toString();
+    const observer = (event: Y.YTextEvent) => {
+      if (event.transaction.local) return;
+      const focused = document.activeElement === element;
+      const [start, end] = [element.selectionStart, element.selectionEnd];
+      const delta = event.delta as Array<{ retain?: number; insert?: unknown; delete?: number }>;
+      element.defaultValue = element.value = lastRef.current = text.toString();
+      if (focused) element.setSelectionRange(mapCaret(delta, start), mapCaret(delta, end));
+    };
+    text.observe(observer);
+    return () => text.unobserve(observer);
+  }, [doc]);
+  const typed = () => {
+    const element = ref.current;
+    if (!element) return;
+    applyTextDiff(doc.getText('premise'), lastRef.current, element.value);
+    lastRef.current = element.value;
+  };
+  return (
+    <Field.Root name="premise" hint={hint}>
+      <Field.Label>{label}</Field.Label>
+      <Textarea ref={ref} onChange={typed} disabled={!canEdit} data-live-premise />
+      <Field.Hint />
+    </Field.Root>
+  );
+};
+
+interface BriefProps {
+  articleId: string;
+  canEdit: boolean;
+  /** The article's live document, once synced; null without it. */
+  live: Y.Doc | null;
+  /** The live document's `meta.notesRev`: the notes are read again when it changes. */
+  notesRev?: unknown;
+}
+
+export const BriefPanel = ({ articleId, canEdit, live, notesRev }: BriefProps) => {
   const { formatMessage } = useIntl();
   const m = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: t(id), defaultMessage }, values as never);
   const { get, put, post, del } = useFetchClient();
@@ -78,6 +150,11 @@ export const BriefPanel = ({ articleId, canEdit }: { articleId: string; canEdit:
   React.useEffect(() => {
     load().catch(fail);
   }, [load]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // Someone (an agent, another editor) changed the notes: read them again.
+  React.useEffect(() => {
+    if (notesRev !== undefined) load().catch(() => undefined);
+  }, [notesRev]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const run = async (work: () => Promise<unknown>, done: string) => {
     setBusy(true);
@@ -103,7 +180,7 @@ export const BriefPanel = ({ articleId, canEdit }: { articleId: string; canEdit:
   const openNote = async (anchor: string) => {
     try {
       const { note, etag } = await readNote(anchor);
-      setEditing({ anchor, etag, draft: draftOf(note) });
+      setEditing({ anchor, etag, draft: draftOf(note), saved: draftOf(note) });
     } catch (error) {
       fail(error);
       await load().catch(() => undefined);
@@ -121,27 +198,43 @@ export const BriefPanel = ({ articleId, canEdit }: { articleId: string; canEdit:
 
   const savePremise = () => run(() => put(articleUrl(articleId, '/brief'), { premise: premise.trim() || null }), m('brief.premise.saved', 'Premise saved'));
 
+  const editingRef = React.useRef(editing);
+  editingRef.current = editing;
+  const savingRef = React.useRef<Promise<void> | null>(null);
+
   /**
-   * Adds the note, or saves the editor's text over the version they opened (If-Match; `etag`
-   * the current one when they chose to save theirs after a conflict). A note changed meanwhile
-   * is a conflict: the dialog stays open with their text and shows the current version.
+   * Saves the dialog's draft: adds the note (once it has a title), or writes it over the
+   * version last read or saved (If-Match; `etag` the current one when the editor chose to save
+   * theirs after a conflict). A note changed meanwhile is a conflict: autosave stops, the
+   * dialog keeps their text and shows the current version.
    */
-  const saveNote = async (etag = editing?.etag ?? null) => {
-    if (!editing) return;
-    const { anchor } = editing;
-    const { kind, title, body, url } = editing.draft;
-    const fields = { kind, title: title.trim(), body: body.trim() || null, url: url.trim() || null };
+  const saveNote = async (etag?: string | null) => {
+    const current = editingRef.current;
+    if (!current || (current.theirs && etag === undefined)) return;
+    const { anchor, draft } = current;
+    if (!draft.title.trim() || (current.saved && JSON.stringify(current.saved) === JSON.stringify(draft))) return;
+    const fields = { kind: draft.kind, title: draft.title.trim(), body: draft.body.trim() || null, url: draft.url.trim() || null };
+    const ifMatch = etag === undefined ? current.etag : etag;
     setBusy(true);
     try {
-      if (anchor) await put(articleUrl(articleId, `/notes/${anchor}`), fields, etag ? { headers: { 'If-Match': etag } } : undefined);
-      else await post(articleUrl(articleId, '/notes'), fields);
-      toggleNotification({ type: 'success', message: anchor ? m('brief.note.saved', 'Note saved') : m('brief.note.added', 'Note added') });
-      setEditing(null);
+      if (anchor) {
+        await put(articleUrl(articleId, `/notes/${anchor}`), fields, ifMatch ? { headers: { 'If-Match': ifMatch } } : undefined);
+        // The fetch client's PUT hides the answer's headers: read the new ETag. Should someone
+        // have written in between, the note read is not ours: shown as theirs, not overwritten later.
+        const fresh = await readNote(anchor);
+        const ours = fresh.note.kind === fields.kind && fresh.note.title === fields.title && (fresh.note.body ?? null) === fields.body && (fresh.note.url ?? null) === fields.url;
+        setEditing((now) => (now?.anchor === anchor ? { ...now, saved: draft, ...(ours ? { etag: fresh.etag, theirs: undefined } : { theirs: fresh }) } : now));
+      } else {
+        const { data } = await post<{ data: { note: NoteRecord } }>(articleUrl(articleId, '/notes'), fields);
+        const created = data.data.note.anchor;
+        const { etag: fresh } = await readNote(created);
+        setEditing((now) => (now && now.anchor === null ? { ...now, anchor: created, etag: fresh, saved: draft } : now));
+      }
     } catch (error) {
       if (anchor && isConflict(error)) {
         try {
           const theirs = await readNote(anchor);
-          setEditing((current) => (current?.anchor === anchor ? { ...current, theirs } : current));
+          setEditing((now) => (now?.anchor === anchor ? { ...now, theirs } : now));
         } catch (again) {
           fail(again);
         }
@@ -152,9 +245,38 @@ export const BriefPanel = ({ articleId, canEdit }: { articleId: string; canEdit:
     }
   };
 
+  /** One save at a time, the newest draft each time. */
+  const flushNote = (etag?: string | null) => {
+    const run = (savingRef.current ?? Promise.resolve()).then(() => saveNote(etag));
+    savingRef.current = run.finally(() => {
+      if (savingRef.current === run) savingRef.current = null;
+    });
+    return run;
+  };
+
+  // Autosave: the draft, a short pause after the last keystroke.
+  const draftKey = editing ? JSON.stringify(editing.draft) : null;
+  React.useEffect(() => {
+    if (!draftKey || editing?.theirs) return;
+    const timer = window.setTimeout(() => void flushNote(), NOTE_AUTOSAVE_MS);
+    return () => window.clearTimeout(timer);
+  }, [draftKey, Boolean(editing?.theirs)]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  /** Closing the dialog saves what is left to save first. */
+  const closeNote = async () => {
+    await flushNote();
+    const current = editingRef.current;
+    if (!current?.theirs) {
+      if (current?.anchor && current.saved) toggleNotification({ type: 'success', message: m('brief.note.saved', 'Note saved') });
+      setEditing(null);
+    }
+  };
+
   /** After a conflict: drop the editor's text and continue from the current version. */
   const reloadNote = () =>
-    setEditing((current) => (current?.theirs ? { anchor: current.anchor, etag: current.theirs.etag, draft: draftOf(current.theirs.note) } : current));
+    setEditing((current) =>
+      current?.theirs ? { anchor: current.anchor, etag: current.theirs.etag, draft: draftOf(current.theirs.note), saved: draftOf(current.theirs.note) } : current,
+    );
 
   const removeNote = async () => {
     if (!doomed) return;
@@ -187,18 +309,25 @@ export const BriefPanel = ({ articleId, canEdit }: { articleId: string; canEdit:
         {m('brief.title', 'Brief')}
       </Typography>
       <Box paddingTop={3}>
-        <Field.Root name="premise" hint={m('brief.premise.hint', 'What the article is for, in a sentence or two.')}>
-          <Field.Label>{m('brief.premise', 'Premise')}</Field.Label>
-          <Textarea value={premise} onChange={(e: React.ChangeEvent<HTMLTextAreaElement>) => setPremise(e.target.value)} disabled={!canEdit} />
-          <Field.Hint />
-        </Field.Root>
-        {canEdit && premise !== (brief.premise ?? '') ? (
-          <Flex paddingTop={2} justifyContent="flex-end">
-            <Button size="S" onClick={savePremise} loading={busy}>
-              {m('brief.premise.save', 'Save premise')}
-            </Button>
-          </Flex>
-        ) : null}
+        {live ? (
+          <LivePremise doc={live} canEdit={canEdit} label={m('brief.premise', 'Premise')} hint={m('brief.premise.liveHint', 'What the article is for, in a sentence or two. Saved as you type.')} />
+        ) : (
+          <>
+            <Field.Root name="premise" hint={m('brief.premise.hint', 'What the article is for, in a sentence or two.')}>
+              <Field.Label>{m('brief.premise', 'Premise')}</Field.Label>
+              <Textarea value={premise} onChange={(e: React.ChangeEvent<HTMLTextAreaElement>) => setPremise(e.target.value)} disabled={!canEdit} />
+              <Field.Hint />
+            </Field.Root>
+            {canEdit && premise !== (brief.premise ?? '') ? (
+              // Only while the live document is unavailable: there is nothing to bind the premise to.
+              <Flex paddingTop={2} justifyContent="flex-end">
+                <Button size="S" onClick={savePremise} loading={busy}>
+                  {m('brief.premise.save', 'Save premise')}
+                </Button>
+              </Flex>
+            ) : null}
+          </>
+        )}
       </Box>
 
       <Flex paddingTop={5} justifyContent="space-between" alignItems="center">
@@ -247,7 +376,7 @@ export const BriefPanel = ({ articleId, canEdit }: { articleId: string; canEdit:
         {brief.notes.length === 0 ? <Typography textColor="neutral600">{m('brief.notes.none', 'No notes yet.')}</Typography> : null}
       </Flex>
 
-      <Dialog.Root open={editing !== null} onOpenChange={(open: boolean) => !open && setEditing(null)}>
+      <Dialog.Root open={editing !== null} onOpenChange={(open: boolean) => !open && void closeNote()}>
         <Dialog.Content>
           <Dialog.Header>{editing?.anchor ? m('brief.note.editTitle', 'Edit note') : m('brief.note.addTitle', 'Add a note')}</Dialog.Header>
           <Dialog.Body>
@@ -301,21 +430,29 @@ export const BriefPanel = ({ articleId, canEdit }: { articleId: string; canEdit:
             ) : null}
           </Dialog.Body>
           <Dialog.Footer>
-            <Dialog.Cancel>
-              <Button variant="tertiary">{m('canvas.cancel', 'Cancel')}</Button>
-            </Dialog.Cancel>
+            <Typography variant="pi" textColor="neutral600" data-testid="note-autosave" data-state={editing?.theirs ? 'conflict' : busy ? 'saving' : editing?.saved ? 'saved' : 'new'}>
+              {editing?.theirs
+                ? m('brief.note.paused', 'Not saved: choose below')
+                : busy
+                  ? m('brief.note.saving', 'Saving…')
+                  : editing?.saved && JSON.stringify(editing.saved) === JSON.stringify(editing.draft)
+                    ? m('brief.note.allSaved', 'Saved')
+                    : draft?.title.trim()
+                      ? m('brief.note.willSave', 'Saved as you type')
+                      : m('brief.note.needsTitle', 'Saved once it has a title')}
+            </Typography>
             {editing?.theirs ? (
               <Flex gap={2} wrap="wrap" justifyContent="flex-end">
                 <Button variant="secondary" onClick={reloadNote}>
                   {m('brief.note.reload', 'Reload theirs')}
                 </Button>
-                <Button onClick={() => saveNote(editing.theirs?.etag ?? null)} loading={busy} disabled={!draft?.title.trim()}>
+                <Button onClick={() => flushNote(editing.theirs?.etag ?? null)} loading={busy} disabled={!draft?.title.trim()}>
                   {m('brief.note.keepMine', 'Save mine over it')}
                 </Button>
               </Flex>
             ) : (
-              <Button onClick={() => saveNote()} loading={busy} disabled={!draft?.title.trim()}>
-                {m('brief.note.save', 'Save note')}
+              <Button onClick={() => closeNote()} variant="secondary">
+                {m('brief.note.done', 'Done')}
               </Button>
             )}
           </Dialog.Footer>

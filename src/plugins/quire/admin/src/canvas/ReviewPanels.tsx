@@ -286,21 +286,27 @@ const RestoreDialog = ({
   entry,
   sections,
   busy,
+  failures,
   onCancel,
   onRestore,
 }: {
   entry: TrashEntry;
   sections: SectionRecord[];
   busy: boolean;
+  /** Restores refused so far: after one, a place that no longer exists goes back to the end. */
+  failures: number;
   onCancel: () => void;
   onRestore: (place: Place) => void;
 }) => {
   const m = useMessages();
   const [place, setPlace] = React.useState<string>(AT_END);
-  // The section picked may go meanwhile (an agent deleted it; the restore failed and the canvas reloaded): back to the end.
+  // The section picked may go meanwhile (an agent deleted it): the restore is refused and says
+  // so, and the choice goes back to the end. Not before the person asks: the live canvas drops
+  // the section from the list at once, and a choice changing under their pointer would put it
+  // somewhere they did not pick.
   React.useEffect(() => {
-    if (place !== AT_END && place !== AT_START && !sections.some((s) => s.anchor === place)) setPlace(AT_END);
-  }, [sections, place]);
+    if (failures && place !== AT_END && place !== AT_START && !sections.some((s) => s.anchor === place)) setPlace(AT_END);
+  }, [failures]); // eslint-disable-line react-hooks/exhaustive-deps
   const untitled = m('canvas.untitled', '(text before the first heading)');
   const title = entry.title || untitled;
   return (
@@ -364,6 +370,7 @@ export const TrashPanel = ({
   const [trash, setTrash] = React.useState<TrashEntry[]>([]);
   const [picking, setPicking] = React.useState<TrashEntry | null>(null);
   const [busy, setBusy] = React.useState(false);
+  const [failures, setFailures] = React.useState(0);
   const load = React.useCallback(
     () => get<{ data: { sections: TrashEntry[] } }>(articleUrl(articleId, '/trash')).then(({ data }) => setTrash(data.data.sections)),
     [articleId], // eslint-disable-line react-hooks/exhaustive-deps
@@ -394,6 +401,7 @@ export const TrashPanel = ({
     } catch (error) {
       // The dialog stays open (the section picked may have gone meanwhile): pick again.
       toggleNotification({ type: 'danger', message: formatAPIError(error as never) });
+      setFailures((n) => n + 1);
       onRestored();
     } finally {
       setBusy(false);
@@ -432,7 +440,7 @@ export const TrashPanel = ({
           );
         })}
       </Flex>
-      {picking ? <RestoreDialog entry={picking} sections={sections} busy={busy} onCancel={() => setPicking(null)} onRestore={(place) => restore(picking, place)} /> : null}
+      {picking ? <RestoreDialog entry={picking} sections={sections} busy={busy} failures={failures} onCancel={() => setPicking(null)} onRestore={(place) => restore(picking, place)} /> : null}
     </Panel>
   );
 };

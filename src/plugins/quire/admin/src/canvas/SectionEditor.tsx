@@ -1,38 +1,53 @@
 /**
- * The rich-text editor of one section (TipTap 3: StarterKit with its Link, Image, and our link
- * card). Saves the section as HTML; images come from the Media Library with absolute URLs; a
- * pasted link becomes a link card filled from the unfurl route.
+ * One section of the live article, editable in place (CONTRACT 18, 19): a TipTap editor bound
+ * to the Y.Doc's `section:<id>` fragment (Collaboration) with the others' carets and names
+ * (CollaborationCaret). Nothing to save: what is typed goes to the live document, which the
+ * server stores. The schema is the shared one (shared/editor-extensions.ts); the toolbar
+ * (headings, bold, italic, lists, quote, link, an image from the Media Library) shows while the
+ * section is being edited; a pasted link becomes a link card filled from the unfurl route.
  */
-import { Box, Button, Flex, IconButton } from '@strapi/design-system';
+import { Button, Flex, IconButton } from '@strapi/design-system';
 import { Bold, BulletList, Image as ImageIcon, Italic, Link as LinkIcon, NumberList, Quotes } from '@strapi/icons';
 import { useFetchClient, useNotification, useStrapiApp } from '@strapi/strapi/admin';
+import type { HocuspocusProvider } from '@hocuspocus/provider';
+import Collaboration from '@tiptap/extension-collaboration';
+import CollaborationCaret from '@tiptap/extension-collaboration-caret';
 import { EditorContent, useEditor, type Editor } from '@tiptap/react';
-import Image from '@tiptap/extension-image';
-import StarterKit from '@tiptap/starter-kit';
+import { ySyncPluginKey } from '@tiptap/y-tiptap';
 import * as React from 'react';
 import { useIntl } from 'react-intl';
+import { editorExtensions } from '../../../shared/editor-extensions';
 import type { LinkPreview } from '../api';
 import { t } from '../pluginId';
-import { LinkCard, pastedLink } from './link-card';
+import { pastedLink } from './link-card';
+import type { LiveUser } from './live';
 
 /** A Media Library file's URL made absolute (the local provider answers /uploads/...). */
 export const absoluteUrl = (url: string) => new URL(url, (window as any).strapi?.backendURL || window.location.origin).href;
 
 interface Props {
-  html: string;
-  saving: boolean;
-  onSave: (html: string) => void;
-  onCancel: () => void;
+  provider: HocuspocusProvider;
+  sectionId: string;
+  user: LiveUser;
+  editable: boolean;
+  /** The section's header (source badge, history...), shown left of the toolbar. */
+  header: React.ReactNode;
+  /** After each change typed here: the section's HTML (kept, so a deletion meanwhile can show it). */
+  onTyped: (sectionId: string, html: string) => void;
 }
 
-export const SectionEditor = ({ html, saving, onSave, onCancel }: Props) => {
+export const SectionEditor = ({ provider, sectionId, user, editable, header, onTyped }: Props) => {
   const { formatMessage } = useIntl();
+  const m = (id: string, defaultMessage: string) => formatMessage({ id: t(id), defaultMessage });
   const { get } = useFetchClient();
   const { toggleNotification } = useNotification();
   const components = useStrapiApp('SectionEditor', (state) => state.components);
   const MediaLibraryDialog = components['media-library'] as React.ComponentType<any> | undefined;
   const [mediaOpen, setMediaOpen] = React.useState(false);
+  const [focused, setFocused] = React.useState(false);
   const editorRef = React.useRef<Editor | null>(null);
+  const typedRef = React.useRef(onTyped);
+  typedRef.current = onTyped;
 
   const unfurl = React.useCallback(
     async (url: string) => {
@@ -45,27 +60,51 @@ export const SectionEditor = ({ html, saving, onSave, onCancel }: Props) => {
       } catch {
         // No preview (the page failed, or too many): keep the link as a plain link.
         editor.chain().focus().insertContent(`<p><a href="${url.replace(/"/g, '&quot;')}">${url.replace(/</g, '&lt;')}</a></p>`).run();
-        toggleNotification({ type: 'warning', message: formatMessage({ id: t('canvas.unfurl.failed'), defaultMessage: 'No preview for this link: it was inserted as a plain link.' }) });
+        toggleNotification({ type: 'warning', message: m('canvas.unfurl.failed', 'No preview for this link: it was inserted as a plain link.') });
       }
     },
-    [get, toggleNotification, formatMessage],
+    [get, toggleNotification], // eslint-disable-line react-hooks/exhaustive-deps
   );
 
-  const editor = useEditor({
-    extensions: [StarterKit.configure({ link: { openOnClick: false, autolink: true } }), Image, LinkCard],
-    content: html,
-    editorProps: {
-      attributes: { 'aria-label': formatMessage({ id: t('canvas.editor.label'), defaultMessage: 'Section text' }), class: 'quire-prose quire-editor' },
-      handlePaste: (_view, event) => {
-        const url = pastedLink(event.clipboardData?.getData('text/plain') ?? '');
-        if (!url || event.clipboardData?.getData('text/html')) return false;
-        event.preventDefault();
-        void unfurl(url);
-        return true;
+  const editor = useEditor(
+    {
+      editable,
+      extensions: [
+        ...editorExtensions(),
+        Collaboration.configure({ document: provider.document, field: `section:${sectionId}` }),
+        CollaborationCaret.configure({ provider, user: { name: user.name, color: user.color, kind: 'editor', id: user.id } }),
+      ],
+      editorProps: {
+        attributes: { 'aria-label': m('canvas.editor.label', 'Section text'), class: 'quire-prose quire-editor', 'data-section-editor': sectionId },
+        handlePaste: (_view, event) => {
+          const url = pastedLink(event.clipboardData?.getData('text/plain') ?? '');
+          if (!url || event.clipboardData?.getData('text/html')) return false;
+          event.preventDefault();
+          void unfurl(url);
+          return true;
+        },
+      },
+      onFocus: () => {
+        setFocused(true);
+        provider.awareness?.setLocalStateField('section', sectionId);
+      },
+      onBlur: () => {
+        setFocused(false);
+        if (provider.awareness?.getLocalState()?.section === sectionId) provider.awareness.setLocalStateField('section', null);
+      },
+      onUpdate: ({ editor: current, transaction }) => {
+        // Only what this person typed (remote changes come through the sync plugin's transactions).
+        if (transaction.getMeta(ySyncPluginKey)?.isChangeOrigin) return;
+        typedRef.current(sectionId, current.getHTML());
       },
     },
-  });
+    [provider, sectionId],
+  );
   editorRef.current = editor;
+
+  React.useEffect(() => {
+    editor?.setEditable(editable);
+  }, [editor, editable]);
 
   const insertAssets = (files: Array<{ url: string; alternativeText?: string | null; name?: string; mime?: string }>) => {
     for (const file of files) {
@@ -76,45 +115,42 @@ export const SectionEditor = ({ html, saving, onSave, onCancel }: Props) => {
   };
 
   const addLink = () => {
-    const url = window.prompt(formatMessage({ id: t('canvas.editor.linkPrompt'), defaultMessage: 'Link address (https://...)' }));
+    const url = window.prompt(m('canvas.editor.linkPrompt', 'Link address (https://...)'));
     if (url) editor?.chain().focus().extendMarkRange('link').setLink({ href: url }).run();
   };
 
-  if (!editor) return null;
   const tool = (label: string, icon: React.ReactNode, action: () => void, active = false) => (
     <IconButton label={label} onClick={action} variant={active ? 'secondary' : 'ghost'} aria-pressed={active}>
       {icon}
     </IconButton>
   );
-  const m = (id: string, defaultMessage: string) => formatMessage({ id: t(id), defaultMessage });
+  const showTools = editor && editable && (focused || mediaOpen);
 
   return (
-    <Box data-editing="true">
-      <Flex gap={1} wrap="wrap" paddingBottom={2} role="toolbar" aria-label={m('canvas.editor.toolbar', 'Formatting')}>
-        <Button size="S" variant={editor.isActive('heading', { level: 2 }) ? 'secondary' : 'tertiary'} onClick={() => editor.chain().focus().toggleHeading({ level: 2 }).run()}>
-          H2
-        </Button>
-        <Button size="S" variant={editor.isActive('heading', { level: 3 }) ? 'secondary' : 'tertiary'} onClick={() => editor.chain().focus().toggleHeading({ level: 3 }).run()}>
-          H3
-        </Button>
-        {tool(m('canvas.editor.bold', 'Bold'), <Bold />, () => editor.chain().focus().toggleBold().run(), editor.isActive('bold'))}
-        {tool(m('canvas.editor.italic', 'Italic'), <Italic />, () => editor.chain().focus().toggleItalic().run(), editor.isActive('italic'))}
-        {tool(m('canvas.editor.bullets', 'Bulleted list'), <BulletList />, () => editor.chain().focus().toggleBulletList().run(), editor.isActive('bulletList'))}
-        {tool(m('canvas.editor.numbers', 'Numbered list'), <NumberList />, () => editor.chain().focus().toggleOrderedList().run(), editor.isActive('orderedList'))}
-        {tool(m('canvas.editor.quote', 'Quote'), <Quotes />, () => editor.chain().focus().toggleBlockquote().run(), editor.isActive('blockquote'))}
-        {tool(m('canvas.editor.link', 'Link'), <LinkIcon />, addLink, editor.isActive('link'))}
-        {MediaLibraryDialog ? tool(m('canvas.editor.image', 'Image from the Media Library'), <ImageIcon />, () => setMediaOpen(true)) : null}
+    <>
+      <Flex justifyContent="space-between" alignItems="center" paddingBottom={2} gap={2} wrap="wrap" style={{ minHeight: '3.2rem' }}>
+        {header}
+        {showTools ? (
+          // Keeps the editor's focus (and caret) while a tool is clicked.
+          <Flex gap={1} wrap="wrap" role="toolbar" aria-label={m('canvas.editor.toolbar', 'Formatting')} onMouseDown={(event: React.MouseEvent) => event.preventDefault()}>
+            <Button size="S" variant={editor.isActive('heading', { level: 2 }) ? 'secondary' : 'tertiary'} onClick={() => editor.chain().focus().toggleHeading({ level: 2 }).run()}>
+              H2
+            </Button>
+            <Button size="S" variant={editor.isActive('heading', { level: 3 }) ? 'secondary' : 'tertiary'} onClick={() => editor.chain().focus().toggleHeading({ level: 3 }).run()}>
+              H3
+            </Button>
+            {tool(m('canvas.editor.bold', 'Bold'), <Bold />, () => editor.chain().focus().toggleBold().run(), editor.isActive('bold'))}
+            {tool(m('canvas.editor.italic', 'Italic'), <Italic />, () => editor.chain().focus().toggleItalic().run(), editor.isActive('italic'))}
+            {tool(m('canvas.editor.bullets', 'Bulleted list'), <BulletList />, () => editor.chain().focus().toggleBulletList().run(), editor.isActive('bulletList'))}
+            {tool(m('canvas.editor.numbers', 'Numbered list'), <NumberList />, () => editor.chain().focus().toggleOrderedList().run(), editor.isActive('orderedList'))}
+            {tool(m('canvas.editor.quote', 'Quote'), <Quotes />, () => editor.chain().focus().toggleBlockquote().run(), editor.isActive('blockquote'))}
+            {tool(m('canvas.editor.link', 'Link'), <LinkIcon />, addLink, editor.isActive('link'))}
+            {MediaLibraryDialog ? tool(m('canvas.editor.image', 'Image from the Media Library'), <ImageIcon />, () => setMediaOpen(true)) : null}
+          </Flex>
+        ) : null}
       </Flex>
       <EditorContent editor={editor} />
-      <Flex gap={2} paddingTop={3} justifyContent="flex-end">
-        <Button variant="tertiary" onClick={onCancel} disabled={saving}>
-          {m('canvas.editor.cancel', 'Cancel')}
-        </Button>
-        <Button onClick={() => onSave(editor.getHTML())} loading={saving}>
-          {m('canvas.editor.save', 'Save')}
-        </Button>
-      </Flex>
       {mediaOpen && MediaLibraryDialog ? <MediaLibraryDialog allowedTypes={['images']} onClose={() => setMediaOpen(false)} onSelectAssets={insertAssets} /> : null}
-    </Box>
+    </>
   );
 };

@@ -25,8 +25,19 @@ export const Prose = styled.div`
   figure[data-type='link-card'] a { font-weight: 600; text-decoration: none; }
   figure[data-type='link-card'] small { color: ${({ theme }) => theme.colors.neutral600}; }
   figure[data-type='link-card'].ProseMirror-selectednode { outline: 2px solid ${({ theme }) => theme.colors.primary600}; }
-  .ProseMirror { min-height: 8rem; padding: 0.75rem; border: 1px solid ${({ theme }) => theme.colors.neutral200}; border-radius: 4px; background: ${({ theme }) => theme.colors.neutral0}; }
+  /* Edited in place: the section looks like the page until it is clicked. */
+  .ProseMirror { min-height: 2.5rem; padding: 0.25rem 0.5rem; margin: 0 -0.5rem; border: 1px solid transparent; border-radius: 4px; }
+  .ProseMirror[contenteditable='true']:hover { border-color: ${({ theme }) => theme.colors.neutral200}; }
   .ProseMirror:focus { outline: 2px solid ${({ theme }) => theme.colors.primary600}; outline-offset: 1px; }
+  .ProseMirror > :first-child { margin-top: 0; }
+  .ProseMirror p.is-empty:only-child::before { content: attr(data-placeholder); color: ${({ theme }) => theme.colors.neutral500}; }
+  /* The other people's carets (CollaborationCaret): a coloured bar with their name above it. */
+  .collaboration-carets__caret { position: relative; margin-left: -1px; margin-right: -1px; border-left: 1px solid; border-right: 1px solid; word-break: normal; pointer-events: none; }
+  .collaboration-carets__label {
+    position: absolute; top: -1.4em; left: -1px; padding: 0.1rem 0.35rem; border-radius: 3px 3px 3px 0;
+    font-size: 1.1rem; font-style: normal; font-weight: 600; line-height: normal; white-space: nowrap; color: #fff; user-select: none;
+  }
+  .collaboration-carets__selection { opacity: 0.9; }
 `;
 
 /** A note's body: Markdown rendered small, as the Brief's column is narrow. */
