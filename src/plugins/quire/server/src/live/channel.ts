@@ -61,8 +61,13 @@ interface LiveState {
   synced: Map<string, Synced>;
   /** The premise as stored. */
   premise: string;
-  /** Sections whose `base` lags what is stored (a store partly failed): merged two-way until the next full store. */
-  baseStale: boolean;
+  /**
+   * What `base` lags on (section ids, 'premise'): stored by a round that did not store
+   * everything, so `base` was not caught up. Changes to these merge straight into the document
+   * until the next complete store. A section whose store failed (412) is not here: `base`
+   * still holds the version the other writer changed, so merging through it keeps the typing.
+   */
+  baseLags: Set<string>;
   /** Who last changed each field (section id, or "premise") through a connection. */
   lastEditor: Map<string, EventActor>;
   /** `<sectionId>:<rev>` this channel wrote: their events are not merged back. */
@@ -177,7 +182,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
       base,
       synced,
       premise,
-      baseStale: false,
+      baseLags: new Set(),
       lastEditor: new Map(),
       own: new Set(),
       queue: Promise.resolve(),
@@ -207,7 +212,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
       base,
       synced,
       premise: String(saved.premise ?? ''),
-      baseStale: false,
+      baseLags: new Set(),
       lastEditor: new Map(),
       own: new Set(),
       queue: Promise.resolve(),
@@ -222,7 +227,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
       const known = synced.get(row.id);
       if (known && known.rev === row.rev) continue;
       const field = sectionField(row.id);
-      merge(document, state, by, (doc) => {
+      merge(document, state, by, row.id, (doc) => {
         const fragment = doc.getXmlFragment(field);
         if (fragment.length === 0) fillFragment(fragment, row.html);
         else updateFragment(doc, fragment, row.html);
@@ -238,7 +243,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
       }, LOAD_ORIGIN);
     }
     if (premise !== state.premise) {
-      merge(document, state, by, (doc) => setText(doc.getText('premise'), premise));
+      merge(document, state, by, 'premise', (doc) => setText(doc.getText('premise'), premise));
       state.premise = premise;
     }
     // Merged on load: the same in `base`, so nothing here is "changed since stored".
@@ -283,6 +288,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
     const snapshot = Y.encodeStateAsUpdate(document);
     const meta = document.getMap('meta');
     let complete = true;
+    const storedNow: string[] = [];
     let longest = 0;
     for (const id of document.getArray<string>('order').toArray()) {
       const known = state.synced.get(id);
@@ -302,6 +308,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
         });
         const rev = outcome.outline.find(id)?.rev ?? next;
         state.synced.set(id, { rev, html });
+        storedNow.push(id);
         document.transact(() => meta.set(`changed:${id}`, { name: actor.name, kind: actor.kind, at: new Date().toISOString() }), LOAD_ORIGIN);
       } catch (error) {
         state.own.delete(`${id}:${next}`);
@@ -317,6 +324,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
         const actor = state.lastEditor.get('premise') ?? { kind: 'editor' as const, name: 'an editor' };
         await service('notes').setPremise(state.ownerId, state.articleId, premise, actor, { coalesceSeconds: options.coalesceSeconds });
         state.premise = premise;
+        storedNow.push('premise');
       } catch (error) {
         complete = false;
         log.warn(`live ${state.articleId}: premise not stored: ${(error as Error).message}`);
@@ -324,10 +332,10 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
     }
     if (complete) {
       Y.applyUpdate(state.base, snapshot);
-      state.baseStale = false;
+      state.baseLags.clear();
       await persist(document, state, snapshot);
     } else {
-      state.baseStale = true;
+      for (const id of storedNow) state.baseLags.add(id);
     }
     if (state.own.size > 1000) state.own.clear();
   }
@@ -348,9 +356,9 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
    * Merges a change made elsewhere into the open document: the new stored content is diffed
    * into `base`, and that update applied to the document, with the writer as its origin.
    */
-  function merge(document: Document, state: LiveState, by: EventActor, change: (doc: Y.Doc) => void) {
+  function merge(document: Document, state: LiveState, by: EventActor, target: string, change: (doc: Y.Doc) => void) {
     const origin = { source: 'local', context: { by } };
-    if (state.baseStale) {
+    if (state.baseLags.has(target)) {
       document.transact(() => change(document), origin);
       return;
     }
@@ -385,7 +393,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
         const known = state.synced.get(change.sectionId);
         if (state.own.has(`${change.sectionId}:${row.rev}`) || (known && known.rev >= row.rev)) continue;
         const field = sectionField(change.sectionId);
-        merge(document, state, by, (doc) => {
+        merge(document, state, by, change.sectionId, (doc) => {
           const fragment = doc.getXmlFragment(field);
           if (fragment.length === 0) fillFragment(fragment, row.html);
           else updateFragment(doc, fragment, row.html);
@@ -407,7 +415,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
         if (!state.synced.has(row.id)) {
           // A section this document never had (inserted): filled as stored.
           const field = sectionField(row.id);
-          merge(document, state, by, (doc) => {
+          merge(document, state, by, row.id, (doc) => {
             const fragment = doc.getXmlFragment(field);
             if (fragment.length === 0) fillFragment(fragment, row.html);
             else updateFragment(doc, fragment, row.html);
@@ -420,7 +428,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
       const article = await articleRow(state.articleId);
       const premise = String(article?.premise ?? '');
       if (premise !== state.premise) {
-        merge(document, state, by, (doc) => setText(doc.getText('premise'), premise));
+        merge(document, state, by, 'premise', (doc) => setText(doc.getText('premise'), premise));
         state.premise = premise;
       }
     }
