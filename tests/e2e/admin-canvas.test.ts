@@ -232,10 +232,17 @@ it('merges an agent who changed the section while the editor typed in it: the ed
     await page.keyboard.press('Enter');
     await page.keyboard.type('The editor insists.');
 
-    // The agent rewrites the first sentence of the section as it reads it now.
-    const current = (await api('get', `/api/articles/${articleId}/sections/${anchor}`)).body.data.section.html as string;
-    expect(current).toContain('It might compose elaborate pieces of music.');
-    const agent = await api('patch', `/api/articles/${articleId}/sections/${anchor}`).send({ html: current.replace('It might compose elaborate', 'It might compose intricate') });
+    // The agent rewrites the first sentence of the section as it reads it now, conditionally
+    // (If-Match), as agents sharing an article do: the canvas stores the person's typing within
+    // 2 s, and a write on an older read would replace it (CONTRACT 10); on 412 it reads again.
+    let agent;
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const read = await api('get', `/api/articles/${articleId}/sections/${anchor}`);
+      const current = read.body.data.section.html as string;
+      expect(current).toContain('It might compose elaborate pieces of music.');
+      agent = await api('patch', `/api/articles/${articleId}/sections/${anchor}`).set('If-Match', read.headers.etag).send({ html: current.replace('It might compose elaborate', 'It might compose intricate') });
+      if (agent.status !== 412) break;
+    }
     expect(agent.status).toBe(200);
     // The editor sees it at once, and who: the agent's key, as the section's newest revision names it.
     await editor.getByText('It might compose intricate pieces of music.').waitFor();
