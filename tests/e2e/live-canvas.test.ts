@@ -164,11 +164,16 @@ it('merges an agent\'s PATCH and edits request into the section a person is typi
     await openCanvas(page, id);
     await caretIn(page, music, 'draw');
     await page.keyboard.type(' The person types');
-    // The agent rewrites the first paragraph while the person is in the second.
-    const current = await stored(id, music);
-    const patched = await api('patch', `/api/articles/${id}/sections/${music}`).send({
-      html: current.html.replace('It might compose elaborate pieces of music.', 'It might compose scientific pieces of music.'),
-    });
+    // The agent rewrites the first paragraph while the person is in the second, conditionally
+    // (If-Match; read again on 412: the canvas may store the person's typing in between).
+    let patched;
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const read = await api('get', `/api/articles/${id}/sections/${music}`);
+      patched = await api('patch', `/api/articles/${id}/sections/${music}`).set('If-Match', read.headers.etag).send({
+        html: read.body.data.section.html.replace('It might compose elaborate pieces of music.', 'It might compose scientific pieces of music.'),
+      });
+      if (patched.status !== 412) break;
+    }
     expect(patched.status).toBe(200);
     await shows(page, music, 'It might compose scientific pieces of music.');
     await page.locator(`section[data-anchor="${music}"][data-changed-by="agent"]`).waitFor();
