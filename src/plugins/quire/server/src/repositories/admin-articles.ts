@@ -1,6 +1,7 @@
 /**
  * The articles family as the admin panel reads it: every user's articles joined to their
- * owner (users-permissions users), with word and section totals.
+ * owner (users-permissions users), with word and section totals. Articles in the trash
+ * (`deleted_at` set) are left out.
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
@@ -34,6 +35,7 @@ export function adminArticleRepository(strapi: Core.Strapi) {
   }
 
   const filtered = (q: Knex.QueryBuilder, filter: AdminArticleFilter) => {
+    q.whereNull('a.deleted_at');
     if (filter.q) q.whereRaw(`lower(??) like ? escape '\\'`, ['a.title', containsPattern(filter.q)]);
     if (filter.owner !== undefined) q.where('a.user_id', filter.owner);
     if (filter.status) q.where('a.status', filter.status);
@@ -60,12 +62,13 @@ export function adminArticleRepository(strapi: Core.Strapi) {
         .leftJoin(tableName(strapi, TABLE.publications, 'p'), 'p.article_id', 'a.id')
         .select({ public_slug: 'p.slug' })
         .where('a.uuid', uuid)
+        .whereNull('a.deleted_at')
         .first();
     },
 
     /** An article's row id, owner and outline revision, or undefined. */
     async located(k: Knex, uuid: string): Promise<{ id: number; userId: number | null; outlineRev: number } | undefined> {
-      const row = await k(articles('a')).where('a.uuid', uuid).first(['a.id', 'a.user_id', 'a.outline_rev']);
+      const row = await k(articles('a')).where('a.uuid', uuid).whereNull('a.deleted_at').first(['a.id', 'a.user_id', 'a.outline_rev']);
       return row ? { id: Number(row.id), userId: row.user_id == null ? null : Number(row.user_id), outlineRev: Number(row.outline_rev) } : undefined;
     },
 

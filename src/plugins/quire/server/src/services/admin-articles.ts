@@ -7,13 +7,15 @@ import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { containsPattern, paginationOf, type Pagination } from '../../../../../kernel/admin-routes';
 import { publicUrl } from '../../../../../kernel/config';
-import { inTransaction, iso, knexOf, tableName } from '../../../../../kernel/db';
+import { inTransaction, iso, knexOf } from '../../../../../kernel/db';
 import { invalidArgument, notFound } from '../../../../../kernel/errors';
 import { normalizeId } from '../domain/anchors';
 import type { ArticleChange, EventActor } from '../domain/article-events';
+import { adminArticleRepository } from '../repositories/admin-articles';
+import { sectionRepository } from '../repositories/sections';
 import { articleTrashRepository, type TrashedArticleRow } from '../repositories/article-trash';
 import { panelWidgetsRepository } from '../repositories/panel-widgets';
-import { TABLE, toInt } from '../repositories/store';
+import { toInt } from '../repositories/store';
 import type { AdminArticle, AdminArticleDetail } from '../schemas/admin';
 import { ARTICLE_STATUSES } from '../schemas/records';
 
@@ -49,7 +51,6 @@ export interface AdminArticleQuery {
   status?: ArticleStatus;
 }
 
-const USER_UID = 'plugin::users-permissions.user';
 
 const adminArticleNotFound = (rawId: string) =>
   notFound(`No article with id "${rawId.slice(0, 40)}".`, 'It may have been deleted: go back to the articles list.');
@@ -69,8 +70,8 @@ export type Editor = EventActor & { kind: 'editor' };
 export type { TrashedArticleRow };
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const users = (alias: string) => tableName(strapi, strapi.db.metadata.get(USER_UID).tableName, alias);
-  const articles = (alias: string) => tableName(strapi, TABLE.articles, alias);
+  const articlesRepo = adminArticleRepository(strapi);
+  const sectionsRepo = sectionRepository(strapi);
 
   const trashRepo = articleTrashRepository(strapi);
 
@@ -107,40 +108,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     };
   }
 
-  /** Articles joined to their owner, with their word and section totals (a query to refine, not run yet). */
-  function selectArticles(k: Knex) {
-    const sections = tableName(strapi, TABLE.sections, 's');
-    return k(articles('a'))
-      .leftJoin(users('u'), 'u.id', 'a.user_id')
-      .select('a.id', 'a.uuid', 'a.title', 'a.status', 'a.created_at', 'a.updated_at', 'a.last_published_at')
-      .select({ owner_id: 'u.id', owner_username: 'u.username', owner_email: 'u.email' })
-      .select(
-        k(sections).count('*').whereRaw('?? = ??', ['s.article_id', 'a.id']).as('section_count'),
-        k(sections).sum('s.words').whereRaw('?? = ??', ['s.article_id', 'a.id']).as('word_count'),
-      );
-  }
-
   let sweepTimer: NodeJS.Timeout | null = null;
 
   const api = {
     /** A page of every user's articles, most recently updated first, filtered by title, owner and status. */
     async list(query: AdminArticleQuery): Promise<{ results: AdminArticle[]; pagination: Pagination }> {
       const k = await knexOf(strapi);
-      const filter = (q) => {
-        q.whereNull('a.deleted_at');
-        if (query.q) q.whereRaw(`lower(??) like ? escape '\\'`, ['a.title', containsPattern(query.q)]);
-        if (query.owner !== undefined) q.where('a.user_id', query.owner);
-        if (query.status) q.where('a.status', query.status);
-        return q;
-      };
-      const [{ total }] = await filter(k(articles('a'))).count({ total: '*' });
-      const rows = await filter(selectArticles(k))
-        .orderBy([
-          { column: 'a.updated_at', order: 'desc' },
-          { column: 'a.id', order: 'desc' },
-        ])
-        .limit(query.pageSize)
-        .offset((query.page - 1) * query.pageSize);
+      const { total, rows } = await articlesRepo.page(k, query, { limit: query.pageSize, offset: (query.page - 1) * query.pageSize });
       return { results: await withChanged(k, rows, rows.map(toAdminArticle)), pagination: paginationOf(query.page, query.pageSize, toInt(total)) };
     },
 
@@ -148,14 +122,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async get(rawId: string): Promise<AdminArticleDetail> {
       const uuid = normalizeId(rawId);
       const k = await knexOf(strapi);
-      const row = uuid
-        ? await selectArticles(k)
-            .leftJoin(tableName(strapi, TABLE.publications, 'p'), 'p.article_id', 'a.id')
-            .select({ public_slug: 'p.slug' })
-            .where('a.uuid', uuid)
-            .whereNull('a.deleted_at')
-            .first()
-        : undefined;
+      const row = uuid ? await articlesRepo.one(k, uuid) : undefined;
       if (!row) throw adminArticleNotFound(rawId);
       const [article] = await withChanged(k, [row], [toAdminArticle(row)]);
       const live = article.status === 'published' && row.public_slug;
@@ -169,17 +136,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async actorFor(adminId: number, rawId: string): Promise<{ actor: EditorActor; articleRowId: number; outlineRev: number }> {
       const uuid = normalizeId(rawId);
-      const row = uuid
-        ? await (await knexOf(strapi))(articles('a')).where('a.uuid', uuid).whereNull('a.deleted_at').first(['a.id', 'a.user_id', 'a.outline_rev'])
-        : undefined;
-      if (!row || row.user_id == null) throw adminArticleNotFound(rawId);
-      return { actor: { kind: 'editor', adminId, ownerId: Number(row.user_id) }, articleRowId: Number(row.id), outlineRev: Number(row.outline_rev) };
+      const row = uuid ? await articlesRepo.located(await knexOf(strapi), uuid) : undefined;
+      if (!row || row.userId === null) throw adminArticleNotFound(rawId);
+      return { actor: { kind: 'editor', adminId, ownerId: row.userId }, articleRowId: row.id, outlineRev: row.outlineRev };
     },
 
     /** A section's revision (its `rev`), for the canvas's conditional saves; 0 when it is gone. */
     async sectionRev(articleRowId: number, sectionId: string): Promise<number> {
-      const row = await (await knexOf(strapi))(tableName(strapi, TABLE.sections)).where({ article_id: articleRowId, uuid: sectionId }).first('rev');
-      return row ? Number(row.rev) : 0;
+      return sectionsRepo.rev(await knexOf(strapi), articleRowId, sectionId);
     },
 
     /**
@@ -293,22 +257,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * email contains `q` (any case), the most prolific first, at most `limit`.
      */
     async owners(options: { q?: string; limit: number }): Promise<Array<ArticleOwner & { articles: number }>> {
-      const k = await knexOf(strapi);
-      const query = k(articles('a'))
-        .join(users('u'), 'u.id', 'a.user_id')
-        .groupBy('u.id', 'u.username', 'u.email')
-        .select('u.id', 'u.username', 'u.email')
-        .count({ articles: '*' })
-        .orderBy([
-          { column: 'articles', order: 'desc' },
-          { column: 'u.username', order: 'asc' },
-        ])
-        .limit(options.limit);
-      if (options.q) {
-        const pattern = containsPattern(options.q);
-        query.where((q) => q.whereRaw(`lower(??) like ? escape '\\'`, ['u.username', pattern]).orWhereRaw(`lower(??) like ? escape '\\'`, ['u.email', pattern]));
-      }
-      const rows = await query;
+      const rows = await articlesRepo.owners(await knexOf(strapi), options);
       return rows.map((r: any) => ({ id: Number(r.id), username: r.username, email: r.email, articles: toInt(r.articles) }));
     },
   };
