@@ -18,14 +18,14 @@ import { Hocuspocus, type Connection, type Document } from '@hocuspocus/server';
 import { WebSocketServer, type WebSocket } from 'ws';
 import * as Y from 'yjs';
 import { ApiError } from '../../../../../kernel/errors';
-import { knexOf, tableName } from '../../../../../kernel/db';
+import { knexOf } from '../../../../../kernel/db';
+import { liveRepository } from '../repositories/live';
 import { normalizeId } from '../domain/anchors';
 import type { ArticleChange, ArticleEvent, EventActor } from '../domain/article-events';
 import { sectionTag } from '../domain/etags';
 import { Outline } from '../domain/outline';
 import { QUIRE_ACTIONS } from '../permissions';
 import { LIMITS } from '../schemas/inputs';
-import { TABLE } from '../repositories/store';
 import { fillFragment, fragmentLength, fragmentToHtml, updateFragment } from './content';
 
 export const LIVE_PATH = '/quire/live';
@@ -99,6 +99,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
   const states = new Map<string, LiveState>();
   const warnedReadOnly = new WeakSet<Connection>();
   const log = strapi.log;
+  const repository = liveRepository(strapi);
 
   async function authenticate(token: string): Promise<LiveContext> {
     const manager = (strapi as any).sessionManager;
@@ -106,7 +107,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
     const result = manager('admin').validateAccessToken(token);
     if (!result?.isValid) throw refusal('Your admin session has expired: sign in again.');
     if (!(await manager('admin').isSessionActive(result.payload.sessionId))) throw refusal('Your admin session has ended: sign in again.');
-    const user = await strapi.db.query('admin::user').findOne({ where: { id: Number(result.payload.userId) }, populate: ['roles'] });
+    const user = await repository.adminUser(Number(result.payload.userId));
     if (!user || user.isActive !== true) throw refusal('Your admin account is not active.');
     const ability = await strapi.service('admin::permission').engine.generateUserAbility(user);
     const canRead = ability.can(QUIRE_ACTIONS.read);
@@ -118,16 +119,14 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
 
   /** The article's sections as stored, in order, with their revisions. */
   async function storedSections(articleRowId: number) {
-    const k = await knexOf(strapi);
-    const rows = await k(tableName(strapi, TABLE.sections)).where({ article_id: articleRowId }).select(['uuid', 'rank', 'level', 'title', 'words', 'source', 'rev', 'html']);
+    const rows = await repository.sectionRows(await knexOf(strapi), articleRowId);
     const byId = new Map(rows.map((row) => [row.uuid as string, row]));
     const outline = Outline.of(rows);
     return { outline, rows: outline.items.map((item) => ({ id: item.uuid, rev: Number(item.rev), html: String(byId.get(item.uuid)?.html ?? '') })) };
   }
 
   async function articleRow(articleId: string) {
-    const k = await knexOf(strapi);
-    return k(tableName(strapi, TABLE.articles)).where({ uuid: articleId }).first(['id', 'user_id', 'premise']);
+    return repository.article(await knexOf(strapi), articleId);
   }
 
   /**
@@ -136,16 +135,13 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
    * so a page that reconnects with its own copy merges instead of doubling the text.
    */
   async function persist(document: Document, state: LiveState, snapshot: Uint8Array) {
-    const k = await knexOf(strapi);
     const row = {
       state: Buffer.from(snapshot).toString('base64'),
       revs: JSON.stringify(Object.fromEntries([...state.synced].map(([id, s]) => [id, s.rev]))),
       premise: state.premise,
       updated_at: new Date(),
     };
-    const table = tableName(strapi, TABLE.liveStates);
-    const updated = await k(table).where({ article_id: state.articleRowId }).update(row);
-    if (!updated) await k(table).insert({ article_id: state.articleRowId, ...row, created_at: new Date() }).catch(() => k(table).where({ article_id: state.articleRowId }).update(row));
+    await repository.saveState(await knexOf(strapi), state.articleRowId, row);
   }
 
   async function load(document: Document, articleId: string): Promise<void> {
@@ -153,8 +149,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
     if (!article || article.user_id == null) throw refusal('This article no longer exists.', 4404);
     const { rows } = await storedSections(Number(article.id));
     const premise = String(article.premise ?? '');
-    const k = await knexOf(strapi);
-    const saved = await k(tableName(strapi, TABLE.liveStates)).where({ article_id: article.id }).first(['state', 'revs', 'premise']);
+    const saved = await repository.savedState(await knexOf(strapi), Number(article.id));
     if (saved) {
       await resume(document, articleId, article, rows, premise, saved);
       return;
@@ -444,10 +439,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
   /** The trash entry of a section deleted while someone typed in it holds their text. */
   async function keepInTrash(state: LiveState, sectionId: string, html: string) {
     const content = await service('workers').canvasSection(html || '<p></p>');
-    const k = await knexOf(strapi);
-    await k(tableName(strapi, TABLE.trash))
-      .where({ article_id: state.articleRowId, uuid: sectionId })
-      .update({ source: 'html', html: content.html, markdown: null, title: content.title, level: content.level, words: content.words, updated_at: new Date() });
+    await repository.trashContent(await knexOf(strapi), state.articleRowId, sectionId, content);
   }
 
   const hocuspocus = new Hocuspocus<LiveContext>({

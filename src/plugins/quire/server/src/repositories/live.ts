@@ -1,0 +1,48 @@
+/**
+ * What the live canvas reads and writes besides the edit engine: an article's stored sections
+ * and premise as a live document is built from them, the document's saved Yjs state
+ * (quire_live_states), the text a section deleted under someone's typing keeps in the trash,
+ * and the admin user behind a live connection.
+ */
+import type { Core } from '@strapi/strapi';
+import type { Knex } from 'knex';
+import { tableName } from '../../../../../kernel/db';
+import { TABLE } from './store';
+
+export interface LiveStateRow {
+  state: string;
+  revs: string;
+  premise: string | null;
+  updated_at: Date;
+}
+
+export function liveRepository(strapi: Core.Strapi) {
+  const table = (name: string) => tableName(strapi, name);
+  return {
+    /** The admin user with their roles (for their permissions), or null. */
+    adminUser(id: number) {
+      return strapi.db.query('admin::user').findOne({ where: { id }, populate: ['roles'] });
+    },
+    sectionRows(k: Knex, articleRowId: number) {
+      return k(table(TABLE.sections)).where({ article_id: articleRowId }).select(['uuid', 'rank', 'level', 'title', 'words', 'source', 'rev', 'html']);
+    },
+    article(k: Knex, uuid: string) {
+      return k(table(TABLE.articles)).where({ uuid }).first(['id', 'user_id', 'premise']);
+    },
+    savedState(k: Knex, articleRowId: number) {
+      return k(table(TABLE.liveStates)).where({ article_id: articleRowId }).first(['state', 'revs', 'premise']);
+    },
+    /** Writes the document's state; a row another process inserted meanwhile is updated instead. */
+    async saveState(k: Knex, articleRowId: number, row: LiveStateRow): Promise<void> {
+      const states = table(TABLE.liveStates);
+      const updated = await k(states).where({ article_id: articleRowId }).update(row);
+      if (!updated) await k(states).insert({ article_id: articleRowId, ...row, created_at: new Date() }).catch(() => k(states).where({ article_id: articleRowId }).update(row));
+    },
+    /** The trash entry of a section holds `content` (the text typed in it when it was deleted). */
+    async trashContent(k: Knex, articleRowId: number, sectionId: string, content: { html: string; title: string | null; level: number; words: number }): Promise<void> {
+      await k(table(TABLE.trash))
+        .where({ article_id: articleRowId, uuid: sectionId })
+        .update({ source: 'html', html: content.html, markdown: null, title: content.title, level: content.level, words: content.words, updated_at: new Date() });
+    },
+  };
+}
