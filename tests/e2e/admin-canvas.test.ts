@@ -115,9 +115,13 @@ it('edits a section in place, stored with no Save: the agent reads an html secti
     expect(await music.locator('[data-source-badge]').innerText()).toMatch(/html/i);
 
     const anchor = await music.getAttribute('data-anchor');
+    // The first store may have caught the typing midway (it stores at most 2 s after a
+    // keystroke, also during a long burst): read until the last keystroke is stored.
+    const full = 'It might compose elaborate pieces of music. Edited in the canvas.';
+    await eventually(async () => String((await api('get', `/api/articles/${articleId}/sections/${anchor}`)).body.data.section.html).includes(full), true);
     const seen = await api('get', `/api/articles/${articleId}/sections/${anchor}`);
     expect(seen.body.data.section).toEqual(expect.objectContaining({ source: 'html', markdown: null, title: 'Music' }));
-    expect(seen.body.data.section.html).toContain('It might compose elaborate pieces of music. Edited in the canvas.');
+    expect(seen.body.data.section.html).toContain(full);
   }));
 
 it('reorders sections by dragging them in the outline', () =>
