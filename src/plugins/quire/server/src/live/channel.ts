@@ -221,13 +221,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
     for (const row of rows) {
       const known = synced.get(row.id);
       if (known && known.rev === row.rev) continue;
-      const field = sectionField(row.id);
-      merge(document, state, by, row.id, (doc) => {
-        const fragment = doc.getXmlFragment(field);
-        if (fragment.length === 0) fillFragment(fragment, row.html);
-        else updateFragment(doc, fragment, row.html);
-      });
-      synced.set(row.id, { rev: row.rev, html: fragmentToHtml(base.getXmlFragment(field)) });
+      mergeSection(document, state, by, row.id, row);
     }
     const order = document.getArray<string>('order');
     const ids = rows.map((row) => row.id);
@@ -362,6 +356,17 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
     Y.applyUpdate(document, Y.encodeStateAsUpdate(state.base, before), origin);
   }
 
+  /** Merges a section's stored content into the document (filled when it is new there) and records it as synced. */
+  function mergeSection(document: Document, state: LiveState, by: EventActor, sectionId: string, stored: { rev: number; html: string }) {
+    const field = sectionField(sectionId);
+    merge(document, state, by, sectionId, (doc) => {
+      const fragment = doc.getXmlFragment(field);
+      if (fragment.length === 0) fillFragment(fragment, stored.html);
+      else updateFragment(doc, fragment, stored.html);
+    });
+    state.synced.set(sectionId, { rev: stored.rev, html: fragmentToHtml(state.base.getXmlFragment(field)) });
+  }
+
   async function applyEvent(document: Document, state: LiveState, event: ArticleEvent): Promise<void> {
     const meta = document.getMap('meta');
     const at = event.at;
@@ -387,13 +392,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
         if (!row) continue;
         const known = state.synced.get(change.sectionId);
         if (state.own.has(`${change.sectionId}:${row.rev}`) || (known && known.rev >= row.rev)) continue;
-        const field = sectionField(change.sectionId);
-        merge(document, state, by, change.sectionId, (doc) => {
-          const fragment = doc.getXmlFragment(field);
-          if (fragment.length === 0) fillFragment(fragment, row.html);
-          else updateFragment(doc, fragment, row.html);
-        });
-        state.synced.set(change.sectionId, { rev: row.rev, html: fragmentToHtml(state.base.getXmlFragment(field)) });
+        mergeSection(document, state, by, change.sectionId, row);
         if (change.type === 'section.restored') meta.delete(`deleted:${change.sectionId}`);
         document.transact(() => meta.set(`changed:${change.sectionId}`, { name: by.name, kind: by.kind, at }), LOAD_ORIGIN);
       }
@@ -409,13 +408,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
       for (const row of rows) {
         if (!state.synced.has(row.id)) {
           // A section this document never had (inserted): filled as stored.
-          const field = sectionField(row.id);
-          merge(document, state, by, row.id, (doc) => {
-            const fragment = doc.getXmlFragment(field);
-            if (fragment.length === 0) fillFragment(fragment, row.html);
-            else updateFragment(doc, fragment, row.html);
-          });
-          state.synced.set(row.id, { rev: row.rev, html: fragmentToHtml(state.base.getXmlFragment(field)) });
+          mergeSection(document, state, by, row.id, row);
         }
       }
     }
