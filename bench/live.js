@@ -1,117 +1,695 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * node bench/live.js (after npm run compile): the live canvas, in one process.
- *   - an agent's PATCH -> the change arriving in a connected Node client of the live document
- *     (HocuspocusProvider over ws, as the canvas): p50 / p99 over BENCH_LIVE_N writes (default 100);
- *   - the cost of an agent PATCH on an article open live against one that is not (p50, ratio;
- *     target within 1.5x).
- * Boots the compiled app in-process on a fresh SQLite database in a temporary folder.
+ * The live canvas (issue 22), measured with Node clients of the live document (Y.Doc +
+ * HocuspocusProvider over `ws`, as the canvas runs them) against the compiled server run as a
+ * child process (bench/live-server.js), so its CPU and memory are read from /proc apart from
+ * the clients'. npm run bench runs it last; alone: `BENCH_ONLY=live node bench/run.js`, or
+ * `node bench/live.js` (after `npm run compile`).
+ *
+ * One process (SQLite):
+ *   - beside the figures, the floor: GET /_health one at a time (p50 / p99);
+ *   - an agent's PATCH -> the change in a connected client (p50 / p99, BENCH_LIVE_N writes);
+ *   - the cost of that PATCH on an article open live against the same PATCH on one nobody has
+ *     open, alternating (p50 ratio; target within 1.5x);
+ *   - a person's keystroke -> another client: client A inserts one character into a paragraph's
+ *     Y.XmlText (as y-prosemirror does) and moves its caret in awareness, client B sees it
+ *     (BENCH_LIVE_KEYS samples, one at a time);
+ *   - 20 editors typing into one article (each in its own section, a character every 100-300 ms,
+ *     5 a second on average, caret in awareness) for BENCH_LIVE_LOAD_SECONDS (30): the server's
+ *     CPU (% of one core, mean and busiest second), RSS and heap (MiB) before, at the peak and
+ *     after, and meanwhile the keystroke -> other editor latency.
+ * Two processes (PostgreSQL + Redis, skipped with the reason printed when either is not
+ * reachable): client A on one process, client B on the other; an agent's PATCH sent to A's
+ * process -> the change in B, and A's keystroke -> B. Until live documents are shared through
+ * Redis, a keystroke reaches the other process only through the stored write (the canvas
+ * stores 1-2 s after typing), so that figure is about the store's debounce, and is labelled so.
+ * PostgreSQL: a fresh database next to BENCH_DATABASE_URL / DATABASE_URL (default
+ * postgres://postgres@127.0.0.1:5432/postgres), dropped afterwards; Redis: BENCH_REDIS_URL /
+ * REDIS_URL (default redis://127.0.0.1:6379), under a key prefix of its own.
+ *
  * Not part of the tests: numbers depend on the machine and on what else runs on it.
  */
+const { spawn, execSync } = require('node:child_process');
+const crypto = require('node:crypto');
 const fs = require('node:fs');
+const http = require('node:http');
+const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const { serverEnv } = require('../tests/helpers/server-env');
 
+const ROOT = path.join(__dirname, '..');
 const N = Number(process.env.BENCH_LIVE_N || 100);
-const appDir = path.resolve(__dirname, '..');
+const KEYS = Number(process.env.BENCH_LIVE_KEYS || 200);
+const EDITORS = Number(process.env.BENCH_LIVE_EDITORS || 20);
+const LOAD_SECONDS = Number(process.env.BENCH_LIVE_LOAD_SECONDS || 30);
+const CROSS_N = Number(process.env.BENCH_LIVE_CROSS_N || 50);
+const CROSS_KEYS = Number(process.env.BENCH_LIVE_CROSS_KEYS || 15);
+const ADMIN = { email: 'bench-editor@example.test', password: 'Quire-admin-2026', firstname: 'Bench', lastname: 'Editor' };
+const TYPED = 'The quick brown fox jumps over the lazy dog, then writes another sentence. ';
 
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const round = (v, digits = 1) => (Number.isFinite(v) ? Number(v.toFixed(digits)) : null);
+
+/** p-th percentile (nearest rank below); with fewer than 100 samples the p99 is the largest. */
 const pct = (values, p) => {
+  if (!values.length) return null;
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+  return round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))], 2);
 };
+const summary = (values, extra = {}) => ({ p50: pct(values, 50), p99: pct(values, 99), n: values.length, ...extra });
 
-async function main() {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-live-'));
-  Object.assign(process.env, serverEnv(), {
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'error',
-    DATABASE_CLIENT: 'sqlite',
-    DATABASE_FILENAME: path.join(tmp, 'bench.db'),
-    AUTH_RATELIMIT_MAX: '1000000',
+let clkTck = 100;
+try {
+  clkTck = Number(execSync('getconf CLK_TCK', { encoding: 'utf8' }).trim()) || 100;
+} catch {
+  // not Linux: /proc is not read either
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
   });
-  delete process.env.DATABASE_URL;
-  const { createStrapi } = require('@strapi/strapi');
-  const strapi = await createStrapi({ appDir, distDir: path.join(appDir, 'dist'), autoReload: false, serveAdminPanel: false }).load();
-  strapi.server.mount();
-  const server = strapi.server.httpServer;
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${server.address().port}`;
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+
+/** One HTTP request; resolves to {status, text, headers, json()}. */
+function request(baseUrl, method, urlPath, { headers = {}, body } = {}) {
+  const data = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(new URL(urlPath, baseUrl), { method, agent, headers: { ...(data !== undefined && { 'content-type': 'application/json' }), ...headers } }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) });
+      });
+    });
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+async function expectStatus(promise, status, what) {
+  const res = await promise;
+  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${res.text.slice(0, 300)}`);
+  return res;
+}
+
+/**
+ * Starts bench/live-server.js with `env` and waits for it to listen. usage() reads its CPU time
+ * and RSS from /proc (the server alone: its worker threads count, the bench's clients do not)
+ * and its heap over IPC.
+ */
+async function startServer(env, label) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--expose-gc', path.join(__dirname, 'live-server.js')], {
+    cwd: ROOT,
+    env: { ...env, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` },
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (c) => (stderr = (stderr + c).slice(-4000)));
+  let nextId = 0;
+  const waiting = new Map();
+  child.on('message', (message) => {
+    const pending = waiting.get(message.id);
+    if (!pending) return;
+    waiting.delete(message.id);
+    if (message.error) pending.reject(new Error(message.error));
+    else pending.resolve(message);
+  });
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${label}: the server did not start in 180 s:\n${stderr}`)), 180_000);
+    child.on('message', (message) => {
+      if (message.type === 'ready') {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${label}: the server exited (${code}):\n${stderr}`));
+    });
+  });
+  const ask = (message) =>
+    new Promise((resolve, reject) => {
+      const id = ++nextId;
+      waiting.set(id, { resolve, reject });
+      child.send({ ...message, id });
+    });
+  const hasProc = fs.existsSync(`/proc/${child.pid}/stat`);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return {
+    label,
+    pid: child.pid,
+    baseUrl,
+    liveUrl: `ws://127.0.0.1:${port}/quire/live`,
+    createAdmin: (user) => ask({ type: 'admin', user }),
+    /** CPU seconds so far and RSS (MiB) from /proc; heap (MiB) over IPC, after a full GC when `gc`. */
+    async usage({ gc = false, heap = true } = {}) {
+      const memory = heap ? (await ask({ type: 'usage', gc })).memory : null;
+      const out = { heapMiB: memory ? memory.heapUsed / 1048576 : null, rssMiB: memory ? memory.rss / 1048576 : null, cpuSec: null };
+      if (hasProc) {
+        const stat = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        out.cpuSec = (Number(fields[11]) + Number(fields[12])) / clkTck;
+        const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+        out.rssMiB = Number(/^VmRSS:\s+(\d+)/m.exec(status)[1]) / 1024;
+      }
+      return out;
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve)));
+      clearTimeout(killer);
+    },
+  };
+}
+
+/** An admin (created over IPC, signed in once), a user with an API key, and the helpers to make articles. */
+async function setUp(server) {
+  await server.createAdmin(ADMIN);
+  const token = (await expectStatus(request(server.baseUrl, 'POST', '/admin/login', { body: { email: ADMIN.email, password: ADMIN.password } }), 200, 'admin login')).json().data.token;
+  const name = `live${crypto.randomBytes(3).toString('hex')}`;
+  const reg = await expectStatus(
+    request(server.baseUrl, 'POST', '/api/auth/local/register', { body: { username: name, email: `${name}@example.test`, password: 'a long bench passphrase' } }),
+    200,
+    'register',
+  );
+  const key = await expectStatus(request(server.baseUrl, 'POST', '/api/keys', { headers: { authorization: `Bearer ${reg.json().jwt}` }, body: { name: 'Agent' } }), 201, 'key');
+  const auth = { authorization: `Bearer ${key.json().data.secret}` };
+  const article = async (title, sections = 20) => {
+    const markdown = Array.from({ length: sections }, (_, i) => `# Part ${i}\n\n${'Words of the section. '.repeat(40)}`).join('\n\n');
+    const res = await expectStatus(request(server.baseUrl, 'POST', '/api/articles', { headers: auth, body: { title, markdown } }), 201, 'create article');
+    return res.json().data;
+  };
+  return { token, auth, article };
+}
+
+/** A Node client of the live document, as the canvas: resolves once synced. */
+function connect(liveUrl, articleId, token, name) {
   const WebSocket = require('ws');
   const Y = require('yjs');
   const { HocuspocusProvider, HocuspocusProviderWebsocket } = require('@hocuspocus/provider');
-
-  const call = async (method, url, body, headers = {}) => {
-    const res = await fetch(base + url, { method, headers: { 'content-type': 'application/json', ...headers }, body: body ? JSON.stringify(body) : undefined });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  };
-  try {
-    const { id: roleId } = await strapi.db.query('admin::role').findOne({ where: { code: 'strapi-super-admin' } });
-    await strapi.service('admin::user').create({ email: 'bench@example.test', firstname: 'Bench', lastname: 'Editor', password: 'Quire-admin-2026', isActive: true, registrationToken: null, roles: [roleId] });
-    const token = (await call('POST', '/admin/login', { email: 'bench@example.test', password: 'Quire-admin-2026' })).body.data.token;
-    const user = await call('POST', '/api/auth/local/register', { username: 'benchuser', email: 'benchuser@example.test', password: 'correct horse battery' });
-    const key = (await strapi.plugin('quire').service('keys').create(user.body.user.id, { name: 'Agent' })).secret;
-    const agent = { Authorization: `Bearer ${key}` };
-    const markdown = Array.from({ length: 20 }, (_, i) => `# Part ${i}\n\n${'Words of the section. '.repeat(40)}`).join('\n\n');
-    const open = (await call('POST', '/api/articles', { title: 'Open', markdown }, agent)).body.data;
-    const closed = (await call('POST', '/api/articles', { title: 'Closed', markdown }, agent)).body.data;
-
+  return new Promise((resolve, reject) => {
+    const socket = new HocuspocusProviderWebsocket({ url: liveUrl, WebSocketPolyfill: WebSocket });
     const doc = new Y.Doc();
-    const socket = new HocuspocusProviderWebsocket({ url: `${base.replace('http', 'ws')}/quire/live`, WebSocketPolyfill: WebSocket });
-    const provider = new HocuspocusProvider({ websocketProvider: socket, name: `article:${open.article.id}`, document: doc, token });
-    provider.attach();
-    await new Promise((resolve) => provider.on('synced', resolve));
-    const sectionId = doc.getArray('order').get(5);
-    const fragment = doc.getXmlFragment(`section:${sectionId}`);
-    const anchorOpen = open.outline[5].anchor;
-    const anchorClosed = closed.outline[5].anchor;
-
-    const arrivals = [];
-    const openCost = [];
-    const closedCost = [];
-    for (let i = 0; i < N; i += 1) {
-      const marker = `marker${i}x`;
-      const arrived = new Promise((resolve) => {
-        const check = () => {
-          if (fragment.toString().includes(marker)) {
-            fragment.unobserveDeep(check);
-            resolve(performance.now());
-          }
-        };
-        fragment.observeDeep(check);
-      });
-      const started = performance.now();
-      const res = await call('PATCH', `/api/articles/${open.article.id}/sections/${anchorOpen}`, { markdown: `# Part 5\n\nThe agent writes ${marker}. ${'Words of the section. '.repeat(40)}` }, agent);
-      openCost.push(performance.now() - started);
-      if (res.status !== 200) throw new Error(`PATCH ${res.status}`);
-      arrivals.push((await arrived) - started);
-      const t = performance.now();
-      await call('PATCH', `/api/articles/${closed.article.id}/sections/${anchorClosed}`, { markdown: `# Part 5\n\nThe agent writes ${marker}. ${'Words of the section. '.repeat(40)}` }, agent);
-      closedCost.push(performance.now() - t);
-    }
-    const ms = (v) => `${v.toFixed(1)} ms`;
-    const results = {
-      agentPatchToClient: { p50: pct(arrivals, 50), p99: pct(arrivals, 99) },
-      patchOpenLive: { p50: pct(openCost, 50), p99: pct(openCost, 99) },
-      patchNotOpen: { p50: pct(closedCost, 50), p99: pct(closedCost, 99) },
+    const destroy = () => {
+      provider.destroy();
+      socket.destroy();
     };
-    console.log(`live canvas, one process, ${N} writes:`);
-    console.log(`  agent PATCH -> change in a connected client: p50 ${ms(results.agentPatchToClient.p50)}, p99 ${ms(results.agentPatchToClient.p99)}`);
-    console.log(`  PATCH, article open live: p50 ${ms(results.patchOpenLive.p50)}, p99 ${ms(results.patchOpenLive.p99)}`);
-    console.log(`  PATCH, article not open:  p50 ${ms(results.patchNotOpen.p50)}, p99 ${ms(results.patchNotOpen.p99)}`);
-    console.log(`  open / not open (p50): ${(results.patchOpenLive.p50 / results.patchNotOpen.p50).toFixed(2)}x (target <= 1.5x)`);
-    provider.destroy();
-    socket.destroy();
-  } finally {
-    await strapi.destroy();
-    fs.rmSync(tmp, { recursive: true, force: true });
-  }
-  process.exit(0);
+    const timer = setTimeout(() => {
+      destroy();
+      reject(new Error(`${name}: not synced in 60 s`));
+    }, 60_000);
+    const provider = new HocuspocusProvider({
+      websocketProvider: socket,
+      name: `article:${articleId}`,
+      document: doc,
+      token,
+      onAuthenticationFailed: ({ reason }) => {
+        clearTimeout(timer);
+        destroy();
+        reject(new Error(`${name}: ${reason}`));
+      },
+      onSynced: () => {
+        clearTimeout(timer);
+        resolve({ doc, provider, destroy });
+      },
+    });
+    provider.attach();
+    provider.setAwarenessField('user', { name, color: '#3366cc', kind: 'editor', id: 0 });
+  });
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+/** The first text node of a section's first paragraph (where a person types). */
+function textOf(doc, sectionId) {
+  const Y = require('yjs');
+  for (const node of doc.getXmlFragment(`section:${sectionId}`).toArray()) {
+    if (node instanceof Y.XmlElement && node.nodeName === 'paragraph') {
+      const text = node.toArray().find((n) => n instanceof Y.XmlText);
+      if (text) return text;
+    }
+  }
+  throw new Error(`section ${sectionId} has no paragraph text`);
+}
+
+/** A keystroke as the canvas makes it: one character into the Y.XmlText, then the caret in awareness. */
+function type(client, sectionId, offset, char) {
+  const Y = require('yjs');
+  const text = textOf(client.doc, sectionId);
+  const at = Math.min(offset, text.length);
+  client.doc.transact(() => text.insert(at, char));
+  const caret = Y.relativePositionToJSON(Y.createRelativePositionFromTypeIndex(text, at + 1));
+  client.provider.setAwarenessField('cursor', { anchor: caret, head: caret });
+}
+
+/**
+ * Resolves with the time when `predicate` holds on the section in `doc` (checked at each change
+ * of it), or null after `timeoutMs`.
+ */
+function whenSection(doc, sectionId, predicate, timeoutMs) {
+  const fragment = doc.getXmlFragment(`section:${sectionId}`);
+  return new Promise((resolve) => {
+    const done = (value) => {
+      clearTimeout(timer);
+      fragment.unobserveDeep(check);
+      resolve(value);
+    };
+    const check = () => {
+      if (predicate()) done(performance.now());
+    };
+    const timer = setTimeout(() => done(null), timeoutMs);
+    fragment.observeDeep(check);
+  });
+}
+
+/** Sequential GET /_health: the floor the latencies are read against. */
+async function healthFloor(baseUrl, n) {
+  const times = [];
+  for (let i = 0; i < n; i += 1) {
+    const started = performance.now();
+    await expectStatus(request(baseUrl, 'GET', '/_health'), 204, '/_health');
+    times.push(performance.now() - started);
+  }
+  return summary(times);
+}
+
+/** Agent PATCHes to `target`'s section `anchor` (HTTP to `baseUrl`), timed to the change in `observer`. */
+async function patchToClient({ baseUrl, auth, articleId, anchor, sectionId, observer, n, timeoutMs, closed }) {
+  const arrivals = [];
+  const openCost = [];
+  const closedCost = [];
+  let missed = 0;
+  const fragment = observer.doc.getXmlFragment(`section:${sectionId}`);
+  for (let i = 0; i < n; i += 1) {
+    const marker = `marker${i}x${crypto.randomBytes(2).toString('hex')}`;
+    const body = { markdown: `# Part 5\n\nThe agent writes ${marker}. ${'Words of the section. '.repeat(40)}` };
+    const arrived = whenSection(observer.doc, sectionId, () => fragment.toString().includes(marker), timeoutMs);
+    const started = performance.now();
+    await expectStatus(request(baseUrl, 'PATCH', `/api/articles/${articleId}/sections/${anchor}`, { headers: auth, body }), 200, 'PATCH open');
+    openCost.push(performance.now() - started);
+    const at = await arrived;
+    if (at === null) missed += 1;
+    else arrivals.push(at - started);
+    if (closed) {
+      const t = performance.now();
+      await expectStatus(request(baseUrl, 'PATCH', `/api/articles/${closed.articleId}/sections/${closed.anchor}`, { headers: auth, body }), 200, 'PATCH closed');
+      closedCost.push(performance.now() - t);
+    }
+  }
+  return { arrivals: summary(arrivals, { missed }), openCost: summary(openCost), closedCost: summary(closedCost) };
+}
+
+/** Client A types one character at a time; the time until client B's copy of the section has it. */
+async function keystrokeToClient({ a, b, sectionId, n, timeoutMs, gapMs }) {
+  const times = [];
+  let missed = 0;
+  let offset = 10;
+  for (let i = 0; i < n; i += 1) {
+    const target = textOf(a.doc, sectionId).length + 1;
+    const arrived = whenSection(b.doc, sectionId, () => textOf(b.doc, sectionId).length >= target, timeoutMs);
+    const started = performance.now();
+    type(a, sectionId, offset, TYPED[i % TYPED.length]);
+    offset += 1;
+    const at = await arrived;
+    if (at === null) {
+      missed += 1;
+      // Later samples must not count this one's arrival: wait until B has caught up.
+      await whenSection(b.doc, sectionId, () => textOf(b.doc, sectionId).length >= target, timeoutMs);
+    } else times.push(at - started);
+    await sleep(gapMs);
+  }
+  return summary(times, { missed });
+}
+
+/**
+ * EDITORS clients, each typing into its own section of one article (a character every 100-300 ms)
+ * for LOAD_SECONDS, while the server's CPU and memory are sampled every second. Client 0 also
+ * times every other editor's keystrokes to its copy.
+ */
+async function typingLoad(server, token, articleId) {
+  // Idle CPU, then memory before anyone connects (after a full GC: the heap is what the server holds).
+  const idleFrom = await server.usage({ heap: false });
+  const idleStart = performance.now();
+  await sleep(3000);
+  const idleTo = await server.usage({ heap: false });
+  const idlePct = ((idleTo.cpuSec - idleFrom.cpuSec) / ((performance.now() - idleStart) / 1000)) * 100;
+  const before = await server.usage({ gc: true });
+
+  const clients = [];
+  for (let i = 0; i < EDITORS; i += 1) clients.push(await connect(server.liveUrl, articleId, token, `Editor ${i + 1}`));
+  const sections = clients[0].doc.getArray('order').toArray();
+  if (sections.length < EDITORS) throw new Error(`the article has ${sections.length} sections for ${EDITORS} editors`);
+  const connected = await server.usage();
+
+  // Client 0 times the others' keystrokes: the i-th character typed into a section is there
+  // when that section's text has grown by i.
+  const observer = clients[0];
+  const sent = clients.map(() => []);
+  const initial = sections.map((id) => textOf(observer.doc, id).length);
+  const seen = sections.map(() => 0);
+  const arrivals = [];
+  const observers = [];
+  for (let s = 1; s < EDITORS; s += 1) {
+    const fragment = observer.doc.getXmlFragment(`section:${sections[s]}`);
+    const check = () => {
+      const now = performance.now();
+      const grown = textOf(observer.doc, sections[s]).length - initial[s];
+      while (seen[s] < grown) {
+        const t0 = sent[s][seen[s]];
+        seen[s] += 1;
+        if (t0 !== undefined) arrivals.push(now - t0);
+      }
+    };
+    fragment.observeDeep(check);
+    observers.push(() => fragment.unobserveDeep(check));
+  }
+
+  const samples = [];
+  let sampling = true;
+  const cpuStart = await server.usage({ heap: false });
+  const benchCpuStart = process.cpuUsage();
+  const started = performance.now();
+  const sampler = (async () => {
+    let last = { ...cpuStart, at: started };
+    while (sampling) {
+      await sleep(1000);
+      const u = await server.usage();
+      const at = performance.now();
+      samples.push({ cpuPct: ((u.cpuSec - last.cpuSec) / ((at - last.at) / 1000)) * 100, rssMiB: u.rssMiB, heapMiB: u.heapMiB });
+      last = { ...u, at };
+    }
+  })();
+  const stopAt = started + LOAD_SECONDS * 1000;
+  let typed = 0;
+  await Promise.all(
+    clients.map(async (client, i) => {
+      let offset = 10;
+      await sleep(Math.random() * 200);
+      while (performance.now() < stopAt) {
+        type(client, sections[i], offset, TYPED[offset % TYPED.length]);
+        sent[i].push(performance.now());
+        offset += 1;
+        typed += 1;
+        await sleep(100 + Math.random() * 200);
+      }
+    }),
+  );
+  const cpuEnd = await server.usage({ heap: false });
+  const elapsed = (performance.now() - started) / 1000;
+  const benchCpu = process.cpuUsage(benchCpuStart);
+  sampling = false;
+  await sampler;
+  // Everything typed has reached client 0 (or 10 s passed).
+  const expected = sent.slice(1).reduce((n, xs) => n + xs.length, 0);
+  const deadline = Date.now() + 10_000;
+  while (arrivals.length < expected && Date.now() < deadline) await sleep(50);
+  for (const off of observers) off();
+  for (const client of clients) client.destroy();
+  // The documents store what is left and unload; then a full GC.
+  await sleep(5000);
+  const after = await server.usage({ gc: true });
+
+  const peak = (key) => Math.max(...samples.map((s) => s[key]).filter(Number.isFinite));
+  return {
+    editors: EDITORS,
+    seconds: round(elapsed),
+    keystrokes: typed,
+    keystrokesPerSecond: round(typed / elapsed),
+    cpu: {
+      idlePct: round(idlePct),
+      meanPct: round(((cpuEnd.cpuSec - cpuStart.cpuSec) / elapsed) * 100),
+      peakSecondPct: round(peak('cpuPct')),
+    },
+    rssMiB: { before: round(before.rssMiB), connected: round(connected.rssMiB), peak: round(Math.max(peak('rssMiB'), connected.rssMiB)), after: round(after.rssMiB) },
+    heapMiB: { before: round(before.heapMiB), connected: round(connected.heapMiB), peak: round(Math.max(peak('heapMiB'), connected.heapMiB)), after: round(after.heapMiB) },
+    keystrokeToClient: summary(arrivals, { missed: expected - arrivals.length }),
+    benchProcessCpuPct: round(((benchCpu.user + benchCpu.system) / 1e6 / elapsed) * 100),
+  };
+}
+
+/** The section ids of an article as the live document orders them, with their anchors. */
+function sectionsOf(client, created) {
+  const order = client.doc.getArray('order').toArray();
+  return created.outline.map((s, i) => ({ anchor: s.anchor, id: order[i] }));
+}
+
+async function oneProcess(log) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-live-'));
+  const env = {
+    ...process.env,
+    ...serverEnv(),
+    NODE_ENV: 'production',
+    DATABASE_CLIENT: 'sqlite',
+    DATABASE_FILENAME: path.join(tmp, 'bench.db'),
+    AUTH_RATELIMIT_MAX: '1000000',
+  };
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  // The live channel signs in admin sessions: the admin API stays on (the panel itself is not served).
+  delete env.SERVE_ADMIN_PANEL;
+  log('Live canvas: starting a server (SQLite, child process)...');
+  const server = await startServer(env, 'live');
+  const clients = [];
+  try {
+    const s = await setUp(server);
+    const open = await s.article('Open');
+    const closed = await s.article('Closed');
+    const load = await s.article('Load', Math.max(20, EDITORS));
+
+    const health = await healthFloor(server.baseUrl, 200);
+    const a = await connect(server.liveUrl, open.article.id, s.token, 'Client A');
+    const b = await connect(server.liveUrl, open.article.id, s.token, 'Client B');
+    clients.push(a, b);
+    const openSections = sectionsOf(a, open);
+    log(`Live canvas: ${N} agent PATCHes -> a connected client, each beside one to an article nobody has open...`);
+    const patch = await patchToClient({
+      baseUrl: server.baseUrl,
+      auth: s.auth,
+      articleId: open.article.id,
+      anchor: openSections[5].anchor,
+      sectionId: openSections[5].id,
+      observer: b,
+      n: N,
+      timeoutMs: 10_000,
+      closed: { articleId: closed.article.id, anchor: closed.outline[5].anchor },
+    });
+    log(`Live canvas: ${KEYS} keystrokes of client A -> client B...`);
+    const keystroke = await keystrokeToClient({ a, b, sectionId: openSections[8].id, n: KEYS, timeoutMs: 10_000, gapMs: 20 });
+    for (const c of clients.splice(0)) c.destroy();
+
+    log(`Live canvas: ${EDITORS} editors typing into one article for ${LOAD_SECONDS} s...`);
+    // The first article's document stores what was typed and unloads before the "before" figures.
+    await sleep(3000);
+    const loadFigures = await typingLoad(server, s.token, load.article.id);
+    return {
+      health,
+      agentPatchToClient: patch.arrivals,
+      patchOpenLive: patch.openCost,
+      patchNotOpen: patch.closedCost,
+      openToNotOpenP50: round(patch.openCost.p50 / patch.closedCost.p50, 2),
+      keystrokeToClient: keystroke,
+      typing: loadFigures,
+    };
+  } finally {
+    for (const c of clients) c.destroy();
+    await server.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Whether PostgreSQL and Redis answer; the reason when not. */
+async function reachable(pgUrl, redisUrl) {
+  const { Client } = require('pg');
+  const Redis = require('ioredis');
+  const pg = new Client({ connectionString: pgUrl, connectionTimeoutMillis: 3000 });
+  try {
+    await pg.connect();
+    await pg.query('SELECT 1');
+  } catch (error) {
+    return `PostgreSQL not reachable at ${pgUrl.replace(/\/\/[^@/]*@/, '//')} (${error.message}); set BENCH_DATABASE_URL`;
+  } finally {
+    await pg.end().catch(() => undefined);
+  }
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 3000 });
+  try {
+    await redis.connect();
+    if ((await redis.ping()) !== 'PONG') return `Redis at ${redisUrl} did not answer PING`;
+  } catch (error) {
+    return `Redis not reachable at ${redisUrl} (${error.message}); set BENCH_REDIS_URL`;
+  } finally {
+    redis.disconnect();
+  }
+  return null;
+}
+
+/** Whether the compiled live channel shares documents through Redis (the Hocuspocus extension). */
+function documentsShared() {
+  const dir = path.join(ROOT, 'dist', 'src', 'plugins', 'quire', 'server', 'src', 'live');
+  try {
+    return fs.readdirSync(dir).some((f) => f.endsWith('.js') && fs.readFileSync(path.join(dir, f), 'utf8').includes('@hocuspocus/extension-redis'));
+  } catch {
+    return false;
+  }
+}
+
+async function twoProcesses(log) {
+  const pgBase = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+  const redisUrl = process.env.BENCH_REDIS_URL || process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+  const reason = await reachable(pgBase, redisUrl);
+  if (reason) return { skipped: reason };
+  const { Client } = require('pg');
+  const Redis = require('ioredis');
+  const tag = crypto.randomBytes(4).toString('hex');
+  const dbName = `quire_bench_live_${process.pid}_${tag}`;
+  const prefix = `quire-bench-live-${tag}:`;
+  const admin = new Client({ connectionString: pgBase });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  await admin.end();
+  const dbUrl = new URL(pgBase);
+  dbUrl.pathname = `/${dbName}`;
+  // One environment for both, secrets included: an admin session signed in on one is valid on the other.
+  const env = {
+    ...process.env,
+    ...serverEnv(),
+    NODE_ENV: 'production',
+    DATABASE_CLIENT: 'postgres',
+    DATABASE_URL: dbUrl.toString(),
+    REDIS_URL: redisUrl,
+    REDIS_KEY_PREFIX: prefix,
+    AUTH_RATELIMIT_MAX: '1000000',
+  };
+  delete env.DATABASE_FILENAME;
+  delete env.SERVE_ADMIN_PANEL;
+  const servers = [];
+  const clients = [];
+  try {
+    log('Live canvas: starting two servers on PostgreSQL + Redis...');
+    // One after the other: the first creates the schema.
+    servers.push(await startServer(env, 'live process 1'));
+    servers.push(await startServer(env, 'live process 2'));
+    const [one, two] = servers;
+    const s = await setUp(one);
+    const article = await s.article('Across');
+    const a = await connect(one.liveUrl, article.article.id, s.token, 'Client A (process 1)');
+    const b = await connect(two.liveUrl, article.article.id, s.token, 'Client B (process 2)');
+    clients.push(a, b);
+    const sections = sectionsOf(a, article);
+    log(`Live canvas: ${CROSS_N} agent PATCHes to process 1 -> a client on process 2...`);
+    const patch = await patchToClient({
+      baseUrl: one.baseUrl,
+      auth: s.auth,
+      articleId: article.article.id,
+      anchor: sections[5].anchor,
+      sectionId: sections[5].id,
+      observer: b,
+      n: CROSS_N,
+      timeoutMs: 10_000,
+    });
+    log(`Live canvas: ${CROSS_KEYS} keystrokes of a client on process 1 -> a client on process 2...`);
+    const keystroke = await keystrokeToClient({ a, b, sectionId: sections[8].id, n: CROSS_KEYS, timeoutMs: 10_000, gapMs: 20 });
+    const shared = documentsShared();
+    return {
+      documentsSharedThroughRedis: shared,
+      via: shared ? 'live documents shared through Redis' : 'article events through Redis; keystrokes only through the stored write (1-2 s debounce)',
+      agentPatchToClient: patch.arrivals,
+      keystrokeToClient: keystroke,
+    };
+  } finally {
+    for (const c of clients) c.destroy();
+    for (const server of servers) await server.stop();
+    const drop = new Client({ connectionString: pgBase });
+    try {
+      await drop.connect();
+      await drop.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    } catch (error) {
+      log(`Live canvas: could not drop ${dbName}: ${error.message}`);
+    } finally {
+      await drop.end().catch(() => undefined);
+    }
+    const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+    try {
+      const keys = [];
+      const stream = redis.scanStream({ match: `${prefix}*`, count: 500 });
+      for await (const batch of stream) keys.push(...batch);
+      for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
+    } catch {
+      // nothing to clean
+    } finally {
+      redis.disconnect();
+    }
+  }
+}
+
+/** Every figure of the live canvas; `log` prints progress. */
+async function liveBench({ log = console.log } = {}) {
+  const started = Date.now();
+  const one = await oneProcess(log);
+  let two;
+  try {
+    two = await twoProcesses(log);
+  } catch (error) {
+    two = { skipped: `failed: ${error.message.split('\n')[0]}` };
+  }
+  return { oneProcess: one, twoProcesses: two, seconds: Math.round((Date.now() - started) / 1000) };
+}
+
+/** The figures as printed lines. */
+function liveTable(live) {
+  const ms = (v) => (v === null || v === undefined ? 'n/a' : `${v.toFixed(1)} ms`);
+  const lat = (x) => `p50 ${ms(x.p50)}, p99 ${ms(x.p99)} (${x.n} samples${x.missed ? `, ${x.missed} not arrived in 10 s` : ''})`;
+  const o = live.oneProcess;
+  const t = o.typing;
+  const lines = [
+    'Live canvas (issue 22)',
+    `  GET /_health one at a time (the floor):            ${lat(o.health)}`,
+    '  One process:',
+    `    agent PATCH -> change in a connected client:     ${lat(o.agentPatchToClient)}`,
+    `    keystroke -> another client:                     ${lat(o.keystrokeToClient)}`,
+    `    PATCH, article open live:                        ${lat(o.patchOpenLive)}`,
+    `    PATCH, article not open:                         ${lat(o.patchNotOpen)}`,
+    `    open / not open (p50):                           ${o.openToNotOpenP50}x (target within 1.5x)`,
+    `  ${t.editors} editors typing into one article (own sections), ${t.seconds} s, ${t.keystrokes} keystrokes (${t.keystrokesPerSecond}/s):`,
+    `    server CPU, % of one core:                       idle ${t.cpu.idlePct}%, mean ${t.cpu.meanPct}%, busiest second ${t.cpu.peakSecondPct}%`,
+    `    server RSS, MiB:                                 before ${t.rssMiB.before}, connected ${t.rssMiB.connected}, peak ${t.rssMiB.peak}, after ${t.rssMiB.after}`,
+    `    server heap used, MiB (before/after after a GC): before ${t.heapMiB.before}, connected ${t.heapMiB.connected}, peak ${t.heapMiB.peak}, after ${t.heapMiB.after}`,
+    `    keystroke -> another editor, under that load:    ${lat(t.keystrokeToClient)}`,
+    `    (the ${t.editors} clients' own process used ${t.benchProcessCpuPct}% of one core)`,
+  ];
+  const x = live.twoProcesses;
+  if (x.skipped) lines.push(`  Two processes: skipped: ${x.skipped}`);
+  else {
+    lines.push(`  Two processes (PostgreSQL + Redis; ${x.via}):`);
+    lines.push(`    agent PATCH to process 1 -> client on process 2: ${lat(x.agentPatchToClient)}`);
+    lines.push(`    keystroke on process 1 -> client on process 2:   ${lat(x.keystrokeToClient)}${x.documentsSharedThroughRedis ? '' : '  <- via the store, until documents are shared through Redis'}`);
+  }
+  lines.push(`  (${live.seconds} s)`);
+  return lines.join('\n');
+}
+
+module.exports = { liveBench, liveTable };
+
+if (require.main === module) {
+  liveBench()
+    .then((live) => {
+      console.log('');
+      console.log(liveTable(live));
+      process.exit(0);
+    })
+    .catch((error) => {
+      console.error(error);
+      process.exit(1);
+    });
+}

@@ -23,6 +23,10 @@
  * (bench/skills.js; BENCH_ONLY=skills runs that comparison alone).
  * Prints requests/s, p50/p99 latency and the ratio to /_health, and writes bench/results.json.
  * Searches: in the article of 200 sections, and across another user's 200 articles.
+ * Last, with the main server stopped, the live canvas (bench/live.js: its own servers as child
+ * processes, one on SQLite and two on PostgreSQL + Redis): agent PATCH and keystroke -> another
+ * client, 20 editors typing (server CPU and memory), PATCH open live against not open.
+ * BENCH_ONLY=live runs that part alone (bench/results-live.json).
  * BENCH_ONLY=<regexp> measures only the scenarios it matches, beside /_health, then sends only
  * the hostile inputs it matches (e.g. BENCH_ONLY='10,000 lines|200 KB'), and stops there.
  *
@@ -40,6 +44,7 @@ const { serverEnv } = require('../tests/helpers/server-env');
 const { hostileCases, hostileTable, thresholdBodies, INLINE_MAX } = require('./event-loop');
 const { revisionCases, revisionTable } = require('./revisions');
 const { validationBench, validationLine, skillCallBench, skillCallLine } = require('./skills');
+const { liveBench, liveTable } = require('./live');
 
 const ROOT = path.join(__dirname, '..');
 const DURATION = Number(process.env.BENCH_DURATION || 10);
@@ -134,9 +139,12 @@ async function startServer(extraEnv = {}) {
     if (Date.now() > deadline) throw new Error(`the server did not start in time:\n${stderr}`);
     await new Promise((r) => setTimeout(r, 250));
   }
+  let stopped = false;
   return {
     baseUrl,
     async stop() {
+      if (stopped) return;
+      stopped = true;
       child.kill('SIGTERM');
       await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
       fs.rmSync(tmp, { recursive: true, force: true });
@@ -332,6 +340,15 @@ function table(rows, health) {
 }
 
 async function main() {
+  if (process.env.BENCH_ONLY === 'live') {
+    // The live canvas alone (it starts its own servers): BENCH_ONLY=live node bench/run.js
+    const live = await liveBench();
+    console.log('');
+    console.log(liveTable(live));
+    fs.writeFileSync(path.join(__dirname, 'results-live.json'), JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadAverageAtEnd: os.loadavg(), live }, null, 2) + '\n');
+    console.log('Written to bench/results-live.json');
+    return;
+  }
   console.log(`Starting the server (SQLite, ${os.cpus().length} CPUs, load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')})...`);
   const server = await startServer();
   if (process.env.BENCH_ONLY === 'revisions') {
@@ -580,6 +597,12 @@ async function main() {
       inputValidation,
       skillCall,
     };
+    // The live canvas starts servers of its own: this one stops first, so it does not share the machine.
+    await server.stop();
+    out.live = await liveBench();
+    console.log('');
+    console.log(liveTable(out.live));
+    out.loadAverageAtEnd = os.loadavg();
     fs.writeFileSync(path.join(__dirname, 'results.json'), JSON.stringify(out, null, 2) + '\n');
     console.log('Written to bench/results.json');
   } finally {
