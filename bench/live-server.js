@@ -4,11 +4,14 @@
  * (read from /proc by the parent): boots the compiled app from dist with the environment it is
  * given, listens on PORT (127.0.0.1) and sends { type: 'ready' } over IPC. Over IPC it also
  * answers { type: 'usage', gc } with process.memoryUsage() (after a full GC when asked and the
- * process runs with --expose-gc: the heap then holds only live objects), and { type: 'admin' }
+ * process runs with --expose-gc: the heap then holds only live objects) and the event loop's
+ * delay since the last such question (how long a ready callback waited: whether the server was
+ * blocked, or work waited elsewhere), and { type: 'admin' }
  * by creating a Super Admin to sign in with (the live channel authenticates admin sessions).
  * SIGTERM shuts it down cleanly.
  */
 const path = require('node:path');
+const { monitorEventLoopDelay } = require('node:perf_hooks');
 const { createStrapi } = require('@strapi/strapi');
 
 const appDir = path.resolve(__dirname, '..');
@@ -19,12 +22,17 @@ async function main() {
   const server = app.server.httpServer;
   await new Promise((resolve) => server.listen(Number(process.env.PORT), '127.0.0.1', resolve));
 
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   process.on('message', async (message) => {
     const reply = (body) => process.send({ id: message.id, ...body });
     try {
       if (message.type === 'usage') {
         if (message.gc && typeof global.gc === 'function') global.gc();
-        reply({ memory: process.memoryUsage() });
+        const ms = (ns) => ns / 1e6;
+        const eventLoop = { p50Ms: ms(loopDelay.percentile(50)), p99Ms: ms(loopDelay.percentile(99)), maxMs: ms(loopDelay.max) };
+        loopDelay.reset();
+        reply({ memory: process.memoryUsage(), eventLoop });
       } else if (message.type === 'admin') {
         const { id: roleId } = await app.db.query('admin::role').findOne({ where: { code: 'strapi-super-admin' } });
         await app.service('admin::user').create({ ...message.user, isActive: true, registrationToken: null, roles: [roleId] });

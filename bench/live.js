@@ -26,7 +26,8 @@
  * stores 1-2 s after typing), so that figure is about the store's debounce, and is labelled so.
  * PostgreSQL: a fresh database next to BENCH_DATABASE_URL / DATABASE_URL (default
  * postgres://postgres@127.0.0.1:5432/postgres), dropped afterwards; Redis: BENCH_REDIS_URL /
- * REDIS_URL (default redis://127.0.0.1:6379), under a key prefix of its own.
+ * REDIS_URL (default redis://127.0.0.1:6379), under a key prefix of its own;
+ * BENCH_LIVE_CROSS=false skips this part.
  *
  * Not part of the tests: numbers depend on the machine and on what else runs on it.
  */
@@ -108,9 +109,10 @@ async function expectStatus(promise, status, what) {
  * and RSS from /proc (the server alone: its worker threads count, the bench's clients do not)
  * and its heap over IPC.
  */
-async function startServer(env, label) {
+async function startServer(env, label, { profileDir } = {}) {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--expose-gc', path.join(__dirname, 'live-server.js')], {
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(process.execPath, ['--expose-gc', ...profile, path.join(__dirname, 'live-server.js')], {
     cwd: ROOT,
     env: { ...env, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
@@ -153,16 +155,23 @@ async function startServer(env, label) {
     baseUrl,
     liveUrl: `ws://127.0.0.1:${port}/quire/live`,
     createAdmin: (user) => ask({ type: 'admin', user }),
-    /** CPU seconds so far and RSS (MiB) from /proc; heap (MiB) over IPC, after a full GC when `gc`. */
+    /**
+     * CPU seconds so far and RSS (MiB) from /proc; over IPC (unless `heap` is false) the heap
+     * (MiB, after a full GC when `gc`) and the event loop's delay since the last such call.
+     */
     async usage({ gc = false, heap = true } = {}) {
-      const memory = heap ? (await ask({ type: 'usage', gc })).memory : null;
-      const out = { heapMiB: memory ? memory.heapUsed / 1048576 : null, rssMiB: memory ? memory.rss / 1048576 : null, cpuSec: null };
+      const answer = heap ? await ask({ type: 'usage', gc }) : null;
+      const memory = answer?.memory;
+      const out = { heapMiB: memory ? memory.heapUsed / 1048576 : null, rssMiB: memory ? memory.rss / 1048576 : null, cpuSec: null, cpuWaitSec: null, eventLoop: answer?.eventLoop ?? null };
       if (hasProc) {
         const stat = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8');
         const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
         out.cpuSec = (Number(fields[11]) + Number(fields[12])) / clkTck;
         const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
         out.rssMiB = Number(/^VmRSS:\s+(\d+)/m.exec(status)[1]) / 1024;
+        // The main thread's time spent runnable but waiting for a CPU (a loaded machine's share of the latency).
+        const schedstat = `/proc/${child.pid}/schedstat`;
+        if (fs.existsSync(schedstat)) out.cpuWaitSec = Number(fs.readFileSync(schedstat, 'utf8').split(' ')[1]) / 1e9;
       }
       return out;
     },
@@ -378,7 +387,7 @@ async function typingLoad(server, token, articleId) {
 
   const samples = [];
   let sampling = true;
-  const cpuStart = await server.usage({ heap: false });
+  const cpuStart = await server.usage();
   const benchCpuStart = process.cpuUsage();
   const started = performance.now();
   const sampler = (async () => {
@@ -387,7 +396,13 @@ async function typingLoad(server, token, articleId) {
       await sleep(1000);
       const u = await server.usage();
       const at = performance.now();
-      samples.push({ cpuPct: ((u.cpuSec - last.cpuSec) / ((at - last.at) / 1000)) * 100, rssMiB: u.rssMiB, heapMiB: u.heapMiB });
+      samples.push({
+        cpuPct: ((u.cpuSec - last.cpuSec) / ((at - last.at) / 1000)) * 100,
+        rssMiB: u.rssMiB,
+        heapMiB: u.heapMiB,
+        loopP99Ms: u.eventLoop?.p99Ms,
+        loopMaxMs: u.eventLoop?.maxMs,
+      });
       last = { ...u, at };
     }
   })();
@@ -431,9 +446,13 @@ async function typingLoad(server, token, articleId) {
       idlePct: round(idlePct),
       meanPct: round(((cpuEnd.cpuSec - cpuStart.cpuSec) / elapsed) * 100),
       peakSecondPct: round(peak('cpuPct')),
+      // Share of the time the server's main thread was ready to run but waited for a CPU.
+      mainThreadWaitingPct: cpuStart.cpuWaitSec === null ? null : round(((cpuEnd.cpuWaitSec - cpuStart.cpuWaitSec) / elapsed) * 100),
     },
     rssMiB: { before: round(before.rssMiB), connected: round(connected.rssMiB), peak: round(Math.max(peak('rssMiB'), connected.rssMiB)), after: round(after.rssMiB) },
     heapMiB: { before: round(before.heapMiB), connected: round(connected.heapMiB), peak: round(Math.max(peak('heapMiB'), connected.heapMiB)), after: round(after.heapMiB) },
+    // The server's event loop while they typed: how long a ready callback waited (per-second samples).
+    eventLoopDelayMs: { worstSecondP99: round(peak('loopP99Ms')), max: round(peak('loopMaxMs')) },
     keystrokeToClient: summary(arrivals, { missed: expected - arrivals.length }),
     benchProcessCpuPct: round(((benchCpu.user + benchCpu.system) / 1e6 / elapsed) * 100),
   };
@@ -460,13 +479,18 @@ async function oneProcess(log) {
   // The live channel signs in admin sessions: the admin API stays on (the panel itself is not served).
   delete env.SERVE_ADMIN_PANEL;
   log('Live canvas: starting a server (SQLite, child process)...');
-  const server = await startServer(env, 'live');
+  // BENCH_LIVE_PROFILE=<dir>: a CPU profile of this server (.cpuprofile, written when it stops).
+  const server = await startServer(env, 'live', { profileDir: process.env.BENCH_LIVE_PROFILE });
   const clients = [];
   try {
     const s = await setUp(server);
     const open = await s.article('Open');
     const closed = await s.article('Closed');
     const load = await s.article('Load', Math.max(20, EDITORS));
+
+    // First, so "before" is the server as booted and seeded.
+    log(`Live canvas: ${EDITORS} editors typing into one article for ${LOAD_SECONDS} s...`);
+    const loadFigures = await typingLoad(server, s.token, load.article.id);
 
     const health = await healthFloor(server.baseUrl, 200);
     const a = await connect(server.liveUrl, open.article.id, s.token, 'Client A');
@@ -488,11 +512,6 @@ async function oneProcess(log) {
     log(`Live canvas: ${KEYS} keystrokes of client A -> client B...`);
     const keystroke = await keystrokeToClient({ a, b, sectionId: openSections[8].id, n: KEYS, timeoutMs: 10_000, gapMs: 20 });
     for (const c of clients.splice(0)) c.destroy();
-
-    log(`Live canvas: ${EDITORS} editors typing into one article for ${LOAD_SECONDS} s...`);
-    // The first article's document stores what was typed and unloads before the "before" figures.
-    await sleep(3000);
-    const loadFigures = await typingLoad(server, s.token, load.article.id);
     return {
       health,
       agentPatchToClient: patch.arrivals,
@@ -547,6 +566,7 @@ function documentsShared() {
 async function twoProcesses(log) {
   const pgBase = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
   const redisUrl = process.env.BENCH_REDIS_URL || process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+  if (process.env.BENCH_LIVE_CROSS === 'false') return { skipped: 'BENCH_LIVE_CROSS=false' };
   const reason = await reachable(pgBase, redisUrl);
   if (reason) return { skipped: reason };
   const { Client } = require('pg');
@@ -662,10 +682,12 @@ function liveTable(live) {
     `    PATCH, article not open:                         ${lat(o.patchNotOpen)}`,
     `    open / not open (p50):                           ${o.openToNotOpenP50}x (target within 1.5x)`,
     `  ${t.editors} editors typing into one article (own sections), ${t.seconds} s, ${t.keystrokes} keystrokes (${t.keystrokesPerSecond}/s):`,
-    `    server CPU, % of one core:                       idle ${t.cpu.idlePct}%, mean ${t.cpu.meanPct}%, busiest second ${t.cpu.peakSecondPct}%`,
+    `    server CPU, % of one core:                       idle ${t.cpu.idlePct}%, mean ${t.cpu.meanPct}%, busiest second ${t.cpu.peakSecondPct}%` +
+      (t.cpu.mainThreadWaitingPct === null ? '' : `; its main thread waited for a CPU ${t.cpu.mainThreadWaitingPct}% of the time`),
     `    server RSS, MiB:                                 before ${t.rssMiB.before}, connected ${t.rssMiB.connected}, peak ${t.rssMiB.peak}, after ${t.rssMiB.after}`,
     `    server heap used, MiB (before/after after a GC): before ${t.heapMiB.before}, connected ${t.heapMiB.connected}, peak ${t.heapMiB.peak}, after ${t.heapMiB.after}`,
     `    keystroke -> another editor, under that load:    ${lat(t.keystrokeToClient)}`,
+    `    server event loop delay meanwhile:               worst second's p99 ${ms(t.eventLoopDelayMs.worstSecondP99)}, longest ${ms(t.eventLoopDelayMs.max)}`,
     `    (the ${t.editors} clients' own process used ${t.benchProcessCpuPct}% of one core)`,
   ];
   const x = live.twoProcesses;
