@@ -542,6 +542,7 @@ async function reachable(pgUrl, redisUrl) {
     await pg.end().catch(() => undefined);
   }
   const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 3000 });
+  redis.on('error', () => undefined); // the failed connect below says why
   try {
     await redis.connect();
     if ((await redis.ping()) !== 'PONG') return `Redis at ${redisUrl} did not answer PING`;
@@ -574,6 +575,7 @@ async function twoProcesses(log) {
   const tag = crypto.randomBytes(4).toString('hex');
   const dbName = `quire_bench_live_${process.pid}_${tag}`;
   const prefix = `quire-bench-live-${tag}:`;
+  const queue = `quire-bench-live-${tag}`;
   const admin = new Client({ connectionString: pgBase });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${dbName}`);
@@ -589,6 +591,8 @@ async function twoProcesses(log) {
     DATABASE_URL: dbUrl.toString(),
     REDIS_URL: redisUrl,
     REDIS_KEY_PREFIX: prefix,
+    // A queue of its own: on a shared Redis these servers must not take anyone's trigger runs.
+    TRIGGER_QUEUE: queue,
     AUTH_RATELIMIT_MAX: '1000000',
   };
   delete env.DATABASE_FILENAME;
@@ -642,8 +646,9 @@ async function twoProcesses(log) {
     const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
     try {
       const keys = [];
-      const stream = redis.scanStream({ match: `${prefix}*`, count: 500 });
-      for await (const batch of stream) keys.push(...batch);
+      for (const match of [`${prefix}*`, `bull:${queue}*`]) {
+        for await (const batch of redis.scanStream({ match, count: 500 })) keys.push(...batch);
+      }
       for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
     } catch {
       // nothing to clean
@@ -701,7 +706,7 @@ function liveTable(live) {
   return lines.join('\n');
 }
 
-module.exports = { liveBench, liveTable };
+module.exports = { liveBench, liveTable, twoProcesses };
 
 if (require.main === module) {
   liveBench()

@@ -599,9 +599,15 @@ async function main() {
     };
     // The live canvas starts servers of its own: this one stops first, so it does not share the machine.
     await server.stop();
-    out.live = await liveBench();
-    console.log('');
-    console.log(liveTable(out.live));
+    try {
+      out.live = await liveBench();
+      console.log('');
+      console.log(liveTable(out.live));
+    } catch (error) {
+      // The figures above are still written.
+      out.live = { error: error.message };
+      console.log(`Live canvas: failed: ${error.stack}`);
+    }
     out.loadAverageAtEnd = os.loadavg();
     fs.writeFileSync(path.join(__dirname, 'results.json'), JSON.stringify(out, null, 2) + '\n');
     console.log('Written to bench/results.json');
