@@ -62,13 +62,6 @@ turndown.addRule('paragraphInTableCell', {
   replacement: (content, node) => content.trim().replace(/\n+/g, ' ').replace(/(?<!\\)\|/g, '\\|') + (node.nextSibling ? '<br>' : ''),
 });
 
-// Strikethrough as GitHub writes it, `~~text~~` (the gfm plugin writes one tilde, which not
-// every Markdown reader takes).
-turndown.addRule('doubleTildeStrikethrough', {
-  filter: ['del', 's', 'strike'] as any,
-  replacement: (content) => `~~${content}~~`,
-});
-
 export function htmlToMarkdown(html: string): string {
   return turndown
     .turndown(html)
