@@ -25,7 +25,7 @@ it("the first Super Admin signs in to Quire's home, with no guided tour; a tour 
       await page.waitForURL(suite.url('/admin'));
       // The home as it settles: Strapi asked whether this is the first Super Admin (it is), Quire's widgets are there.
       expect((await (await tourMeta).json()).data.isFirstSuperAdminUser).toBe(true);
-      await page.getByTestId('widget-agent-changes').waitFor();
+      await page.getByText('Articles agents changed').waitFor();
       expect(await page.getByRole('button', { name: 'Close guided tour' }).count()).toBe(0);
       expect(await page.getByText('Discover your application!').count()).toBe(0);
       expect(await page.evaluate(tourState)).toEqual(expect.objectContaining({ enabled: false }));

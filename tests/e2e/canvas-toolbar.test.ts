@@ -92,6 +92,8 @@ it('bold, strikethrough, a code block and a table from the toolbar are stored in
     }
     const tableTools = mill.getByRole('group', { name: 'Table' });
     await tableTools.getByRole('button', { name: 'Add a row below' }).click();
+    // The caret stays in "first"; Tab goes to the new row's first cell.
+    await page.keyboard.press('Tab');
     await page.keyboard.type('Grace');
     await shoot(mill, 'toolbar-table-laptop');
 
