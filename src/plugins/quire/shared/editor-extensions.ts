@@ -11,6 +11,7 @@
  */
 import { Node, type AnyExtension } from '@tiptap/core';
 import Image from '@tiptap/extension-image';
+import { TableKit } from '@tiptap/extension-table';
 import StarterKit from '@tiptap/starter-kit';
 
 export interface LinkCardAttributes {
@@ -73,10 +74,14 @@ export const LinkCard = Node.create({
 
 /**
  * The section schema's extensions. The undo/redo of StarterKit is off: with collaboration the
- * Yjs undo manager (Collaboration's own) undoes only this person's changes.
+ * Yjs undo manager (Collaboration's own) undoes only this person's changes. StarterKit brings
+ * strikethrough (`<s>`) and code blocks (`<pre><code>`); TableKit the tables GFM Markdown has
+ * (a header row of `<th>`, then `<td>` rows). Columns are not resizable: widths would live in
+ * inline styles, which the server's sanitiser drops, and Markdown tables have none.
  */
 export const editorExtensions = (): AnyExtension[] => [
   StarterKit.configure({ link: { openOnClick: false, autolink: true }, undoRedo: false }),
   Image,
   LinkCard,
+  TableKit.configure({ table: { resizable: false } }),
 ];

@@ -1,15 +1,19 @@
 /**
  * The Quire plugin's admin panel entry (built by `strapi build` through the package's
  * `./strapi-admin` export): the Quire menu link, shown to admins holding plugin::quire.read,
- * and the plugin's translations.
+ * the admin home's widgets, Strapi's guided tour marked skipped (guided-tour.ts), and the
+ * plugin's translations.
  */
 import { Book, Clock, Sparkle } from '@strapi/icons';
 import { registerTranslations } from '../../../../kernel/admin-ui/translations';
+import { skipStrapiGuidedTour } from './guided-tour';
 import { PERMISSIONS } from './permissions';
 import { PLUGIN_ID, t } from './pluginId';
 
 export default {
   register(app: any) {
+    // Before the panel renders (Strapi renders after every plugin's register and bootstrap).
+    skipStrapiGuidedTour();
     app.addMenuLink({
       to: `plugins/${PLUGIN_ID}`,
       icon: Book,

@@ -1,8 +1,9 @@
 /**
  * The outline beside the article: click a title to jump to its section, drag to reorder (or the
- * arrow buttons, from the keyboard), add a section, delete one after a confirmation.
+ * arrow buttons, from the keyboard), add a section at the end (the canvas's insert controls add
+ * one anywhere; the page owns the dialog, AddSection.tsx), delete one after a confirmation.
  */
-import { Box, Button, Dialog, Field, Flex, IconButton, TextInput, Typography } from '@strapi/design-system';
+import { Box, Button, Dialog, Flex, IconButton, Typography } from '@strapi/design-system';
 import { ArrowDown, ArrowUp, Drag, Plus, Trash } from '@strapi/icons';
 import { ConfirmDialog } from '@strapi/strapi/admin';
 import * as React from 'react';
@@ -17,7 +18,8 @@ interface Props {
   canEdit: boolean;
   onJump: (anchor: string) => void;
   onMove: (anchor: string, placement: Placement) => void;
-  onAdd: (title: string) => void;
+  /** Asks for a new section at the end (the page's dialog asks its heading). */
+  onAdd: () => void;
   onDelete: (anchor: string) => void;
 }
 
@@ -28,7 +30,6 @@ export const Outline = ({ sections, canEdit, onJump, onMove, onAdd, onDelete }: 
   const m = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: t(id), defaultMessage }, values as never);
   const [dragged, setDragged] = React.useState<string | null>(null);
   const [over, setOver] = React.useState<string | null>(null);
-  const [adding, setAdding] = React.useState<string | null>(null);
   const [doomed, setDoomed] = React.useState<SectionRecord | null>(null);
   const noTitle = m('canvas.untitled', '(text before the first heading)');
 
@@ -111,37 +112,11 @@ export const Outline = ({ sections, canEdit, onJump, onMove, onAdd, onDelete }: 
       </Flex>
       {canEdit ? (
         <Box paddingTop={3}>
-          <Button variant="secondary" startIcon={<Plus />} onClick={() => setAdding('')} fullWidth>
+          <Button variant="secondary" startIcon={<Plus />} onClick={onAdd} fullWidth>
             {m('canvas.addSection', 'Add section')}
           </Button>
         </Box>
       ) : null}
-
-      <Dialog.Root open={adding !== null} onOpenChange={(open: boolean) => !open && setAdding(null)}>
-        <Dialog.Content>
-          <Dialog.Header>{m('canvas.addSection.title', 'Add a section at the end')}</Dialog.Header>
-          <Dialog.Body>
-            <Field.Root name="sectionTitle" required width="100%">
-              <Field.Label>{m('canvas.addSection.heading', 'Heading')}</Field.Label>
-              <TextInput value={adding ?? ''} onChange={(e: React.ChangeEvent<HTMLInputElement>) => setAdding(e.target.value)} />
-            </Field.Root>
-          </Dialog.Body>
-          <Dialog.Footer>
-            <Dialog.Cancel>
-              <Button variant="tertiary">{m('canvas.cancel', 'Cancel')}</Button>
-            </Dialog.Cancel>
-            <Button
-              disabled={!adding?.trim()}
-              onClick={() => {
-                onAdd(adding!.trim());
-                setAdding(null);
-              }}
-            >
-              {m('canvas.addSection.confirm', 'Add')}
-            </Button>
-          </Dialog.Footer>
-        </Dialog.Content>
-      </Dialog.Root>
 
       <Dialog.Root open={doomed !== null} onOpenChange={(open: boolean) => !open && setDoomed(null)}>
         <ConfirmDialog

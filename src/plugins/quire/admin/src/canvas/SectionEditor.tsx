@@ -2,12 +2,30 @@
  * One section of the live article, editable in place (CONTRACT 18, 19): a TipTap editor bound
  * to the Y.Doc's `section:<id>` fragment (Collaboration) with the others' carets and names
  * (CollaborationCaret). Nothing to save: what is typed goes to the live document, which the
- * server stores. The schema is the shared one (shared/editor-extensions.ts); the toolbar
- * (headings, bold, italic, lists, quote, link, an image from the Media Library) shows while the
- * section is being edited; a pasted link becomes a link card filled from the unfurl route.
+ * server stores. The schema is the shared one (shared/editor-extensions.ts); the toolbar shows
+ * while the section is being edited: headings; bold, italic, strikethrough; lists, quote, code
+ * block; link, an image from the Media Library, a table (and, inside a table, rows and columns
+ * added or removed). Every tool is an icon with its name as tooltip and aria-label. A pasted
+ * link becomes a link card filled from the unfurl route.
  */
-import { Button, Flex, IconButton } from '@strapi/design-system';
-import { Bold, BulletList, Image as ImageIcon, Italic, Link as LinkIcon, NumberList, Quotes } from '@strapi/icons';
+import { Button, Flex, IconButton, IconButtonGroup } from '@strapi/design-system';
+import {
+  Bold,
+  BulletList,
+  CodeBlock,
+  GridNine,
+  HeadingThree,
+  HeadingTwo,
+  Image as ImageIcon,
+  Italic,
+  Link as LinkIcon,
+  Minus,
+  NumberList,
+  Plus,
+  Quotes,
+  StrikeThrough,
+  Trash,
+} from '@strapi/icons';
 import { useFetchClient, useNotification, useStrapiApp } from '@strapi/strapi/admin';
 import type { HocuspocusProvider } from '@hocuspocus/provider';
 import Collaboration from '@tiptap/extension-collaboration';
@@ -124,7 +142,14 @@ export const SectionEditor = ({ provider, sectionId, user, editable, header, onT
       {icon}
     </IconButton>
   );
+  /** A table change, shown while the caret is in a table: a short text with an icon, its full name as aria-label. */
+  const tableTool = (label: string, text: string, icon: React.ReactNode, action: () => void) => (
+    <Button size="S" variant="tertiary" startIcon={icon} onClick={action} aria-label={label} title={label}>
+      {text}
+    </Button>
+  );
   const showTools = editor && editable && (focused || mediaOpen);
+  const run = () => editor!.chain().focus();
 
   return (
     <>
@@ -132,20 +157,36 @@ export const SectionEditor = ({ provider, sectionId, user, editable, header, onT
         {header}
         {showTools ? (
           // Keeps the editor's focus (and caret) while a tool is clicked.
-          <Flex gap={1} wrap="wrap" role="toolbar" aria-label={m('canvas.editor.toolbar', 'Formatting')} onMouseDown={(event: React.MouseEvent) => event.preventDefault()}>
-            <Button size="S" variant={editor.isActive('heading', { level: 2 }) ? 'secondary' : 'tertiary'} onClick={() => editor.chain().focus().toggleHeading({ level: 2 }).run()}>
-              H2
-            </Button>
-            <Button size="S" variant={editor.isActive('heading', { level: 3 }) ? 'secondary' : 'tertiary'} onClick={() => editor.chain().focus().toggleHeading({ level: 3 }).run()}>
-              H3
-            </Button>
-            {tool(m('canvas.editor.bold', 'Bold'), <Bold />, () => editor.chain().focus().toggleBold().run(), editor.isActive('bold'))}
-            {tool(m('canvas.editor.italic', 'Italic'), <Italic />, () => editor.chain().focus().toggleItalic().run(), editor.isActive('italic'))}
-            {tool(m('canvas.editor.bullets', 'Bulleted list'), <BulletList />, () => editor.chain().focus().toggleBulletList().run(), editor.isActive('bulletList'))}
-            {tool(m('canvas.editor.numbers', 'Numbered list'), <NumberList />, () => editor.chain().focus().toggleOrderedList().run(), editor.isActive('orderedList'))}
-            {tool(m('canvas.editor.quote', 'Quote'), <Quotes />, () => editor.chain().focus().toggleBlockquote().run(), editor.isActive('blockquote'))}
-            {tool(m('canvas.editor.link', 'Link'), <LinkIcon />, addLink, editor.isActive('link'))}
-            {MediaLibraryDialog ? tool(m('canvas.editor.image', 'Image from the Media Library'), <ImageIcon />, () => setMediaOpen(true)) : null}
+          <Flex gap={2} wrap="wrap" role="toolbar" aria-label={m('canvas.editor.toolbar', 'Formatting')} onMouseDown={(event: React.MouseEvent) => event.preventDefault()}>
+            <IconButtonGroup>
+              {tool(m('canvas.editor.heading2', 'Heading 2'), <HeadingTwo />, () => run().toggleHeading({ level: 2 }).run(), editor.isActive('heading', { level: 2 }))}
+              {tool(m('canvas.editor.heading3', 'Heading 3'), <HeadingThree />, () => run().toggleHeading({ level: 3 }).run(), editor.isActive('heading', { level: 3 }))}
+            </IconButtonGroup>
+            <IconButtonGroup>
+              {tool(m('canvas.editor.bold', 'Bold'), <Bold />, () => run().toggleBold().run(), editor.isActive('bold'))}
+              {tool(m('canvas.editor.italic', 'Italic'), <Italic />, () => run().toggleItalic().run(), editor.isActive('italic'))}
+              {tool(m('canvas.editor.strike', 'Strikethrough'), <StrikeThrough />, () => run().toggleStrike().run(), editor.isActive('strike'))}
+            </IconButtonGroup>
+            <IconButtonGroup>
+              {tool(m('canvas.editor.bullets', 'Bulleted list'), <BulletList />, () => run().toggleBulletList().run(), editor.isActive('bulletList'))}
+              {tool(m('canvas.editor.numbers', 'Numbered list'), <NumberList />, () => run().toggleOrderedList().run(), editor.isActive('orderedList'))}
+              {tool(m('canvas.editor.quote', 'Quote'), <Quotes />, () => run().toggleBlockquote().run(), editor.isActive('blockquote'))}
+              {tool(m('canvas.editor.codeBlock', 'Code block'), <CodeBlock />, () => run().toggleCodeBlock().run(), editor.isActive('codeBlock'))}
+            </IconButtonGroup>
+            <IconButtonGroup>
+              {tool(m('canvas.editor.link', 'Link'), <LinkIcon />, addLink, editor.isActive('link'))}
+              {MediaLibraryDialog ? tool(m('canvas.editor.image', 'Image from the Media Library'), <ImageIcon />, () => setMediaOpen(true)) : null}
+              {tool(m('canvas.editor.table', 'Table (3 × 3, with a header row)'), <GridNine />, () => run().insertTable({ rows: 3, cols: 3, withHeaderRow: true }).run(), editor.isActive('table'))}
+            </IconButtonGroup>
+            {editor.isActive('table') ? (
+              <Flex gap={1} wrap="wrap" role="group" aria-label={m('canvas.editor.tableTools', 'Table')} data-testid="table-tools">
+                {tableTool(m('canvas.editor.addRow', 'Add a row below'), m('canvas.editor.row', 'Row'), <Plus />, () => run().addRowAfter().run())}
+                {tableTool(m('canvas.editor.addColumn', 'Add a column to the right'), m('canvas.editor.column', 'Column'), <Plus />, () => run().addColumnAfter().run())}
+                {tableTool(m('canvas.editor.deleteRow', 'Delete this row'), m('canvas.editor.row', 'Row'), <Minus />, () => run().deleteRow().run())}
+                {tableTool(m('canvas.editor.deleteColumn', 'Delete this column'), m('canvas.editor.column', 'Column'), <Minus />, () => run().deleteColumn().run())}
+                {tableTool(m('canvas.editor.deleteTable', 'Delete the table'), m('canvas.editor.tableWord', 'Table'), <Trash />, () => run().deleteTable().run())}
+              </Flex>
+            ) : null}
           </Flex>
         ) : null}
       </Flex>

@@ -16,6 +16,13 @@ export const Prose = styled.div`
   img { max-width: 100%; height: auto; }
   pre { background: ${({ theme }) => theme.colors.neutral100}; padding: 0.8em; overflow: auto; border-radius: 4px; }
   code { font-family: ui-monospace, Menlo, Consolas, monospace; }
+  s, del { text-decoration: line-through; }
+  /* Tables fit the column (fixed layout: a phone gets narrow columns, not a sideways scroll). */
+  table { width: 100%; border-collapse: collapse; table-layout: fixed; }
+  th, td { border: 1px solid ${({ theme }) => theme.colors.neutral300}; padding: 0.3em 0.5em; vertical-align: top; text-align: left; }
+  th { background: ${({ theme }) => theme.colors.neutral100}; font-weight: 600; }
+  th > p, td > p { margin: 0; }
+  .selectedCell { background: ${({ theme }) => theme.colors.primary100}; }
   figure[data-type='link-card'] {
     display: flex; gap: 1rem; align-items: flex-start; margin: 1em 0; padding: 0.75rem;
     border: 1px solid ${({ theme }) => theme.colors.neutral200}; border-radius: 8px; background: ${({ theme }) => theme.colors.neutral0};

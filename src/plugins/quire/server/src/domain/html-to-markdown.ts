@@ -54,6 +54,14 @@ turndown.addRule('compactListItem', {
   },
 });
 
+// The canvas's tables (TipTap) hold a paragraph in every cell, and a GFM table row is one line:
+// the paragraphs of a cell are joined by <br> (which GFM keeps inside a cell), not blank lines,
+// and a "|" in the text is escaped so it does not end the cell.
+turndown.addRule('paragraphInTableCell', {
+  filter: (node) => node.nodeName === 'P' && /^T[HD]$/.test(node.parentNode?.nodeName ?? ''),
+  replacement: (content, node) => content.trim().replace(/\n+/g, ' ').replace(/(?<!\\)\|/g, '\\|') + (node.nextSibling ? '<br>' : ''),
+});
+
 export function htmlToMarkdown(html: string): string {
   return turndown
     .turndown(html)

@@ -1,0 +1,141 @@
+/**
+ * The article column of the canvas: every section with data-anchor and data-source, editable in
+ * place once the live document is there (SectionEditor; the stored HTML until then), its header
+ * (source, History, who is editing it, who just changed it), the sections deleted while typed in
+ * where they were, and, for editors, an insert control before the first section and after each
+ * one (a new section can go anywhere, not only at the end).
+ */
+import { Badge, Box, Button, Flex, Typography } from '@strapi/design-system';
+import { Clock } from '@strapi/icons';
+import type { HocuspocusProvider } from '@hocuspocus/provider';
+import * as React from 'react';
+import { useIntl } from 'react-intl';
+import type { SectionRecord } from '../api';
+import { t } from '../pluginId';
+import { InsertSection, useWhereLabel, type Placement } from './AddSection';
+import { DeletedSection } from './DeletedSection';
+import type { LiveUser, Peer } from './live';
+import { untitled } from './Outline';
+import { SectionEditor } from './SectionEditor';
+import { Prose } from './styles';
+import type { Ghost } from './useOutsideChanges';
+
+interface Props {
+  title: string;
+  sections: SectionRecord[];
+  /** The live document, once synced (null: the sections show their stored HTML). */
+  provider: HocuspocusProvider | null;
+  synced: boolean;
+  me: LiveUser | null;
+  peers: Peer[];
+  editable: boolean;
+  canEdit: boolean;
+  /** Sections changed from outside lately: id -> who. */
+  changed: Record<string, string>;
+  ghosts: Ghost[];
+  /** Who deleted a ghost, if the live document says. */
+  deletedBy: (ghostId: string) => string | null;
+  restoring: string | null;
+  onRestoreGhost: (ghost: Ghost) => void;
+  onDismissGhost: (ghostId: string) => void;
+  onHistory: (anchor: string) => void;
+  onTyped: (sectionId: string, html: string) => void;
+  /** Asks for a new section at `placement`; `where` says it in words (the dialog's title). */
+  onInsert: (placement: Placement, where: string) => void;
+}
+
+export const SectionList = (props: Props) => {
+  const { title, sections, provider, synced, me, peers, editable, canEdit, changed, ghosts, deletedBy, restoring, onRestoreGhost, onDismissGhost, onHistory, onTyped, onInsert } = props;
+  const { formatMessage } = useIntl();
+  const m = (key: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: t(key), defaultMessage }, values as never);
+  const where = useWhereLabel();
+  const noTitle = m('canvas.untitled', '(text before the first heading)');
+  const peersIn = (sectionId: string) => peers.filter((peer) => peer.section === sectionId).map((peer) => peer.name);
+
+  const ghostView = (ghost: Ghost) => (
+    <DeletedSection
+      key={`ghost-${ghost.id}`}
+      ghost={ghost}
+      by={deletedBy(ghost.id)}
+      canRestore={editable}
+      restoring={restoring === ghost.id}
+      onRestore={onRestoreGhost}
+      onDismiss={onDismissGhost}
+    />
+  );
+
+  const insertAtStart = canEdit && sections.length ? (
+    <InsertSection at="start" label={where.atStart} onClick={() => onInsert({ before: sections[0].anchor }, where.atStart)} />
+  ) : null;
+
+  return (
+    <Flex tag="article" direction="column" alignItems="stretch" gap={3} aria-label={title} data-testid="canvas" data-live={synced ? 'on' : 'off'}>
+      {ghosts.filter((ghost) => ghost.after === null).map(ghostView)}
+      {insertAtStart}
+      {sections.map((section) => {
+        const editing = peersIn(section.id);
+        const name = untitled(section, noTitle);
+        const header = (
+          <Flex gap={2} alignItems="center">
+            <Badge
+              backgroundColor={section.source === 'html' ? 'alternative100' : 'neutral150'}
+              textColor={section.source === 'html' ? 'alternative700' : 'neutral700'}
+              data-source-badge={section.source}
+            >
+              {section.source === 'html' ? m('canvas.source.html', 'HTML') : m('canvas.source.markdown', 'Markdown')}
+            </Badge>
+            <Button size="S" variant="ghost" startIcon={<Clock />} onClick={() => onHistory(section.anchor)} aria-label={m('review.history.label', 'History of "{title}"', { title: name })}>
+              {m('review.history', 'History')}
+            </Button>
+            {editing.length ? (
+              <Typography variant="pi" textColor="neutral600" data-testid="editing-names">
+                {m('canvas.editingBy', '{names} editing', { names: editing.join(', ') })}
+              </Typography>
+            ) : null}
+            {changed[section.id] ? (
+              <Typography variant="pi" textColor="success600" data-testid="changed-names">
+                {m('canvas.changedBy', 'Changed by {name}', { name: changed[section.id] })}
+              </Typography>
+            ) : null}
+          </Flex>
+        );
+        const after = where.after(name);
+        return (
+          <React.Fragment key={section.id}>
+            <Box
+              tag="section"
+              data-anchor={section.anchor}
+              data-source={section.source}
+              data-section-id={section.id}
+              data-editing={editing.length ? editing.join(', ') : undefined}
+              data-changed-by={changed[section.id]}
+              tabIndex={-1}
+              background="neutral0"
+              hasRadius
+              shadow="tableShadow"
+              padding={4}
+              aria-label={name}
+              style={editing.length ? { boxShadow: `0 0 0 2px ${peers.find((peer) => peer.section === section.id)?.color ?? 'transparent'}` } : undefined}
+            >
+              {synced && provider && me ? (
+                <Prose>
+                  <SectionEditor provider={provider} sectionId={section.id} user={me} editable={editable} header={header} onTyped={onTyped} />
+                </Prose>
+              ) : (
+                <>
+                  <Flex paddingBottom={2} style={{ minHeight: '3.2rem' }}>
+                    {header}
+                  </Flex>
+                  <Prose className="quire-prose" dangerouslySetInnerHTML={{ __html: section.html || `<p><em>${m('canvas.empty', 'Empty')}</em></p>` }} />
+                </>
+              )}
+            </Box>
+            {ghosts.filter((ghost) => ghost.after === section.id).map(ghostView)}
+            {canEdit ? <InsertSection at={section.anchor} label={after} onClick={() => onInsert({ after: section.anchor }, after)} /> : null}
+          </React.Fragment>
+        );
+      })}
+      {ghosts.filter((ghost) => ghost.after !== null && !sections.some((section) => section.id === ghost.after)).map(ghostView)}
+    </Flex>
+  );
+};

@@ -1,0 +1,102 @@
+/**
+ * What happened to the sections from outside while the canvas is open, read from the live
+ * document: who changed a section lately (meta `changed:<id>`, shown for CHANGED_MS), and the
+ * sections deleted while this person was typing in them (they leave `order`; meta
+ * `deleted:<id>` says who), kept as "ghosts" with the text typed, where they were, until
+ * restored or dismissed.
+ */
+import * as React from 'react';
+import type { SectionRecord } from '../api';
+import type { ChangeMark, LiveUser, useLiveArticle } from './live';
+
+/** How long a section shows who changed it from outside (CONTRACT 19: at least 5 s). */
+export const CHANGED_MS = 6000;
+/** A deletion counts as "while typing" when this person typed in the section this recently. */
+const TYPING_MS = 60_000;
+
+/** A section deleted while this person was typing in it: their text, and where it was. */
+export interface Ghost {
+  id: string;
+  anchor: string;
+  title: string;
+  html: string;
+  /** The id of the section it followed (null: it was first). */
+  after: string | null;
+}
+
+export const isMark = (value: unknown): value is ChangeMark => typeof value === 'object' && value !== null && typeof (value as ChangeMark).name === 'string';
+
+type Live = ReturnType<typeof useLiveArticle>;
+
+export function useOutsideChanges(live: Live, me: LiveUser | null, byId: Map<string, SectionRecord>, refresh: { sections: () => void; article: () => void }) {
+  /** Sections changed from outside lately: id -> who. */
+  const [changed, setChanged] = React.useState<Record<string, string>>({});
+  const [ghosts, setGhosts] = React.useState<Ghost[]>([]);
+  /** What this person typed lately, per section id: when, and the section's HTML then. */
+  const typedRef = React.useRef(new Map<string, { at: number; html: string }>());
+  /** Sections this person deleted themselves (no "deleted by" notice for those). */
+  const removedHereRef = React.useRef(new Set<string>());
+  const metaRef = React.useRef<Record<string, unknown> | null>(null);
+  const orderRef = React.useRef<string[] | null>(null);
+  const refreshRef = React.useRef(refresh);
+  refreshRef.current = refresh;
+
+  React.useEffect(() => {
+    if (!live.synced) {
+      metaRef.current = null;
+      orderRef.current = null;
+      return;
+    }
+    const before = metaRef.current;
+    metaRef.current = live.meta;
+    if (before) {
+      const fresh: Record<string, string> = {};
+      for (const [key, value] of Object.entries(live.meta)) {
+        if (!key.startsWith('changed:') || !isMark(value) || JSON.stringify(before[key]) === JSON.stringify(value)) continue;
+        if (value.kind === 'editor' && value.name === me?.name) continue; // our own typing, stored
+        fresh[key.slice('changed:'.length)] = value.name;
+      }
+      if (Object.keys(fresh).length) {
+        setChanged((current) => ({ ...current, ...fresh }));
+        window.setTimeout(() => setChanged((current) => Object.fromEntries(Object.entries(current).filter(([key]) => !(key in fresh)))), CHANGED_MS);
+      }
+      if (before.notesRev !== live.meta.notesRev || before.titleRev !== live.meta.titleRev) refreshRef.current.article();
+    }
+  }, [live.synced, live.meta]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  React.useEffect(() => {
+    if (!live.synced || !live.order) return;
+    const before = orderRef.current;
+    orderRef.current = live.order;
+    if (!before) return;
+    const now = Date.now();
+    const gone = before.filter((sectionId) => !live.order!.includes(sectionId));
+    const back = new Set(live.order);
+    setGhosts((current) => {
+      const kept = current.filter((ghost) => !back.has(ghost.id));
+      for (const sectionId of gone) {
+        const typed = typedRef.current.get(sectionId);
+        if (removedHereRef.current.has(sectionId) || !typed || now - typed.at > TYPING_MS || kept.some((ghost) => ghost.id === sectionId)) continue;
+        const record = byId.get(sectionId);
+        const index = before.indexOf(sectionId);
+        const after = before.slice(0, index).reverse().find((other) => back.has(other)) ?? null;
+        kept.push({ id: sectionId, anchor: record?.anchor ?? sectionId, title: record?.title ?? '', html: typed.html, after });
+      }
+      return kept;
+    });
+    if (gone.length || live.order.some((sectionId) => !before.includes(sectionId))) {
+      refreshRef.current.sections();
+      refreshRef.current.article();
+    }
+  }, [live.synced, live.order]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const onTyped = React.useCallback((sectionId: string, html: string) => {
+    typedRef.current.set(sectionId, { at: Date.now(), html });
+  }, []);
+
+  /** A section this person deletes: no ghost for it. */
+  const removingHere = (sectionId: string) => removedHereRef.current.add(sectionId);
+  const dismissGhost = (ghostId: string) => setGhosts((current) => current.filter((other) => other.id !== ghostId));
+
+  return { changed, ghosts, onTyped, removingHere, dismissGhost };
+}
