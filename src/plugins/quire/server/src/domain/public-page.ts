@@ -31,7 +31,7 @@ img{max-width:100%;height:auto}
 pre{background:#f2f1ee;padding:1rem;overflow:auto;border-radius:6px;font-size:15px}
 code{font-family:ui-monospace,Menlo,Consolas,monospace}
 blockquote{margin:1.5rem 0;padding-left:1rem;border-left:3px solid #d2d2d7;color:#424245}
-table{border-collapse:collapse}td,th{border:1px solid #d2d2d7;padding:.3rem .6rem}
+table{border-collapse:collapse}td,th{border:1px solid #d2d2d7;padding:.3rem .6rem}td>p,th>p{margin:0}
 a{color:#0a58ca}
 figure[data-type=link-card]{display:flex;gap:1rem;align-items:flex-start;margin:1.5rem 0;padding:.75rem;border:1px solid #d2d2d7;border-radius:8px;background:#fff;font:15px/1.45 -apple-system,'Segoe UI',Helvetica,Arial,sans-serif}
 figure[data-type=link-card] img{width:7rem;height:5rem;object-fit:cover;border-radius:4px;flex:none}
