@@ -7,13 +7,13 @@
  * (`takeTheirs`). A write that went through is read again, so the next one sends the new ETag
  * (the admin's fetch client does not hand back a write's headers).
  *
- *   const note = useConditionalMutation({
- *     read: () => notesApi.read(anchor),
- *     changedBy: (value) => value.note.updatedBy?.name,
- *     conflictMessage: ({ by }) => m('note.changed', 'Changed by {name} while you edited it', { name: by }),
+ *   const section = useConditionalMutation({
+ *     read: () => sections.current(anchor),          // the API module's versioned read
+ *     changedBy: (value) => value.by?.name,          // who made the current version
+ *     conflictMessage: ({ by }) => m('review.restore.changed', '...', { name: by }),
  *   });
- *   await note.load();
- *   await note.write((options) => notesApi.update(anchor, fields, options));
+ *   await section.load();
+ *   const { conflict } = await section.write((request) => sections.restoreRevision(anchor, rev, request));
  */
 import * as React from 'react';
 import { isConflict, type Versioned } from './fetch';

@@ -5,6 +5,7 @@
 import { dataOf, readVersioned, useClient, type Versioned } from '../../../../../kernel/admin-ui/fetch';
 import type { FetchOptions } from '@strapi/strapi/admin';
 import { articleUrl } from './articles';
+import type { Actor } from '../api';
 import type { AddSectionsInput, AdminAcceptedRevision, AdminSections, MoveSectionInput, Outline, RevisionList, RevisionOnly, RevisionRestored, SectionOnly, SectionsAdded } from './schema-types';
 
 export function useSectionsApi(articleId: string) {
@@ -21,6 +22,17 @@ export function useSectionsApi(articleId: string) {
     },
     /** One section as it is now, with the ETag a restore sends back as If-Match. */
     read: (anchor: string): Promise<Versioned<SectionOnly>> => readVersioned(client, url(`/sections/${anchor}`)),
+    /**
+     * One section as it is now with its ETag, and who made this version (its newest revision's
+     * author): what useConditionalMutation re-reads after a 412 to say who changed it.
+     */
+    current: async (anchor: string): Promise<Versioned<SectionOnly & { by: Actor | null }>> => {
+      const [version, history] = await Promise.all([
+        readVersioned<SectionOnly>(client, url(`/sections/${anchor}`)),
+        dataOf<RevisionList>(client.get(url(`/sections/${anchor}/revisions`))).catch(() => null),
+      ]);
+      return { value: { ...version.value, by: history?.revisions[0]?.by ?? null }, etag: version.etag };
+    },
     add: (input: AddSectionsInput) => dataOf<SectionsAdded>(client.post(url('/sections'), input)),
     move: (anchor: string, placement: MoveSectionInput) => dataOf<Outline>(client.post(url(`/sections/${anchor}/move`), placement)),
     remove: (anchor: string) => dataOf<Outline>(client.del(url(`/sections/${anchor}`))),
