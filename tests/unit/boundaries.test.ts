@@ -200,7 +200,7 @@ describe('the kernel names no plugin', () => {
  * - admin code (the browser's bundle) takes from the server only types, and only from schemas/:
  *   never a service's or repository's file, not even for a type;
  * - admin pages call their plugin's API modules (admin/src/api/<resource>.ts), never the fetch
- *   client themselves.
+ *   client themselves, and take their words and toasts from their plugin's messages.ts.
  */
 describe('layers and the admin code', () => {
   const fs = require('node:fs');
@@ -223,6 +223,16 @@ describe('layers and the admin code', () => {
     'src/plugins/quire/admin/src/canvas/ReviewPanels.tsx calls useFetchClient',
     'src/plugins/quire/admin/src/canvas/SectionEditor.tsx calls useFetchClient',
     'src/plugins/quire/admin/src/pages/ArticlePage.tsx calls useFetchClient',
+  ];
+
+  /** The canvas's own message helpers (`const m = (id, text) => formatMessage(...)`), each to become `useMessages()`. */
+  const CANVAS_PENDING_MESSAGE_HELPERS: string[] = [
+    'src/plugins/quire/admin/src/canvas/BriefPanel.tsx defines m',
+    'src/plugins/quire/admin/src/canvas/Outline.tsx defines m',
+    'src/plugins/quire/admin/src/canvas/Presence.tsx defines m',
+    'src/plugins/quire/admin/src/canvas/ReviewPanels.tsx defines useMessages',
+    'src/plugins/quire/admin/src/canvas/SectionEditor.tsx defines m',
+    'src/plugins/quire/admin/src/pages/ArticlePage.tsx defines m',
   ];
 
   interface ServerImport {
@@ -274,6 +284,21 @@ describe('layers and the admin code', () => {
     return [...found];
   }
 
+  /** Functions a file declares under the names of the message helpers (`m`, `useMessages`). */
+  function messageHelpersOf(file: string, text: string): string[] {
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+    const found = new Set<string>();
+    const visit = (node: any) => {
+      const named = (name: any) => ts.isIdentifier(name) && ['m', 'useMessages'].includes(name.text);
+      if (ts.isVariableDeclaration(node) && named(node.name) && node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))) {
+        found.add(`${file} defines ${node.name.text}`);
+      } else if (ts.isFunctionDeclaration(node) && node.name && named(node.name)) found.add(`${file} defines ${node.name.text}`);
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+    return [...found];
+  }
+
   const read = (file: string): string => fs.readFileSync(path.join(appDir, file), 'utf8');
   const describeImport = (i: ServerImport) => `${i.from} imports "${i.specifier}"`;
   const adminFiles: string[] = sourceFiles('src/plugins').filter((file: string) => /^src\/plugins\/[^/]+\/admin\/src\//.test(file));
@@ -309,6 +334,10 @@ describe('layers and the admin code', () => {
       ['../../../server/src/domain/word-diff', false],
     ]);
     expect(fetchCallsOf(file, "const { get } = useFetchClient();\nconst s = `await fetch(url)`;\nawait fetch('/x');")).toEqual([`${file} calls useFetchClient`, `${file} calls fetch`]);
+    expect(messageHelpersOf(file, "const m = (id: string) => formatMessage({ id });\nfunction useMessages() {}\nconst { m: other } = useMessages();")).toEqual([
+      `${file} defines m`,
+      `${file} defines useMessages`,
+    ]);
     expect(adminFiles.length).toBeGreaterThan(40);
     expect(adminServerImports.filter((i) => i.typeOnly && /\/server\/src\/schemas\//.test(i.resolved)).length).toBeGreaterThan(5);
   });
@@ -333,5 +362,10 @@ describe('layers and the admin code', () => {
   it('admin pages call their API modules (admin/src/api/), never the fetch client themselves', () => {
     const found = adminFiles.filter((file) => !/\/admin\/src\/api\//.test(file)).flatMap((file) => fetchCallsOf(file, read(file)));
     expect(unexcused(found, CANVAS_PENDING_FETCHES)).toEqual({ found: [], stale: [] });
+  });
+
+  it('admin pages take their words and toasts from their plugin\'s messages.ts (the kernel\'s useMessages), not helpers of their own', () => {
+    const found = adminFiles.filter((file) => !/\/admin\/src\/messages\.ts$/.test(file)).flatMap((file) => messageHelpersOf(file, read(file)));
+    expect(unexcused(found, CANVAS_PENDING_MESSAGE_HELPERS)).toEqual({ found: [], stale: [] });
   });
 });
