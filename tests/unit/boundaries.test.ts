@@ -215,7 +215,7 @@ describe('layers and the admin code', () => {
    * "Shared admin hooks") and empties these lists; an entry that no longer occurs fails the test.
    */
   const CANVAS_PENDING_IMPORTS: string[] = [
-    // Pure code the canvas runs in the browser: it belongs in src/plugins/quire/shared/.
+    // Now src/plugins/quire/shared/word-diff.ts (domain/word-diff.ts only re-exports it): import that, then delete the re-export.
     'src/plugins/quire/admin/src/canvas/ReviewPanels.tsx imports "../../../server/src/domain/word-diff"',
   ];
   const CANVAS_PENDING_FETCHES: string[] = [
