@@ -1,5 +1,5 @@
-/** Word-level marks between two versions of a section's HTML (domain/word-diff). */
-import { markWordChanges, tokenize } from '../../src/plugins/quire/server/src/domain/word-diff';
+/** Word-level marks between two versions of a section's HTML (src/plugins/quire/shared/word-diff.ts). */
+import { markWordChanges, tokenize } from '../../src/plugins/quire/shared/word-diff';
 
 describe('markWordChanges', () => {
   it('wraps the removed words in del on the old side and the added ones in ins on the new side', () => {

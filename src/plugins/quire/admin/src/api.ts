@@ -1,10 +1,17 @@
-/** What the plugin's admin routes answer: the server's own types (type-only imports, erased from the bundle). */
+/**
+ * The shapes the plugin's admin routes answer, from the server's schemas only (type-only
+ * imports, erased from the bundle), and the helpers the canvas still uses. The calls
+ * themselves are in api/<resource>.ts (articles, sections, notes, suggestions, trash, live,
+ * widgets), on the kernel's admin-ui/fetch.ts.
+ */
 import type { z } from 'zod';
 import type { actor, editResult, revisionEntry, revisionRecord, suggestionRecord, trashEntry } from '../../server/src/schemas/records';
-import type { ArticleOwner } from '../../server/src/services/admin-articles';
+import type { Owner } from './api/schema-types';
 
-export type { AdminArticle, AdminArticleDetail, ArticleOwner } from '../../server/src/services/admin-articles';
+export type { AdminArticle, AdminArticleDetail, Owner } from './api/schema-types';
 export type { LinkPreview, NoteKind, NoteRecord, OutlineEntry, SectionRecord } from '../../server/src/schemas/records';
+export { articleUrl } from './api/articles';
+export { isConflict } from '../../../../kernel/admin-ui/fetch';
 
 /** Review (CONTRACT 12, 14): who made a change, a section's versions, the trash, suggestions. */
 export type Actor = z.infer<typeof actor>;
@@ -14,17 +21,14 @@ export type TrashEntry = z.infer<typeof trashEntry>;
 export type Suggestion = z.infer<typeof suggestionRecord>;
 export type EditResult = z.infer<typeof editResult>;
 
-/** GET /quire/owners: a user who owns articles, with how many. */
-export type Owner = ArticleOwner & { articles: number };
+/** A user who owns articles (GET /quire/owners without the count). */
+export type ArticleOwner = Omit<Owner, 'articles'>;
 
-/** The admin routes of one article (routes/admin.ts on the server). */
-export const articleUrl = (id: string, rest = '') => `/quire/articles/${encodeURIComponent(id)}${rest}`;
-
-/** A response read as text (the admin's JSON reader hides headers): its parsed `data` and ETag. */
+/**
+ * A response read as text (the admin's JSON reader hides headers): its parsed `data` and ETag.
+ * The API modules use the kernel's `readVersioned` instead; this stays until the canvas moves to them.
+ */
 export const parsed = <T,>(response: unknown): { data: T; etag: string | null } => {
   const { data, headers } = response as { data: string; headers?: Headers };
   return { data: JSON.parse(data).data as T, etag: headers?.get('ETag') ?? null };
 };
-
-/** Whether a write was refused because what it changes changed since it was read (412). */
-export const isConflict = (problem: unknown) => (problem as { status?: number } | null)?.status === 412;

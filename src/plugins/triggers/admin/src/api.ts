@@ -1,27 +1,29 @@
-/** What the plugin's admin routes answer (the server's own types, type-only imports erased from the bundle), and the panel's call of the trigger route. */
-export type { AdminOrganization } from '../../server/src/services/admin-organizations';
+/**
+ * What the plugin's admin routes answer, from the server's schemas only (type-only imports,
+ * erased from the bundle). The calls are in api/<resource>.ts (organizations, instances,
+ * workflows, executions), on the kernel's admin-ui/fetch.ts.
+ */
+import type { z } from 'zod';
+import type * as admin from '../../server/src/schemas/admin';
+
 export type {
   AdminAction,
   AdminExecution,
   AdminExecutionDetail,
+  AdminFailedExecution,
   AdminInstanceSummary,
+  AdminOrganization,
   AdminOrganizationDetail,
   AdminOrganizationKey,
   AdminUser,
   AdminWorkflow,
 } from '../../server/src/schemas/admin';
 
-/**
- * Calls the real trigger route from the browser, as any caller would, with the instance key
- * (Send test, and a skill's try-it form): its status and envelope, or null for a body that is not JSON.
- */
-export async function triggerFromPanel(instanceId: string, workflowId: string, key: string, payload: unknown) {
-  const response = await fetch(`/webhook/${encodeURIComponent(instanceId)}/${encodeURIComponent(workflowId)}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-API-Key': key },
-    body: JSON.stringify({ payload }),
-    credentials: 'omit',
-  });
-  const body = (await response.json().catch(() => null)) as { data?: { executionId: string }; error?: { message?: string } } | null;
-  return { status: response.status, body };
-}
+export type AdminKeyIssued = z.infer<typeof admin.adminKeyIssued>;
+export type AdminInstanceKey = z.infer<typeof admin.adminInstanceKey>;
+export type AdminWorkflowIssued = z.infer<typeof admin.adminWorkflowIssued>;
+export type AdminSecretAdded = z.infer<typeof admin.adminSecretAdded>;
+export type AdminReplayed = z.infer<typeof admin.adminReplayed>;
+export type CreateOrganizationInput = z.input<typeof admin.adminCreateOrganizationInput>;
+export type CreateWorkflowInput = z.input<typeof admin.adminCreateWorkflowInput>;
+export type UpdateWorkflowInput = z.input<typeof admin.adminUpdateWorkflowInput>;

@@ -3,37 +3,24 @@
  * Markdown), rename, delete to the trash (asked first; restorable for 30 days from the Trash
  * page), "Changed since published", and a preview of the public page. Used by the list page
  * and the canvas's header; they call the admin routes /quire/articles, /quire/trash, /quire/users
- * and /quire/articles/{id}/preview (server routes/admin.ts), behind Quire's RBAC actions.
+ * and /quire/articles/{id}/preview (server routes/admin.ts, called through api/articles.ts), behind Quire's RBAC actions.
  */
 import { Badge, Box, Button, Combobox, ComboboxOption, Dialog, Field, Flex, Modal, Textarea, TextInput, Typography } from '@strapi/design-system';
 import { Eye, Pencil, Trash } from '@strapi/icons';
-import { useAPIErrorHandler, useDebounce, useFetchClient, useNotification } from '@strapi/strapi/admin';
+import { useDebounce } from '@strapi/strapi/admin';
 import * as React from 'react';
-import { useIntl } from 'react-intl';
-import { useAdminGet } from '../../../../../kernel/admin-ui/use-admin-get';
-import type { AdminArticleDetail } from '../api';
-import { t } from '../pluginId';
+import { useAdminMutation } from '../../../../../kernel/admin-ui/use-admin-mutation';
+import type { Message } from '../../../../../kernel/admin-ui/use-messages';
+import { useArticlesApi, useUsers } from '../api/articles';
+import type { AdminArticleDetail, AdminPreview } from '../api/schema-types';
+import { useMessages } from '../messages';
 
 /** The title's limit (server schemas/inputs.ts LIMITS.title). */
 const TITLE_MAX = 300;
 
-const useMessages = () => {
-  const { formatMessage } = useIntl();
-  return (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: t(id), defaultMessage }, values as never);
-};
-
-/** The message of an admin route's error (Strapi's admin format), for a field or a toast. */
-const messageOf = (problem: unknown): string | undefined => (problem as { response?: { data?: { error?: { message?: string } } } })?.response?.data?.error?.message;
-
-interface User {
-  id: number;
-  username: string;
-  email: string;
-}
-
 /** "Changed since published": the public page is older than the article (republish to update it). */
 export const ChangedBadge = ({ article }: { article: { changedSincePublished?: boolean } }) => {
-  const m = useMessages();
+  const { m } = useMessages();
   if (!article.changedSincePublished) return null;
   return (
     <Badge backgroundColor="warning100" textColor="warning700" data-changed-since-published="true" title={m('article.changed.hint', 'The public page is older than the article: republish to update it.')}>
@@ -44,7 +31,7 @@ export const ChangedBadge = ({ article }: { article: { changedSincePublished?: b
 
 /** The title field: required, refused here in words when empty. */
 const TitleField = ({ value, error, onChange }: { value: string; error?: string; onChange: (value: string) => void }) => {
-  const m = useMessages();
+  const { m } = useMessages();
   return (
     <Field.Root name="title" required error={error} hint={m('article.form.title.hint', 'Shown in the list and as the public page\'s heading.')}>
       <Field.Label>{m('article.form.title', 'Title')}</Field.Label>
@@ -55,14 +42,14 @@ const TitleField = ({ value, error, onChange }: { value: string; error?: string;
   );
 };
 
-const titleProblem = (title: string, m: ReturnType<typeof useMessages>) => (title.trim() ? undefined : m('article.form.title.empty', 'Give the article a title: it cannot be empty.'));
+const titleProblem = (title: string, m: Message) => (title.trim() ? undefined : m('article.form.title.empty', 'Give the article a title: it cannot be empty.'));
 
 /** The users an article can belong to, searched on the server as one types. */
 const OwnerField = ({ value, error, onChange }: { value: string; error?: string; onChange: (value: string) => void }) => {
-  const m = useMessages();
+  const { m } = useMessages();
   const [typed, setTyped] = React.useState('');
   const search = useDebounce(typed, 250);
-  const { data, isLoading } = useAdminGet<{ data: User[] }>('/quire/users', { q: search || undefined, limit: 20 });
+  const { data, isLoading } = useUsers(search);
   const users = data?.data ?? [];
   return (
     <Field.Root name="owner" required error={error} hint={m('article.form.owner.hint', 'The user it belongs to: their keys and agents reach it through the API.')}>
@@ -89,16 +76,14 @@ const OwnerField = ({ value, error, onChange }: { value: string; error?: string;
 
 /** "New article": a title (required), the owner, optional Markdown to start from. Opens the canvas once made. */
 export const NewArticleButton = ({ onCreated }: { onCreated: (article: AdminArticleDetail) => void }) => {
-  const m = useMessages();
-  const { post } = useFetchClient();
-  const { toggleNotification } = useNotification();
-  const { formatAPIError } = useAPIErrorHandler();
+  const { m, notify } = useMessages();
+  const articles = useArticlesApi();
+  const { run, busy } = useAdminMutation();
   const [open, setOpen] = React.useState(false);
   const [title, setTitle] = React.useState('');
   const [owner, setOwner] = React.useState('');
   const [markdown, setMarkdown] = React.useState('');
   const [errors, setErrors] = React.useState<{ title?: string; owner?: string; markdown?: string }>({});
-  const [busy, setBusy] = React.useState(false);
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -108,22 +93,22 @@ export const NewArticleButton = ({ onCreated }: { onCreated: (article: AdminArti
     };
     setErrors(problems);
     if (problems.title || problems.owner) return;
-    setBusy(true);
-    try {
-      const { data } = await post<{ data: AdminArticleDetail }>('/quire/articles', { title: title.trim(), owner: Number(owner), ...(markdown.trim() ? { markdown } : {}) });
-      toggleNotification({ type: 'success', message: m('article.created', '"{title}" created', { title: data.data.title }) });
+    const { data: created, error, problem } = await run(() => articles.create({ title: title.trim(), owner: Number(owner), ...(markdown.trim() ? { markdown } : {}) }), {
+      quiet: true,
+      success: (article) => m('article.created', '"{title}" created', { title: article.title }),
+    });
+    if (created) {
       setOpen(false);
       setTitle('');
       setMarkdown('');
-      onCreated(data.data);
-    } catch (problem) {
-      const message = messageOf(problem);
-      if (message && /^title/i.test(message)) setErrors({ title: message });
-      else if (message && /^markdown/i.test(message)) setErrors({ markdown: message });
-      else toggleNotification({ type: 'danger', message: formatAPIError(problem as never) });
-    } finally {
-      setBusy(false);
+      onCreated(created);
+      return;
     }
+    // A refused field shows at the field; anything else in a toast.
+    const message = problem?.message;
+    if (message && /^title/i.test(message)) setErrors({ title: message });
+    else if (message && /^markdown/i.test(message)) setErrors({ markdown: message });
+    else if (error) notify.danger(error);
   };
 
   return (
@@ -164,31 +149,25 @@ export const NewArticleButton = ({ onCreated }: { onCreated: (article: AdminArti
 
 /** Renaming: the title, required (refused at the field when empty). */
 export const RenameDialog = ({ article, onClose, onRenamed }: { article: { id: string; title: string }; onClose: () => void; onRenamed: (article: AdminArticleDetail) => void }) => {
-  const m = useMessages();
-  const { put } = useFetchClient();
-  const { toggleNotification } = useNotification();
-  const { formatAPIError } = useAPIErrorHandler();
+  const { m, notify } = useMessages();
+  const articles = useArticlesApi();
+  const { run, busy } = useAdminMutation();
   const [title, setTitle] = React.useState(article.title);
   const [error, setError] = React.useState<string | undefined>();
-  const [busy, setBusy] = React.useState(false);
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     const problem = titleProblem(title, m);
     setError(problem);
     if (problem) return;
-    setBusy(true);
-    try {
-      const { data } = await put<{ data: AdminArticleDetail }>(`/quire/articles/${encodeURIComponent(article.id)}`, { title: title.trim() });
-      toggleNotification({ type: 'success', message: m('article.renamed', 'Renamed to "{title}"', { title: data.data.title }) });
-      onRenamed(data.data);
+    const { data: renamed, error: failure, problem: refused } = await run(() => articles.rename(article.id, title.trim()), {
+      quiet: true,
+      success: (done) => m('article.renamed', 'Renamed to "{title}"', { title: done.title }),
+    });
+    if (renamed) {
+      onRenamed(renamed);
       onClose();
-    } catch (failure) {
-      const message = messageOf(failure);
-      if (message && /^title/i.test(message)) setError(message);
-      else toggleNotification({ type: 'danger', message: formatAPIError(failure as never) });
-    } finally {
-      setBusy(false);
-    }
+    } else if (refused?.message && /^title/i.test(refused.message)) setError(refused.message);
+    else if (failure) notify.danger(failure);
   };
   return (
     <Modal.Root open onOpenChange={(open: boolean) => !open && onClose()}>
@@ -216,23 +195,16 @@ export const RenameDialog = ({ article, onClose, onRenamed }: { article: { id: s
 
 /** Deleting asks first: the article goes to the trash, restorable for 30 days. */
 export const DeleteDialog = ({ article, onClose, onDeleted }: { article: { id: string; title: string }; onClose: () => void; onDeleted: () => void }) => {
-  const m = useMessages();
-  const { del } = useFetchClient();
-  const { toggleNotification } = useNotification();
-  const { formatAPIError } = useAPIErrorHandler();
-  const [busy, setBusy] = React.useState(false);
+  const { m } = useMessages();
+  const articles = useArticlesApi();
+  const { run, busy } = useAdminMutation();
   const confirm = async () => {
-    setBusy(true);
-    try {
-      await del(`/quire/articles/${encodeURIComponent(article.id)}`);
-      toggleNotification({ type: 'success', message: m('article.deleted', '"{title}" is in the trash: restore it from Trash within 30 days.', { title: article.title }) });
-      onDeleted();
-      onClose();
-    } catch (problem) {
-      toggleNotification({ type: 'danger', message: formatAPIError(problem as never) });
-    } finally {
-      setBusy(false);
-    }
+    const { data: deleted } = await run(() => articles.remove(article.id), {
+      success: m('article.deleted', '"{title}" is in the trash: restore it from Trash within 30 days.', { title: article.title }),
+    });
+    if (!deleted) return;
+    onDeleted();
+    onClose();
   };
   return (
     <Dialog.Root open onOpenChange={(open: boolean) => !open && onClose()}>
@@ -273,7 +245,7 @@ export const ArticleActions = ({
   onRenamed: (article: AdminArticleDetail) => void;
   onDeleted: () => void;
 }) => {
-  const m = useMessages();
+  const { m } = useMessages();
   const [dialog, setDialog] = React.useState<'rename' | 'delete' | null>(null);
   const renameLabel = m('article.rename.label', 'Rename "{title}"', { title: article.title });
   const deleteLabel = m('article.delete.label', 'Delete "{title}"', { title: article.title });
@@ -301,22 +273,13 @@ export const ArticleActions = ({
  * noindex), in a sandboxed frame: no script runs, nothing is published.
  */
 export const PreviewButton = ({ articleId, version }: { articleId: string; version?: string }) => {
-  const m = useMessages();
-  const { get } = useFetchClient();
-  const { toggleNotification } = useNotification();
-  const { formatAPIError } = useAPIErrorHandler();
-  const [page, setPage] = React.useState<{ html: string; url: string } | null>(null);
-  const [busy, setBusy] = React.useState(false);
+  const { m } = useMessages();
+  const articles = useArticlesApi();
+  const { run, busy } = useAdminMutation();
+  const [page, setPage] = React.useState<AdminPreview | null>(null);
   const open = async () => {
-    setBusy(true);
-    try {
-      const { data } = await get<{ data: { html: string; url: string } }>(`/quire/articles/${encodeURIComponent(articleId)}/preview`);
-      setPage(data.data);
-    } catch (problem) {
-      toggleNotification({ type: 'danger', message: formatAPIError(problem as never) });
-    } finally {
-      setBusy(false);
-    }
+    const { data } = await run(() => articles.preview(articleId));
+    if (data) setPage(data);
   };
   return (
     <>

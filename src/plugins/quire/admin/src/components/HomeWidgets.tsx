@@ -7,20 +7,8 @@ import { Badge, Box, Flex, Typography } from '@strapi/design-system';
 import { Widget } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { Link } from 'react-router-dom';
-import { useAdminGet } from '../../../../../kernel/admin-ui/use-admin-get';
+import { useAgentChanges, usePendingSuggestions } from '../api/widgets';
 import { PLUGIN_ID, t } from '../pluginId';
-
-interface AgentChange {
-  id: string;
-  title: string;
-  changedAt: string;
-  by: string;
-}
-
-interface Pending {
-  total: number;
-  articles: Array<{ id: string; title: string; pending: number; newestAt: string }>;
-}
 
 const canvas = (id: string) => `/plugins/${PLUGIN_ID}/articles/${id}`;
 
@@ -46,7 +34,7 @@ const Row = ({ id, title, detail, at, extra }: { id: string; title: string; deta
 
 export const AgentChangesWidget = () => {
   const { formatMessage } = useIntl();
-  const { data, error, isLoading } = useAdminGet<{ data: { articles: AgentChange[] } }>('/quire/widgets/agent-changes', { limit: 5 });
+  const { data, error, isLoading } = useAgentChanges();
   if (isLoading && !data) return <Widget.Loading />;
   if (error) return <Widget.Error />;
   const articles = data?.data.articles ?? [];
@@ -68,7 +56,7 @@ export const AgentChangesWidget = () => {
 
 export const PendingSuggestionsWidget = () => {
   const { formatMessage } = useIntl();
-  const { data, error, isLoading } = useAdminGet<{ data: Pending }>('/quire/widgets/pending-suggestions', { limit: 5 });
+  const { data, error, isLoading } = usePendingSuggestions();
   if (isLoading && !data) return <Widget.Loading />;
   if (error) return <Widget.Error />;
   const pending = data?.data;

@@ -5,16 +5,16 @@
  */
 import { Box, Button, Combobox, ComboboxOption, Flex, Link, LinkButton, SingleSelect, SingleSelectOption, Typography } from '@strapi/design-system';
 import { Trash } from '@strapi/icons';
-import { Layouts, Page, SearchInput, useDebounce, useIsMobile, useQueryParams, useRBAC } from '@strapi/strapi/admin';
+import { Layouts, Page, SearchInput, useDebounce, useIsMobile, useQueryParams } from '@strapi/strapi/admin';
 import * as React from 'react';
 import { useIntl } from 'react-intl';
 import { NavLink, useNavigate } from 'react-router-dom';
 import { CardDetails, CellText, ListView, type ListColumn } from '../../../../../kernel/admin-ui/list-view';
 import { searchText } from '../../../../../kernel/admin-ui/query';
 import { UserName } from '../../../../../kernel/admin-ui/user-name';
-import type { AdminList } from '../../../../../kernel/admin-ui/types';
-import { useAdminGet } from '../../../../../kernel/admin-ui/use-admin-get';
-import type { AdminArticle, Owner } from '../api';
+import { usePermissions } from '../../../../../kernel/admin-ui/use-permissions';
+import { useArticleList, useOwners } from '../api/articles';
+import type { AdminArticle } from '../api/schema-types';
 import { ArticleActions, ChangedBadge, NewArticleButton } from '../components/ArticleManagement';
 import { StatusBadge } from '../components/StatusBadge';
 import { PERMISSIONS } from '../permissions';
@@ -30,9 +30,6 @@ interface ListQuery {
 
 const STATUSES = ['draft', 'published'] as const;
 
-/** An array, as useRBAC asks. */
-const EDIT_AND_DELETE = [...PERMISSIONS.edit, ...PERMISSIONS.delete];
-
 export const ArticlesPage = () => {
   const { formatMessage, formatNumber, formatDate } = useIntl();
   const navigate = useNavigate();
@@ -45,10 +42,8 @@ export const ArticlesPage = () => {
     status: query.status || undefined,
     owner: query.owner || undefined,
   };
-  const { data, error, isLoading, reload } = useAdminGet<AdminList<AdminArticle>>('/quire/articles', params);
-  const {
-    allowedActions: { canEdit, canDelete },
-  } = useRBAC(EDIT_AND_DELETE);
+  const { data, error, isLoading, reload } = useArticleList(params);
+  const { canEdit, canDelete } = usePermissions(PERMISSIONS.edit, PERMISSIONS.delete);
   const articles = data?.data ?? [];
   const pagination = data?.meta.pagination;
   const filtered = Boolean(params.q || params.status || params.owner);
@@ -232,7 +227,7 @@ const OwnerFilter = ({ value, rows, onChange }: { value?: string; rows: AdminArt
   const { formatMessage } = useIntl();
   const [typed, setTyped] = React.useState('');
   const search = useDebounce(typed, 250);
-  const { data, isLoading } = useAdminGet<{ data: Owner[] }>('/quire/owners', { q: search || undefined, limit: 20 });
+  const { data, isLoading } = useOwners(search);
   const owners = data?.data ?? [];
   const selected = owners.find((o) => String(o.id) === value) ?? rows.find((r) => r.owner && String(r.owner.id) === value)?.owner;
   const options = selected && !owners.some((o) => o.id === selected.id) ? [selected, ...owners] : owners;

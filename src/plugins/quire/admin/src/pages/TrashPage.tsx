@@ -5,30 +5,28 @@
  */
 import { Button, Flex, Typography } from '@strapi/design-system';
 import { ArrowClockwise } from '@strapi/icons';
-import { BackButton, Layouts, Page, useAPIErrorHandler, useFetchClient, useNotification, useQueryParams, useRBAC } from '@strapi/strapi/admin';
+import { BackButton, Layouts, Page, useQueryParams } from '@strapi/strapi/admin';
 import * as React from 'react';
 import { useIntl } from 'react-intl';
 import { useNavigate } from 'react-router-dom';
 import { CardDetails, CellText, ListView, type ListColumn } from '../../../../../kernel/admin-ui/list-view';
-import type { AdminList } from '../../../../../kernel/admin-ui/types';
+import { useAdminMutation } from '../../../../../kernel/admin-ui/use-admin-mutation';
+import { usePermissions } from '../../../../../kernel/admin-ui/use-permissions';
 import { UserName } from '../../../../../kernel/admin-ui/user-name';
-import { useAdminGet } from '../../../../../kernel/admin-ui/use-admin-get';
-import type { AdminTrashedArticle } from '../../../server/src/schemas/admin';
+import type { AdminTrashedArticle } from '../api/schema-types';
+import { useTrashApi, useTrashedArticles } from '../api/trash';
+import { useMessages } from '../messages';
 import { PERMISSIONS } from '../permissions';
-import { t } from '../pluginId';
 
 export const TrashPage = () => {
-  const { formatMessage, formatDate, formatNumber } = useIntl();
-  const m = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: t(id), defaultMessage }, values as never);
+  const { formatDate, formatNumber } = useIntl();
+  const { m } = useMessages();
   const navigate = useNavigate();
-  const { post } = useFetchClient();
-  const { toggleNotification } = useNotification();
-  const { formatAPIError } = useAPIErrorHandler();
-  const {
-    allowedActions: { canDelete },
-  } = useRBAC(PERMISSIONS.delete);
+  const trash = useTrashApi();
+  const { run } = useAdminMutation();
+  const { canDelete } = usePermissions(PERMISSIONS.delete);
   const [{ query }] = useQueryParams<{ page?: string; pageSize?: string }>();
-  const { data, error, isLoading, reload } = useAdminGet<AdminList<AdminTrashedArticle>>('/quire/trash', { page: query.page ?? '1', pageSize: query.pageSize ?? '10' });
+  const { data, error, isLoading, reload } = useTrashedArticles({ page: query.page ?? '1', pageSize: query.pageSize ?? '10' });
   const [busy, setBusy] = React.useState<string | null>(null);
   if (error && !data) return <Page.Error />;
   const rows = data?.data ?? [];
@@ -37,15 +35,9 @@ export const TrashPage = () => {
 
   const restore = async (article: AdminTrashedArticle) => {
     setBusy(article.id);
-    try {
-      await post(`/quire/trash/${encodeURIComponent(article.id)}/restore`, {});
-      toggleNotification({ type: 'success', message: m('trash.restored', '"{title}" is back, as a draft', { title: article.title }) });
-      reload();
-    } catch (problem) {
-      toggleNotification({ type: 'danger', message: formatAPIError(problem as never) });
-    } finally {
-      setBusy(null);
-    }
+    const { data: restored } = await run(() => trash.restoreArticle(article.id), { success: m('trash.restored', '"{title}" is back, as a draft', { title: article.title }) });
+    setBusy(null);
+    if (restored) reload();
   };
 
   const restoreButton = (article: AdminTrashedArticle) =>

@@ -2,7 +2,6 @@ import createMetascraper from 'metascraper';
 import metascraperDescription from 'metascraper-description';
 import metascraperImage from 'metascraper-image';
 import metascraperTitle from 'metascraper-title';
-import type { LinkPreview } from '../schemas/records';
 
 /**
  * Link-preview metadata from a page that has already been fetched (through safeFetch).
@@ -10,7 +9,20 @@ import type { LinkPreview } from '../schemas/records';
  * oEmbed, screenshot or headless-browser rules, which would bypass the fetch guard).
  */
 
-export type { LinkPreview };
+/**
+ * A link's preview card. The domain owns the shape; schemas/records.ts describes it for the
+ * wire and checks at compile time that both agree.
+ */
+export interface LinkPreview {
+  /** The final URL, after redirects. */
+  url: string;
+  /** Its host name, without port. */
+  host: string;
+  title: string;
+  description: string;
+  /** An absolute URL, or "" when the page has none. */
+  image: string;
+}
 
 const TITLE_MAX = 300;
 const DESCRIPTION_MAX = 1000;

@@ -7,7 +7,23 @@
  */
 import { MIN_ANCHOR_LENGTH, normalizeAnchor, sortIds, type AnchorScope, ambiguousAnchor, unknownAnchor, matchInSorted } from './anchors';
 import { sortByRank } from './ordering';
-import type { OutlineEntry } from '../schemas/records';
+
+/** Where a section's content comes from: Markdown, or HTML once an editor saved it from the canvas. */
+export type SectionSource = 'markdown' | 'html';
+
+/**
+ * One section in an article's outline, as the API answers it. The domain owns the shape;
+ * schemas/records.ts describes it for the wire and checks at compile time that both agree.
+ */
+export interface OutlineEntry {
+  anchor: string;
+  level: number;
+  title: string;
+  words: number;
+  source: SectionSource;
+  /** The section's revision: only with ?include=rev. */
+  rev?: number;
+}
 
 export interface OutlineItem {
   uuid: string;
@@ -15,12 +31,10 @@ export interface OutlineItem {
   level: number;
   title: string;
   words: number;
-  source: OutlineEntry['source'];
+  source: SectionSource;
   /** The section's revision (CONTRACT section 10): +1 on every change of its content. */
   rev: number;
 }
-
-export type { OutlineEntry };
 
 /** An outline entry with its section's revision (`?include=rev`). */
 export type OutlineEntryWithRev = OutlineEntry & { rev: number };

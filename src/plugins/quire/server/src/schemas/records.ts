@@ -4,7 +4,9 @@
  * its types from them.
  */
 import { z } from 'zod';
-import { timestamp } from '../../../../../kernel/schemas';
+import { timestamp, type Agrees, type SameShape } from '../../../../../kernel/schemas';
+import type { LinkPreview as LinkPreviewShape } from '../domain/link-preview';
+import type { OutlineEntry as OutlineEntryShape } from '../domain/outline';
 
 export const NOTE_KINDS = ['source', 'decision', 'idea', 'question'] as const;
 export type NoteKind = (typeof NOTE_KINDS)[number];
@@ -205,6 +207,10 @@ export type SearchMatch = z.infer<typeof searchMatch>;
 export type UserSummary = z.infer<typeof userSummary>;
 export type LinkPreview = z.infer<typeof linkPreview>;
 export type UploadedImage = z.infer<typeof uploadedImage>;
+
+/** The domain declares these two shapes (it imports no schema); these fail to compile if a schema and its shape part. */
+export type OutlineEntryAgrees = Agrees<SameShape<OutlineEntry, OutlineEntryShape>>;
+export type LinkPreviewAgrees = Agrees<SameShape<LinkPreview, LinkPreviewShape>>;
 
 /** A connected app (an OAuth grant a person approved). */
 export const oauthGrantRecord = z

@@ -5,16 +5,18 @@
 import { Button, Flex, Typography } from '@strapi/design-system';
 import { Eye, EyeStriked } from '@strapi/icons';
 import * as React from 'react';
+import { useAdminMutation } from '../../../../../kernel/admin-ui/use-admin-mutation';
+import { useAllowed } from '../../../../../kernel/admin-ui/use-permissions';
 import type { AdminInstanceSummary } from '../api';
+import { useInstancesApi } from '../api/instances';
+import { useMessages } from '../messages';
+import { PERMISSIONS } from '../permissions';
 import { ConfirmButton, CopyButton, Mono, Section } from './secrets';
-import { useCanManage } from './use-can-manage';
-import { useMessages } from './use-messages';
-import { useMutation } from './use-mutation';
 
 export const ApiAccess = ({ instance, onRegenerated }: { instance: AdminInstanceSummary; onRegenerated: () => void }) => {
-  const m = useMessages();
-  const canManage = useCanManage();
-  const { call, busy } = useMutation();
+  const { m } = useMessages();
+  const canManage = useAllowed(PERMISSIONS.manage);
+  const { run, busy } = useAdminMutation();
   const [key, setKey] = React.useState<string | null>(null);
 
   return (
@@ -27,7 +29,7 @@ export const ApiAccess = ({ instance, onRegenerated }: { instance: AdminInstance
           )}
         </Typography>
         <Mono data-instance-key={key ? 'revealed' : 'masked'}>{key ?? instance.keyHint}</Mono>
-        {canManage ? <KeyActions instance={instance} revealed={key} onReveal={setKey} onRegenerated={onRegenerated} busy={busy} call={call} /> : null}
+        {canManage ? <KeyActions instance={instance} revealed={key} onReveal={setKey} onRegenerated={onRegenerated} busy={busy} run={run} /> : null}
       </Flex>
     </Section>
   );
@@ -39,17 +41,18 @@ const KeyActions = ({
   onReveal,
   onRegenerated,
   busy,
-  call,
+  run,
 }: {
   instance: AdminInstanceSummary;
   revealed: string | null;
   onReveal: (key: string | null) => void;
   onRegenerated: () => void;
   busy: boolean;
-  call: ReturnType<typeof useMutation>['call'];
+  run: ReturnType<typeof useAdminMutation>['run'];
 }) => {
-  const m = useMessages();
+  const { m } = useMessages();
   const { get } = useFetchKey();
+  const instances = useInstancesApi();
   return (
     <Flex gap={2} wrap="wrap">
       {revealed ? (
@@ -68,7 +71,7 @@ const KeyActions = ({
         body={m('access.regenerate.body', 'The current key stops working at once: every caller using it gets 401 until it is given the new key.')}
         confirm={m('access.regenerate.confirm', 'Regenerate')}
         onConfirm={async () => {
-          const result = await call('post', `/triggers/instances/${instance.id}/regenerate-key`);
+          const result = await run(() => instances.regenerateKey(instance.id));
           if (result.error) return;
           onReveal(revealed ? await get(instance.id) : null);
           onRegenerated();
@@ -80,10 +83,11 @@ const KeyActions = ({
 
 /** GET /triggers/instances/{id}/key (needs plugin::triggers.manage). */
 export function useFetchKey() {
-  const { call } = useMutation();
+  const { run } = useAdminMutation();
+  const instances = useInstancesApi();
   return {
     get: async (instanceId: string): Promise<string | null> => {
-      const result = await call<{ apiKey: string }>('get', `/triggers/instances/${instanceId}/key`);
+      const result = await run(() => instances.key(instanceId));
       return result.data?.apiKey ?? null;
     },
   };

@@ -1,16 +1,16 @@
 /** The "Create organization" button and its form: a name and its owner, a users-permissions user. */
 import { Button, Combobox, ComboboxOption, Field, Flex, Modal, TextInput } from '@strapi/design-system';
 import { Plus } from '@strapi/icons';
-import { useFetchClient } from '@strapi/strapi/admin';
 import * as React from 'react';
+import { useAdminMutation } from '../../../../../kernel/admin-ui/use-admin-mutation';
 import type { AdminOrganizationDetail, AdminUser } from '../api';
-import { useMessages } from './use-messages';
-import { useMutation } from './use-mutation';
+import { useOrganizationsApi } from '../api/organizations';
+import { useMessages } from '../messages';
 
 export const CreateOrganization = ({ onCreated }: { onCreated: (organization: AdminOrganizationDetail) => void }) => {
-  const m = useMessages();
-  const { get } = useFetchClient();
-  const { call, busy } = useMutation();
+  const { m } = useMessages();
+  const organizations = useOrganizationsApi();
+  const { run, busy } = useAdminMutation();
   const [open, setOpen] = React.useState(false);
   const [name, setName] = React.useState('');
   const [ownerId, setOwnerId] = React.useState<string | undefined>();
@@ -21,8 +21,8 @@ export const CreateOrganization = ({ onCreated }: { onCreated: (organization: Ad
   React.useEffect(() => {
     if (!open) return;
     let current = true;
-    get<{ data: AdminUser[] }>('/triggers/users', { params: { q: search, limit: 10 } }).then(
-      (response) => current && setUsers(response.data.data),
+    organizations.users(search).then(
+      (found) => current && setUsers(found),
       () => current && setUsers([]),
     );
     return () => {
@@ -33,7 +33,7 @@ export const CreateOrganization = ({ onCreated }: { onCreated: (organization: Ad
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
-    const { data, error: failure } = await call<AdminOrganizationDetail>('post', '/triggers/organizations', { name, ownerId: ownerId ? Number(ownerId) : undefined }, { quiet: true });
+    const { data, error: failure } = await run(() => organizations.create({ name, ownerId: ownerId ? Number(ownerId) : undefined }), { quiet: true });
     if (failure) return setError(failure);
     setOpen(false);
     setName('');

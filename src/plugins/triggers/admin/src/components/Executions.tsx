@@ -10,13 +10,13 @@ import { useQueryParams } from '@strapi/strapi/admin';
 import * as React from 'react';
 import { useIntl } from 'react-intl';
 import { CardDetails, CellText, ListView, type ListColumn } from '../../../../../kernel/admin-ui/list-view';
-import type { AdminItem, AdminList } from '../../../../../kernel/admin-ui/types';
-import { useAdminGet } from '../../../../../kernel/admin-ui/use-admin-get';
+import { useAdminMutation } from '../../../../../kernel/admin-ui/use-admin-mutation';
+import { useAllowed } from '../../../../../kernel/admin-ui/use-permissions';
 import type { AdminExecution, AdminExecutionDetail, AdminWorkflow } from '../api';
+import { useExecution, useExecutionList, useExecutionsApi } from '../api/executions';
+import { useMessages } from '../messages';
+import { PERMISSIONS } from '../permissions';
 import { Mono, Section } from './secrets';
-import { useCanManage } from './use-can-manage';
-import { useMessages } from './use-messages';
-import { useMutation } from './use-mutation';
 
 const STATUSES = ['pending', 'running', 'success', 'failed'] as const;
 const BADGE: Record<string, 'success' | 'danger' | 'warning' | 'secondary'> = { success: 'success', failed: 'danger', running: 'warning', pending: 'secondary' };
@@ -40,11 +40,11 @@ interface ExecutionsQuery {
 }
 
 export const Executions = ({ instanceId, workflows, opened, onOpen }: { instanceId: string; workflows: AdminWorkflow[]; opened: string | null; onOpen: (id: string | null) => void }) => {
-  const m = useMessages();
+  const { m } = useMessages();
   const { formatDate } = useIntl();
   const [{ query }, setQuery] = useQueryParams<ExecutionsQuery>();
   const params = { page: query.page ?? '1', pageSize: query.pageSize ?? '10', workflowId: query.workflowId || undefined, status: query.status || undefined };
-  const { data, error, isLoading, reload } = useAdminGet<AdminList<AdminExecution>>(`/triggers/instances/${instanceId}/executions`, params);
+  const { data, error, isLoading, reload } = useExecutionList(instanceId, params);
   const executions = data?.data ?? [];
   const active = executions.some((e) => e.status === 'pending' || e.status === 'running');
   const nameOf = (id: string) => workflows.find((w) => w.id === id)?.name ?? m('executions.workflow.deleted', 'Deleted workflow');
@@ -163,11 +163,12 @@ const ExecutionDrawer = ({
   onClose: () => void;
   onReplayed: (executionId: string) => void;
 }) => {
-  const m = useMessages();
-  const canManage = useCanManage();
-  const { call, busy } = useMutation();
+  const { m } = useMessages();
+  const canManage = useAllowed(PERMISSIONS.manage);
+  const { run, busy } = useAdminMutation();
+  const executions = useExecutionsApi(instanceId);
   const { formatDate } = useIntl();
-  const { data, reload } = useAdminGet<AdminItem<AdminExecutionDetail>>(`/triggers/instances/${instanceId}/executions/${executionId}`);
+  const { data, reload } = useExecution(instanceId, executionId);
   const execution = data?.data;
   const active = execution ? execution.status === 'pending' || execution.status === 'running' : true;
 
@@ -248,7 +249,7 @@ const ExecutionDrawer = ({
                   startIcon={<ArrowClockwise />}
                   loading={busy}
                   onClick={async () => {
-                    const result = await call<{ executionId: string }>('post', `/triggers/instances/${instanceId}/executions/${execution.executionId}/replay`);
+                    const result = await run(() => executions.replay(execution.executionId));
                     if (result.data) onReplayed(result.data.executionId);
                   }}
                 >

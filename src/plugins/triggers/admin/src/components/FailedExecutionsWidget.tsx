@@ -7,13 +7,12 @@ import { Box, Flex, Typography } from '@strapi/design-system';
 import { Widget } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { Link } from 'react-router-dom';
-import { useAdminGet } from '../../../../../kernel/admin-ui/use-admin-get';
-import type { AdminFailedExecution } from '../../../server/src/schemas/admin';
+import { useFailedExecutions } from '../api/executions';
 import { PLUGIN_ID, t } from '../pluginId';
 
 export const FailedExecutionsWidget = () => {
   const { formatMessage, formatDate } = useIntl();
-  const { data, error, isLoading } = useAdminGet<{ data: AdminFailedExecution[] }>('/triggers/executions/failed', { limit: 5 });
+  const { data, error, isLoading } = useFailedExecutions();
   if (isLoading && !data) return <Widget.Loading />;
   if (error) return <Widget.Error />;
   const failures = data?.data ?? [];

@@ -7,10 +7,11 @@
 import { Box, Button, Field, Flex, Switch, Textarea, TextInput, Typography } from '@strapi/design-system';
 import { Play } from '@strapi/icons';
 import * as React from 'react';
-import { triggerFromPanel, type AdminWorkflow } from '../api';
+import type { AdminWorkflow } from '../api';
+import { triggerFromPanel } from '../api/workflows';
+import { useMessages } from '../messages';
 import { useFetchKey } from './ApiAccess';
 import { CodeSample, CopyButton, Mono } from './secrets';
-import { useMessages } from './use-messages';
 
 type Property = { type?: unknown; description?: unknown; enum?: unknown };
 type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'json';
@@ -55,7 +56,7 @@ export function inputOf(fields: NonNullable<ReturnType<typeof formFields>>, valu
 }
 
 export const SkillSection = ({ instanceId, workflow, onTested }: { instanceId: string; workflow: AdminWorkflow; onTested: (id: string) => void }) => {
-  const m = useMessages();
+  const { m } = useMessages();
   return (
     <Box paddingTop={3} data-skill={workflow.skillName}>
       <Flex justifyContent="space-between" alignItems="center" gap={2}>
@@ -94,7 +95,7 @@ export const SkillSection = ({ instanceId, workflow, onTested }: { instanceId: s
 };
 
 const TryIt = ({ instanceId, workflow, onTested }: { instanceId: string; workflow: AdminWorkflow; onTested: (id: string) => void }) => {
-  const m = useMessages();
+  const { m } = useMessages();
   const { get: getKey } = useFetchKey();
   const fields = formFields(workflow.inputSchema);
   const [values, setValues] = React.useState<Record<string, string | boolean>>({});
@@ -216,7 +217,7 @@ export const mcpConfig = (mcpUrl: string, name: string) =>
   );
 
 export const McpConfiguration = ({ mcpUrl, organizationName }: { mcpUrl: string; organizationName: string }) => {
-  const m = useMessages();
+  const { m } = useMessages();
   return (
     <CodeSample title={m('mcp.title', 'MCP client configuration')} code={mcpConfig(mcpUrl, organizationName)} data-mcp-config="">
       <Box paddingBottom={2}>

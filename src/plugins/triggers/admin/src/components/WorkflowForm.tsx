@@ -6,10 +6,11 @@
  */
 import { Box, Button, Field, Flex, Modal, SingleSelect, SingleSelectOption, Switch, Textarea, TextInput, Typography } from '@strapi/design-system';
 import * as React from 'react';
-import type { AdminAction, AdminWorkflow } from '../api';
+import { useAdminMutation } from '../../../../../kernel/admin-ui/use-admin-mutation';
+import type { AdminAction, AdminWorkflow, CreateWorkflowInput, UpdateWorkflowInput } from '../api';
+import { useWorkflowsApi } from '../api/workflows';
+import { useMessages } from '../messages';
 import { ConfirmButton, Mono, SecretOnceDialog } from './secrets';
-import { useMessages } from './use-messages';
-import { useMutation } from './use-mutation';
 
 interface Props {
   instanceId: string;
@@ -22,8 +23,9 @@ interface Props {
 }
 
 export const WorkflowForm = ({ instanceId, actions, workflow, open, onOpenChange, onSaved }: Props) => {
-  const m = useMessages();
-  const { call, busy } = useMutation();
+  const { m } = useMessages();
+  const { run, busy } = useAdminMutation();
+  const workflows = useWorkflowsApi(instanceId);
   const [name, setName] = React.useState(workflow?.name ?? '');
   const [action, setAction] = React.useState(workflow?.action ?? actions[0]?.name ?? '');
   const [config, setConfig] = React.useState(JSON.stringify(workflow?.config ?? actions[0]?.configExample ?? {}, null, 2));
@@ -69,9 +71,7 @@ export const WorkflowForm = ({ instanceId, actions, workflow, open, onOpenChange
     const body = workflow
       ? { name, config: parsed, enabled, callbackUrl: callback, ...skill }
       : { name, action, config: parsed, enabled, callbackUrl: callback ?? undefined, ...skill };
-    const result = workflow
-      ? await call<Issued>('put', `/triggers/instances/${instanceId}/workflows/${workflow.id}`, body, { quiet: true })
-      : await call<Issued>('post', `/triggers/instances/${instanceId}/workflows`, body, { quiet: true });
+    const result = await run(() => (workflow ? workflows.update(workflow.id, body as UpdateWorkflowInput) : workflows.create(body as CreateWorkflowInput)), { quiet: true });
     if (result.error) {
       const message = result.error;
       return setErrors(
@@ -172,7 +172,7 @@ export const WorkflowForm = ({ instanceId, actions, workflow, open, onOpenChange
                     confirm={m('workflow.callback.rotate.confirm', 'Rotate')}
                     variant="secondary"
                     onConfirm={async () => {
-                      const rotated = await call<Issued>('post', `/triggers/instances/${instanceId}/workflows/${workflow.id}/rotate-callback-secret`);
+                      const rotated = await run(() => workflows.rotateCallbackSecret(workflow.id));
                       if (rotated.data?.callbackSecret) {
                         onSaved(rotated.data.workflow);
                         setCallbackSecret(rotated.data.callbackSecret);
@@ -220,21 +220,16 @@ export const WorkflowForm = ({ instanceId, actions, workflow, open, onOpenChange
   );
 };
 
-interface Issued {
-  workflow: AdminWorkflow;
-  callbackSecret?: string;
-}
-
 const SigningSecrets = ({ instanceId, workflow, onChange }: { instanceId: string; workflow: AdminWorkflow; onChange: (workflow: AdminWorkflow) => void }) => {
-  const m = useMessages();
-  const { call, busy } = useMutation();
+  const { m } = useMessages();
+  const { run, busy } = useAdminMutation();
+  const workflows = useWorkflowsApi(instanceId);
   const [pasted, setPasted] = React.useState('');
   const [error, setError] = React.useState<string | undefined>();
   const [shown, setShown] = React.useState<string | null>(null);
-  const base = `/triggers/instances/${instanceId}/workflows/${workflow.id}/secrets`;
 
   const add = async (secret?: string) => {
-    const result = await call<{ workflow: AdminWorkflow; secret: string }>('post', base, secret ? { secret } : {}, { quiet: true });
+    const result = await run(() => workflows.addSecret(workflow.id, secret), { quiet: true });
     if (result.error) return setError(result.error);
     setError(undefined);
     setPasted('');
@@ -260,7 +255,7 @@ const SigningSecrets = ({ instanceId, workflow, onChange }: { instanceId: string
               body={m('workflow.secrets.remove.body', 'Requests signed with it are refused from now on.')}
               confirm={m('workflow.secrets.remove', 'Remove')}
               onConfirm={async () => {
-                const result = await call<AdminWorkflow>('del', `${base}/${secret.id}`);
+                const result = await run(() => workflows.removeSecret(workflow.id, secret.id));
                 if (result.data) onChange(result.data);
               }}
             />

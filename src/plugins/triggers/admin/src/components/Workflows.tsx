@@ -6,16 +6,17 @@
 import { Badge, Box, Button, Flex, Tabs, Typography } from '@strapi/design-system';
 import { Pencil, Play, Plus } from '@strapi/icons';
 import * as React from 'react';
-import { triggerFromPanel, type AdminAction, type AdminWorkflow } from '../api';
+import { useAdminMutation } from '../../../../../kernel/admin-ui/use-admin-mutation';
+import { useAllowed } from '../../../../../kernel/admin-ui/use-permissions';
+import type { AdminAction, AdminWorkflow } from '../api';
+import { triggerFromPanel, useWorkflowsApi } from '../api/workflows';
+import { useMessages } from '../messages';
+import { PERMISSIONS } from '../permissions';
 import { triggerExamples } from './examples';
 import { useFetchKey } from './ApiAccess';
 import { CodeSample, ConfirmButton, CopyButton, Mono, Section, Warning } from './secrets';
-import { useCanManage } from './use-can-manage';
-import { useMessages } from './use-messages';
-import { useMutation } from './use-mutation';
 import { WorkflowForm } from './WorkflowForm';
 import { SkillSection } from './Skill';
-import { useNotification } from '@strapi/strapi/admin';
 
 interface Props {
   instanceId: string;
@@ -27,8 +28,8 @@ interface Props {
 }
 
 export const Workflows = ({ instanceId, workflows, actions, onChange, onTested }: Props) => {
-  const m = useMessages();
-  const canManage = useCanManage();
+  const { m } = useMessages();
+  const canManage = useAllowed(PERMISSIONS.manage);
   const [creating, setCreating] = React.useState(false);
   return (
     <Section
@@ -59,11 +60,11 @@ export const Workflows = ({ instanceId, workflows, actions, onChange, onTested }
 };
 
 const WorkflowCard = ({ instanceId, workflow, actions, onChange, onTested }: { instanceId: string; workflow: AdminWorkflow; actions: AdminAction[]; onChange: () => void; onTested: (id: string) => void }) => {
-  const m = useMessages();
-  const canManage = useCanManage();
-  const { call } = useMutation();
+  const { m, notify } = useMessages();
+  const canManage = useAllowed(PERMISSIONS.manage);
+  const { run } = useAdminMutation();
+  const workflows = useWorkflowsApi(instanceId);
   const { get: getKey } = useFetchKey();
-  const { toggleNotification } = useNotification();
   const [editing, setEditing] = React.useState(false);
   const [testing, setTesting] = React.useState(false);
   const sample = actions.find((a) => a.name === workflow.action)?.inputExample ?? {};
@@ -83,10 +84,10 @@ const WorkflowCard = ({ instanceId, workflow, actions, onChange, onTested }: { i
       if (!key) return;
       const { status, body } = await triggerFromPanel(instanceId, workflow.id, key, sample);
       if (status !== 202 || !body?.data) {
-        toggleNotification({ type: 'danger', message: m('workflows.test.failed', 'The trigger answered {status}: {message}', { status, message: body?.error?.message ?? '' }) });
+        notify.danger(m('workflows.test.failed', 'The trigger answered {status}: {message}', { status, message: body?.error?.message ?? '' }));
         return;
       }
-      toggleNotification({ type: 'success', message: m('workflows.test.sent', 'Test sent: execution {id}', { id: body.data.executionId }) });
+      notify.success(m('workflows.test.sent', 'Test sent: execution {id}', { id: body.data.executionId }));
       onTested(body.data.executionId);
     } finally {
       setTesting(false);
@@ -122,7 +123,7 @@ const WorkflowCard = ({ instanceId, workflow, actions, onChange, onTested }: { i
               body={m('workflows.delete.body', 'Its trigger URL stops working; its executions stay listed.')}
               confirm={m('workflows.delete', 'Delete')}
               onConfirm={async () => {
-                await call('del', `/triggers/instances/${instanceId}/workflows/${workflow.id}`);
+                await run(() => workflows.remove(workflow.id));
                 onChange();
               }}
             />

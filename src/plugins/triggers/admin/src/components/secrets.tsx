@@ -1,15 +1,14 @@
 /** Copying, code samples, and secrets shown once. */
 import { Box, Button, Dialog, Flex, Typography } from '@strapi/design-system';
 import { Duplicate } from '@strapi/icons';
-import { useClipboard, useNotification } from '@strapi/strapi/admin';
+import { useClipboard } from '@strapi/strapi/admin';
 import * as React from 'react';
-import { useMessages } from './use-messages';
+import { useMessages } from '../messages';
 
 /** Copies `value` and says so. */
 export const CopyButton = ({ value, label, size = 'S' }: { value: string; label: string; size?: 'S' | 'M' }) => {
   const { copy } = useClipboard();
-  const { toggleNotification } = useNotification();
-  const m = useMessages();
+  const { m, notify } = useMessages();
   return (
     <Button
       variant="tertiary"
@@ -17,11 +16,8 @@ export const CopyButton = ({ value, label, size = 'S' }: { value: string; label:
       startIcon={<Duplicate />}
       onClick={async () => {
         const copied = await copy(value);
-        toggleNotification(
-          copied
-            ? { type: 'success', message: m('copy.done', 'Copied to the clipboard') }
-            : { type: 'warning', message: m('copy.failed', 'Could not copy: select the text and copy it yourself') },
-        );
+        if (copied) notify.success(m('copy.done', 'Copied to the clipboard'));
+        else notify.warning(m('copy.failed', 'Could not copy: select the text and copy it yourself'));
       }}
     >
       {label}
@@ -45,7 +41,7 @@ export const Mono = ({ children, ...rest }: { children: React.ReactNode } & Reco
 
 /** A code sample with its copy button. */
 export const CodeSample = ({ title, code, children, ...rest }: { title: string; code: string; children?: React.ReactNode } & Record<string, unknown>) => {
-  const m = useMessages();
+  const { m } = useMessages();
   return (
     <Box {...rest}>
       <Flex justifyContent="space-between" alignItems="center" gap={2} paddingBottom={1}>
@@ -73,7 +69,7 @@ export const CodeSample = ({ title, code, children, ...rest }: { title: string; 
  * secret, a copy button and the warning, until the admin closes the dialog.
  */
 export const SecretOnceDialog = ({ title, secret, onClose }: { title: string; secret: string | null; onClose: () => void }) => {
-  const m = useMessages();
+  const { m } = useMessages();
   return (
     <Dialog.Root open={secret !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
       <Dialog.Content>
@@ -119,7 +115,7 @@ export const ConfirmButton = ({
   disabled?: boolean;
 } & Record<string, unknown>) => {
   const [open, setOpen] = React.useState(false);
-  const m = useMessages();
+  const { m } = useMessages();
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
       <Dialog.Trigger>

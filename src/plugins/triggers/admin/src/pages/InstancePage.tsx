@@ -7,22 +7,21 @@ import { Flex } from '@strapi/design-system';
 import { BackButton, Layouts, Page } from '@strapi/strapi/admin';
 import * as React from 'react';
 import { useParams } from 'react-router-dom';
-import type { AdminItem } from '../../../../../kernel/admin-ui/types';
-import { useAdminGet } from '../../../../../kernel/admin-ui/use-admin-get';
-import type { AdminAction, AdminInstanceSummary, AdminWorkflow } from '../api';
+import { useActions, useInstance } from '../api/instances';
+import { useWorkflowList } from '../api/workflows';
 import { ApiAccess } from '../components/ApiAccess';
 import { Executions } from '../components/Executions';
-import { useMessages } from '../components/use-messages';
 import { Workflows } from '../components/Workflows';
 import { McpConfiguration } from '../components/Skill';
 import { Section } from '../components/secrets';
+import { useMessages } from '../messages';
 
 export const InstancePage = () => {
   const { pid } = useParams<{ pid: string }>();
-  const m = useMessages();
-  const instance = useAdminGet<AdminItem<AdminInstanceSummary>>(`/triggers/instances/${pid}`);
-  const workflows = useAdminGet<AdminItem<AdminWorkflow[]>>(`/triggers/instances/${pid}/workflows`);
-  const actions = useAdminGet<AdminItem<AdminAction[]>>('/triggers/actions');
+  const { m } = useMessages();
+  const instance = useInstance(pid);
+  const workflows = useWorkflowList(pid);
+  const actions = useActions();
   const [opened, setOpened] = React.useState<string | null>(null);
 
   if (instance.error && !instance.data) return <Page.Error />;

@@ -9,19 +9,19 @@ import { BackButton, Layouts, Page, Table, useIsMobile } from '@strapi/strapi/ad
 import * as React from 'react';
 import { useIntl } from 'react-intl';
 import { NavLink, useNavigate, useParams } from 'react-router-dom';
-import type { AdminItem } from '../../../../../kernel/admin-ui/types';
-import { useAdminGet } from '../../../../../kernel/admin-ui/use-admin-get';
-import type { AdminInstanceSummary, AdminOrganizationDetail, AdminOrganizationKey } from '../api';
+import { useAdminMutation } from '../../../../../kernel/admin-ui/use-admin-mutation';
+import { useAllowed } from '../../../../../kernel/admin-ui/use-permissions';
+import type { AdminInstanceSummary, AdminOrganizationDetail } from '../api';
+import { useOrganization, useOrganizationsApi } from '../api/organizations';
 import { ConfirmButton, Mono, SecretOnceDialog, Section } from '../components/secrets';
-import { useCanManage } from '../components/use-can-manage';
-import { useMessages } from '../components/use-messages';
-import { useMutation } from '../components/use-mutation';
 import { McpConfiguration } from '../components/Skill';
+import { useMessages } from '../messages';
+import { PERMISSIONS } from '../permissions';
 
 export const OrganizationPage = () => {
   const { orgId } = useParams<{ orgId: string }>();
-  const m = useMessages();
-  const { data, error, reload, isLoading } = useAdminGet<AdminItem<AdminOrganizationDetail>>(`/triggers/organizations/${orgId}`);
+  const { m } = useMessages();
+  const { data, error, reload, isLoading } = useOrganization(orgId);
   const organization = data?.data;
 
   if (error && !data) return <Page.Error />;
@@ -50,11 +50,11 @@ export const OrganizationPage = () => {
 };
 
 const Instances = ({ organization, onChange }: { organization: AdminOrganizationDetail; onChange: () => void }) => {
-  const m = useMessages();
+  const { m } = useMessages();
   const { formatDate } = useIntl();
   const isMobile = useIsMobile();
   const navigate = useNavigate();
-  const canManage = useCanManage();
+  const canManage = useAllowed(PERMISSIONS.manage);
   const title = m('instances.title', 'Process instances');
   return (
     <Section title={title} actions={canManage ? <CreateInstance organizationId={organization.id} onCreated={(instance) => navigate(`/plugins/triggers/instances/${instance.id}`)} /> : null}>
@@ -114,14 +114,15 @@ const InstanceLink = ({ instance }: { instance: AdminInstanceSummary }) => (
 );
 
 const CreateInstance = ({ organizationId, onCreated }: { organizationId: string; onCreated: (instance: AdminInstanceSummary) => void }) => {
-  const m = useMessages();
-  const { call, busy } = useMutation();
+  const { m } = useMessages();
+  const { run, busy } = useAdminMutation();
+  const organizations = useOrganizationsApi();
   const [open, setOpen] = React.useState(false);
   const [name, setName] = React.useState('');
   const [error, setError] = React.useState<string | undefined>();
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
-    const result = await call<AdminInstanceSummary>('post', `/triggers/organizations/${organizationId}/instances`, { name }, { quiet: true });
+    const result = await run(() => organizations.createInstance(organizationId, name), { quiet: true });
     if (result.error) return setError(result.error);
     setOpen(false);
     onCreated(result.data!);
@@ -161,16 +162,17 @@ const CreateInstance = ({ organizationId, onCreated }: { organizationId: string;
 };
 
 const Keys = ({ organization, onChange }: { organization: AdminOrganizationDetail; onChange: () => void }) => {
-  const m = useMessages();
+  const { m } = useMessages();
   const { formatDate } = useIntl();
-  const canManage = useCanManage();
-  const { call, busy } = useMutation();
+  const canManage = useAllowed(PERMISSIONS.manage);
+  const { run, busy } = useAdminMutation();
+  const organizations = useOrganizationsApi();
   const [name, setName] = React.useState('');
   const [secret, setSecret] = React.useState<string | null>(null);
 
   const create = async (event: React.FormEvent) => {
     event.preventDefault();
-    const result = await call<{ key: AdminOrganizationKey; secret: string }>('post', `/triggers/organizations/${organization.id}/keys`, { name: name.trim() || undefined });
+    const result = await run(() => organizations.createKey(organization.id, name.trim() || undefined));
     if (result.data) {
       setSecret(result.data.secret);
       setName('');
@@ -238,7 +240,7 @@ const Keys = ({ organization, onChange }: { organization: AdminOrganizationDetai
                   body={m('keys.revoke.body', 'Anything using the key "{name}" fails from now on. This cannot be undone.', { name: key.name })}
                   confirm={m('keys.revoke.confirm', 'Revoke')}
                   onConfirm={async () => {
-                    await call('del', `/triggers/organizations/${organization.id}/keys/${key.id}`);
+                    await run(() => organizations.revokeKey(organization.id, key.id));
                     onChange();
                   }}
                 />

@@ -6,16 +6,16 @@
 import { Link, Typography } from '@strapi/design-system';
 import { NavLink, useNavigate } from 'react-router-dom';
 import { CreateOrganization } from '../components/CreateOrganization';
-import { useCanManage } from '../components/use-can-manage';
 import { Layouts, Page, SearchInput, useQueryParams } from '@strapi/strapi/admin';
 import type * as React from 'react';
 import { useIntl } from 'react-intl';
 import { CardDetails, CellText, ListView, type ListColumn } from '../../../../../kernel/admin-ui/list-view';
 import { searchText } from '../../../../../kernel/admin-ui/query';
 import { UserName } from '../../../../../kernel/admin-ui/user-name';
-import type { AdminList } from '../../../../../kernel/admin-ui/types';
-import { useAdminGet } from '../../../../../kernel/admin-ui/use-admin-get';
+import { useAllowed } from '../../../../../kernel/admin-ui/use-permissions';
 import type { AdminOrganization } from '../api';
+import { useOrganizationList } from '../api/organizations';
+import { PERMISSIONS } from '../permissions';
 import { t } from '../pluginId';
 
 interface ListQuery {
@@ -29,8 +29,8 @@ export const OrganizationsPage = () => {
   const [{ query }] = useQueryParams<ListQuery>();
   const params = { page: query.page ?? '1', pageSize: query.pageSize ?? '10', q: searchText(query._q) };
   const navigate = useNavigate();
-  const canManage = useCanManage();
-  const { data, error, isLoading } = useAdminGet<AdminList<AdminOrganization>>('/triggers/organizations', params);
+  const canManage = useAllowed(PERMISSIONS.manage);
+  const { data, error, isLoading } = useOrganizationList(params);
   const organizations = data?.data ?? [];
   const pagination = data?.meta.pagination;
 

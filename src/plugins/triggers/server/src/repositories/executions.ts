@@ -7,7 +7,8 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { knexOf, tableName } from '../../../../../kernel/db';
-import { executionRecord, type ExecutionRecord } from '../domain/records';
+import { executionRecord } from './records';
+import type { ExecutionRecord } from '../schemas/records';
 import { INSTANCES } from './instances';
 import { WORKFLOWS } from './workflows';
 

@@ -15,7 +15,8 @@ import { invalidArgument, notFound } from '../../../../../kernel/errors';
 import { publicUrl } from '../../../../../kernel/config';
 import { decodeSigningSecret } from '../domain/signature';
 import type { Principal } from '../domain/principal';
-import { fromJson, type WorkflowRecord } from '../domain/records';
+import { fromJson } from '../repositories/records';
+import type { WorkflowRecord } from '../schemas/records';
 import type {
   AdminAction,
   AdminExecution,

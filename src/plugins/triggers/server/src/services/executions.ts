@@ -4,8 +4,7 @@ import { isUniqueViolation } from '../../../../../kernel/db';
 import { executionsRepository, type ClaimedExecution, type ListFilters } from '../repositories/executions';
 import { ApiError } from '../../../../../kernel/errors';
 import { triggersConfig } from '../config';
-import type { ExecutionRecord, ExecutionStatus } from '../domain/records';
-import type { StartedWith } from '../schemas/records';
+import type { ExecutionRecord, ExecutionStatus, StartedWith } from '../schemas/records';
 import type { TriggerWorkflow } from './workflows';
 
 /**

@@ -4,7 +4,7 @@ import { generateSecret, hashSecret, safeEqual } from '../../../../../kernel/sec
 import { INSTANCE_KEY_PREFIX } from '../domain/keys';
 import { instanceScope, type Principal } from '../domain/principal';
 import { iso } from '../../../../../kernel/db';
-import type { InstanceRecord } from '../domain/records';
+import type { InstanceRecord } from '../schemas/records';
 import { orgNotFound } from './organizations';
 import { instancesRepository } from '../repositories/instances';
 import type { TriggerWorkflow } from '../repositories/workflows';

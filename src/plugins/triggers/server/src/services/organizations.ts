@@ -2,7 +2,8 @@ import type { Core } from '@strapi/strapi';
 import { notFound } from '../../../../../kernel/errors';
 import { displayPrefix, generateSecret, hashSecret, safeEqual } from '../../../../../kernel/secrets';
 import { ORGANIZATION_KEY_PREFIX } from '../domain/keys';
-import { organizationKeyRecord, organizationRecord, type OrganizationKeyRecord, type OrganizationRecord } from '../domain/records';
+import { organizationKeyRecord, organizationRecord } from '../repositories/records';
+import type { OrganizationKeyRecord, OrganizationRecord } from '../schemas/records';
 import { organizationsRepository } from '../repositories/organizations';
 
 const ORG_FIELDS = ['documentId', 'name', 'createdAt'];

@@ -6,7 +6,8 @@ import { ApiError, notFound } from '../../../../../kernel/errors';
 import { publicUrl } from '../../../../../kernel/config';
 import { ActionError } from '../domain/action-error';
 import { retryDelayMs } from '../domain/backoff';
-import { isFinal, type ExecutionRecord } from '../domain/records';
+import { isFinal } from '../domain/execution-status';
+import type { ExecutionRecord } from '../schemas/records';
 import { triggersConfig, type TriggersConfig } from '../config';
 import type { ClaimedExecution } from './executions';
 

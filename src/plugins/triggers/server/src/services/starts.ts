@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { publicUrl } from '../../../../../kernel/config';
 import { ApiError, invalidArgument } from '../../../../../kernel/errors';
 import { problemsOf, ValidationTooSlow } from '../domain/input-schema';
-import type { ExecutionStatus } from '../domain/records';
+import type { ExecutionStatus } from '../schemas/records';
 import type { DeliveryKeys } from './executions';
 import type { TriggerWorkflow } from './workflows';
 

@@ -1,9 +1,7 @@
-/** Row → API record mappers: pure, shared by services. The records' shapes are schemas/records.ts. */
+/** Row → API record mappers, shared by the repositories and services. The records' shapes are schemas/records.ts. */
 import { iso } from '../../../../../kernel/db';
-import type { ExecutionRecord, ExecutionStatus, InstanceRecord, OrganizationKeyRecord, OrganizationRecord, WorkflowRecord } from '../schemas/records';
+import type { ExecutionRecord, OrganizationKeyRecord, OrganizationRecord, WorkflowRecord } from '../schemas/records';
 
-export { EXECUTION_STATUSES } from '../schemas/records';
-export type { ExecutionRecord, ExecutionStatus, InstanceRecord, OrganizationKeyRecord, OrganizationRecord, WorkflowRecord };
 
 /** JSON stored in a text column; null stays null. */
 export const fromJson = (value: unknown): unknown => (value == null ? null : JSON.parse(String(value)));
@@ -36,8 +34,6 @@ export const workflowRecord = (row, publicUrl: string): WorkflowRecord => ({
   createdAt: iso(row.createdAt)!,
   updatedAt: iso(row.updatedAt)!,
 });
-
-export const isFinal = (status: string) => status === 'success' || status === 'failed';
 
 /** From a raw (snake_case) executions row. */
 export const executionRecord = (row): ExecutionRecord => ({

@@ -1,0 +1,14 @@
+/** Suggestions on an article (edits proposed by a suggest-scoped caller), and an editor's decision on each. */
+import { dataOf, useClient } from '../../../../../kernel/admin-ui/fetch';
+import { articleUrl } from './articles';
+import type { SuggestionAccepted, SuggestionList, SuggestionOnly, SuggestionsQuery } from './schema-types';
+
+export function useSuggestionsApi(articleId: string) {
+  const client = useClient();
+  const url = (rest: string) => articleUrl(articleId, rest);
+  return {
+    list: (query?: SuggestionsQuery) => dataOf<SuggestionList>(client.get(url('/suggestions'), query ? { params: query } : undefined)),
+    accept: (anchor: string) => dataOf<SuggestionAccepted>(client.post(url(`/suggestions/${anchor}/accept`), {})),
+    reject: (anchor: string, reason?: string) => dataOf<SuggestionOnly>(client.post(url(`/suggestions/${anchor}/reject`), reason ? { reason } : {})),
+  };
+}
