@@ -32,7 +32,12 @@ function filesUnder(dir) {
 function inputs() {
   const plugins = fs.readdirSync(path.join(root, 'src', 'plugins'));
   return [
-    ...plugins.flatMap((name) => [...filesUnder(path.join(root, 'src', 'plugins', name, 'admin')), path.join(root, 'src', 'plugins', name, 'package.json')]),
+    // shared/ holds code both the server and the panel bundle (the TipTap schema, the word diff).
+    ...plugins.flatMap((name) => [
+      ...filesUnder(path.join(root, 'src', 'plugins', name, 'admin')),
+      ...filesUnder(path.join(root, 'src', 'plugins', name, 'shared')),
+      path.join(root, 'src', 'plugins', name, 'package.json'),
+    ]),
     ...filesUnder(path.join(root, 'src', 'kernel', 'admin-ui')),
     ...filesUnder(path.join(root, 'src', 'admin')),
     ...['config/plugins.ts', 'config/admin.ts', 'config/server.ts', 'package.json', 'package-lock.json'].map((file) => path.join(root, file)),
