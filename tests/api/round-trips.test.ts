@@ -14,6 +14,7 @@ import { createWorkflow, setup, type Setup } from '../helpers/triggers';
 
 let app: TestApp;
 let a: Client;
+let aliceJwt: string;
 let articleId: string;
 let anchors: string[];
 let noteAnchor: string;
@@ -28,6 +29,7 @@ beforeAll(async () => {
   app = await startApp({ TRIGGER_SWEEP_INTERVAL_MS: '0', TRIGGER_CONCURRENCY: '1' });
   const alice = await registerUser(app, 'alice');
   a = client(app, await createKey(app, alice));
+  aliceJwt = alice.jwt;
   const created = await newArticle(a, { title: 'Round trips', markdown: sectionsDoc(200) });
   articleId = created.article.id;
   anchors = created.outline.map((e) => e.anchor);
@@ -89,6 +91,11 @@ describe('database round trips per hot route', () => {
 
   it('GET section by anchor', async () => {
     expect(await roundTrips(() => a.get(`/api/articles/${articleId}/sections/${anchors[100]}`))).toBeLessThanOrEqual(GET_SECTION);
+  });
+
+  it('GET section by anchor, with a JWT', async () => {
+    const path = `/api/articles/${articleId}/sections/${anchors[100]}`;
+    expect(await roundTrips(() => app.http.get(path).set('Authorization', `Bearer ${aliceJwt}`))).toBeLessThanOrEqual(GET_SECTION_JWT);
   });
 
   it('GET outline (200 sections)', async () => {
@@ -169,6 +176,7 @@ describe('database round trips per hot route', () => {
 // same query), then the read. A write: the lookup, then one transaction (BEGIN ... COMMIT).
 // (Before issue 21 point 8's last round, in brackets where it was more.)
 const GET_SECTION = 2; // key and permission, the section
+const GET_SECTION_JWT = 2; // the JWT's user with its role's permission (services/auth.ts), the section [3]
 const GET_OUTLINE = 2; // key and permission, the article's outline revision (the outline is cached against it)
 const MCP_GET_SECTION = 2; // key with the permissions of /api/mcp and of the tool's route (mcp/catalog.ts), the section [3]
 const POST_SECTION = 5; // key and permission, BEGIN, outline revision + lock, insert, COMMIT
