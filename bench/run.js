@@ -559,7 +559,11 @@ async function main() {
     const revisions = await revisionBench(baseUrl, s.auth);
 
     console.log('Sending hostile inputs (issue 11) while polling /_health...');
-    const hostile = await hostileCases({ baseUrl, apiKey: s.apiKey, jwt: s.jwt, request });
+    // On a loaded machine the hostile set-up itself can miss its render deadline: the figures above are still printed and written.
+    const hostile = await hostileCases({ baseUrl, apiKey: s.apiKey, jwt: s.jwt, request }).catch((error) => {
+      console.log(`The hostile inputs could not be sent: ${error.message.slice(0, 200)}`);
+      return [];
+    });
 
     console.log('');
     console.log(table(results, health));

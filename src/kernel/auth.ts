@@ -38,10 +38,10 @@ export interface CallerBase {
   credential: string;
   scope: Scope;
   /**
-   * Whether the user's role has `action`, when the credential's own lookup answered it (the
-   * request's `action`, in the same query): kernel/permissions then needs no query of its own.
+   * Whether the user's role has each action the credential's own lookup answered (the request's
+   * `actions`, in the same query), by action: kernel/permissions then needs no query of its own.
    */
-  permission?: { action: string; allowed: boolean };
+  permissions?: Readonly<Record<string, boolean>>;
   /** The users-permissions user it acts for, when it acts for one (its role decides). */
   userId?: number;
   /** What checking the route's target found, for the controller. */
@@ -84,8 +84,11 @@ export interface AuthRequest {
   ip?: string;
   /** Lookups shared by the checks of one request (a workflow loaded once). */
   memo: Map<string, Promise<unknown>>;
-  /** The users-permissions action of the route served, if any: a verifier may check the role's permission in its lookup. */
-  action?: string | null;
+  /**
+   * The users-permissions actions the request will be authorized for: the route's, then those its
+   * body names (the route of an MCP tools/call). A verifier may check the role's permissions in its lookup.
+   */
+  actions?: readonly string[];
 }
 
 /** One credential's verdict on a request. */
@@ -126,6 +129,12 @@ export interface AuthPolicy {
    * in `caller.target`, and throw (404 for a target that does not exist).
    */
   grants?: (caller: Caller, request: AuthRequest, strapi: Core.Strapi) => Promise<string | null>;
+  /**
+   * The users-permissions actions, beyond the route's own, that the parsed body says the request
+   * will be authorized for (the MCP endpoint: a tools/call's route): the credential's lookup
+   * answers them too, so running the tool needs no permission query of its own.
+   */
+  actionsOf?: (body: unknown) => readonly string[];
   /**
    * The `WWW-Authenticate` value of this route's 401 (RFC 6750 / RFC 9728: the MCP endpoint
    * points an agent at its OAuth metadata there).

@@ -22,6 +22,35 @@ export async function knexOf(strapi: Core.Strapi): Promise<Knex> {
   return strapi.db.connection as unknown as Knex;
 }
 
+/** A repository's query: the Knex handle to run on, then its own arguments. */
+type Query = (k: Knex, ...args: any[]) => unknown;
+
+/** The queries of a repository with their handle bound: same arguments, without `k`. */
+export type BoundQueries<Q extends Record<string, Query>> = {
+  [K in keyof Q]: Q[K] extends (k: Knex, ...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
+};
+
+/**
+ * A repository whose queries find their database handle themselves: `repo.query(...)` runs on the
+ * open transaction when there is one, else the pool (knexOf); `repo.in(trx).query(...)` on the
+ * transaction a service opened and holds. Services thus hold behaviour and transactions, never
+ * a handle of their own. `queries` are written `(k, ...args)`, `k` the handle to use.
+ */
+export function repositoryOf<Q extends Record<string, Query>>(strapi: Core.Strapi, queries: Q): BoundQueries<Q> & { in(trx: Knex): BoundQueries<Q> } {
+  const bind = (handle: () => Knex | Promise<Knex>) => {
+    const bound: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+    for (const [name, query] of Object.entries(queries)) bound[name] = async (...args) => query(await handle(), ...args);
+    return bound as BoundQueries<Q>;
+  };
+  const inTrx = new WeakMap<Knex, BoundQueries<Q>>();
+  const within = (trx: Knex) => {
+    let bound = inTrx.get(trx);
+    if (!bound) inTrx.set(trx, (bound = bind(() => trx)));
+    return bound;
+  };
+  return Object.assign(bind(() => knexOf(strapi)), { in: within });
+}
+
 /** Runs `work` in a transaction (joining the caller's, if any), with its Knex handle. */
 export function inTransaction<T>(strapi: Core.Strapi, work: (trx: Knex) => Promise<T>): Promise<T> {
   return strapi.db.transaction(({ trx }) => work(trx as unknown as Knex)) as unknown as Promise<T>;

@@ -46,11 +46,11 @@ export async function roleAllows(strapi: Core.Strapi, userId: number, action: st
 }
 
 /**
- * A column `allowed` (true or 1 when the role of the user in `userIdColumn` has `action`), to
+ * A column `as` (true or 1 when the role of the user in `userIdColumn` has `action`), to
  * add to a credential's own lookup: the permission comes with it, not in a query of its own.
  */
-export function roleAllowsColumn(strapi: Core.Strapi, k: Knex, userIdColumn: string, action: string): Knex.Raw {
-  return k.raw('exists ? as allowed', [permissionRows(strapi, k, k.raw('??', [userIdColumn]), action).select(k.raw('1'))]);
+export function roleAllowsColumn(strapi: Core.Strapi, k: Knex, userIdColumn: string, action: string, as = 'allowed'): Knex.Raw {
+  return k.raw('exists ? as ??', [permissionRows(strapi, k, k.raw('??', [userIdColumn]), action).select(k.raw('1')), as]);
 }
 
 async function roleNameOf(strapi: Core.Strapi, userId: number): Promise<string | null> {
@@ -77,8 +77,8 @@ export async function authorize(strapi: Core.Strapi, caller: CallerBase | null, 
     throw permissionDenied(`This credential's scope (${caller.scope}) does not allow changes.`, SCOPE_NEXT);
   }
   if (!requirement.action || caller.userId === undefined) return;
-  // The credential's lookup may have answered it already (CallerBase.permission).
-  const known = caller.permission?.action === requirement.action ? caller.permission.allowed : undefined;
+  // The credential's lookup may have answered it already (CallerBase.permissions).
+  const known = caller.permissions?.[requirement.action];
   if (known ?? (await roleAllows(strapi, caller.userId, requirement.action))) return;
   const role = await roleNameOf(strapi, caller.userId);
   throw permissionDenied(

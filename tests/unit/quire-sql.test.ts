@@ -69,3 +69,25 @@ describe('SQL lives in repositories', () => {
     expect(converted).toEqual([]);
   });
 });
+
+/**
+ * Services hold behaviour and transactions, not database handles: a repository finds its own
+ * (kernel/db repositoryOf: the open transaction, or the pool), and a service that opens a
+ * transaction passes it (`repo.in(trx)`). So no service or controller calls knexOf.
+ */
+describe('services take no database handle of their own', () => {
+  const KNEX_OF = /\bknexOf\b/;
+  const checked = filesUnder(serverSrc)
+    .map((file) => file.slice(serverSrc.length + 1))
+    .filter((file) => file.startsWith('services/') || file.startsWith('controllers/'));
+
+  it('finds the services and controllers it checks', () => {
+    expect(checked).toEqual(expect.arrayContaining(['services/notes.ts', 'services/edits.ts', 'controllers/sections.ts']));
+    expect(KNEX_OF.test('const k = await knexOf(strapi);')).toBe(true);
+  });
+
+  it('no service or controller calls knexOf', () => {
+    const code = (file: string) => fs.readFileSync(path.join(root, serverSrc, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
+    expect(checked.filter((file) => KNEX_OF.test(code(file)))).toEqual([]);
+  });
+});

@@ -12,7 +12,8 @@ import type { AnyRoute } from './declare';
 /** The guard of a route: authenticates (kernel/auth) and authorizes (kernel/permissions), leaving ctx.state.caller. */
 export async function guard(strapi: Core.Strapi, route: AnyRoute, ctx): Promise<void> {
   if (route.checkOrigin) refuseForeignOrigin(strapi, ctx.request.headers.origin);
-  const { caller, refused } = await authenticate(strapi, { ...authRequestOf(ctx), action: route.action }, { ...route.auth, credentials: route.credentials });
+  const actions = [...(route.action ? [route.action] : []), ...(route.auth?.actionsOf?.(ctx.request.body) ?? [])];
+  const { caller, refused } = await authenticate(strapi, { ...authRequestOf(ctx), actions }, { ...route.auth, credentials: route.credentials });
   await authorize(strapi, caller, route);
   ctx.state.caller = caller;
   ctx.state.credentialRefused = refused;

@@ -1,8 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { ApiError } from '../../../../../kernel/errors';
-import { routes } from '../routes';
 import { McpEndpoint, toolset } from '../mcp/server';
-import { buildTools } from '../mcp/tools';
+import { articleTools } from '../mcp/catalog';
 
 /** GET and DELETE /api/mcp (routes/mcp.ts): Streamable HTTP's answer for a stateless server. */
 const notServed = (ctx) => {
@@ -21,7 +20,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   let endpoint: McpEndpoint | undefined;
   const endpointOf = () => {
     if (!endpoint) {
-      const tools = toolset(buildTools(routes));
+      const tools = toolset(articleTools());
       endpoint = new McpEndpoint(strapi, () => tools);
     }
     return endpoint;

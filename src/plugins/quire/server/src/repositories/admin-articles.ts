@@ -6,7 +6,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { containsPattern } from '../../../../../kernel/admin-routes';
-import { tableName } from '../../../../../kernel/db';
+import { repositoryOf, tableName } from '../../../../../kernel/db';
 import { TABLE } from './store';
 
 const USER_UID = 'plugin::users-permissions.user';
@@ -42,7 +42,8 @@ export function adminArticleRepository(strapi: Core.Strapi) {
     return q;
   };
 
-  return {
+  // Queries run on the open transaction or the pool, or on `repo.in(trx)` (kernel/db repositoryOf).
+  return repositoryOf(strapi, {
     /** How many articles match, and one page of them, most recently updated first. */
     async page(k: Knex, filter: AdminArticleFilter, page: { limit: number; offset: number }) {
       const [{ total }] = await filtered(k(articles('a')), filter).count({ total: '*' });
@@ -90,5 +91,5 @@ export function adminArticleRepository(strapi: Core.Strapi) {
       }
       return query;
     },
-  };
+  });
 }

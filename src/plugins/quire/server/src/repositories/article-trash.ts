@@ -7,7 +7,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { iso, tableName } from '../../../../../kernel/db';
+import { iso, repositoryOf, tableName } from '../../../../../kernel/db';
 import { TABLE, toInt } from '../repositories/store';
 
 const USER_UID = 'plugin::users-permissions.user';
@@ -27,7 +27,8 @@ export const articleTrashRepository = (strapi: Core.Strapi) => {
   const articles = (alias?: string) => tableName(strapi, TABLE.articles, alias);
   const users = (alias: string) => tableName(strapi, strapi.db.metadata.get(USER_UID).tableName, alias);
 
-  return {
+  // Queries run on the open transaction or the pool, or on `repo.in(trx)` (kernel/db repositoryOf).
+  return repositoryOf(strapi, {
     /** A live (not trashed) article's row id, owner and status by id, or undefined. */
     async findLive(k: Knex, uuid: string): Promise<{ id: number; ownerId: number; status: string } | undefined> {
       const row = await k(articles()).where({ uuid }).whereNull('deleted_at').whereNotNull('user_id').first(['id', 'user_id', 'status']);
@@ -147,5 +148,5 @@ export const articleTrashRepository = (strapi: Core.Strapi) => {
       }
       return changed;
     },
-  };
+  });
 };

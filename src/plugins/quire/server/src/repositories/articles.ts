@@ -5,7 +5,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { iso, tableName } from '../../../../../kernel/db';
+import { iso, repositoryOf, tableName } from '../../../../../kernel/db';
 import { invalidArgument } from '../../../../../kernel/errors';
 import type { ArticleRecord } from '../schemas/records';
 import { TABLE, UID } from './store';
@@ -80,77 +80,81 @@ export function articleRepository(strapi: Core.Strapi) {
   const articles = (alias?: string) => tableName(strapi, TABLE.articles, alias);
   const owned = (userId: number, uuid: string) => ({ uuid, user_id: userId });
 
-  return {
-    /** The owner's article row, or undefined. */
-    async find(k: Knex, userId: number, uuid: string): Promise<ArticleRow | undefined> {
-      const raw = await k(articles()).where(owned(userId, uuid)).first(ROW_COLUMNS);
-      return raw ? toArticleRow(raw) : undefined;
-    },
+  // Queries run on the open transaction or the pool, or on `repo.in(trx)` (kernel/db repositoryOf).
+  return Object.assign(
+    repositoryOf(strapi, {
+      /** The owner's article row, or undefined. */
+      async find(k: Knex, userId: number, uuid: string): Promise<ArticleRow | undefined> {
+        const raw = await k(articles()).where(owned(userId, uuid)).first(ROW_COLUMNS);
+        return raw ? toArticleRow(raw) : undefined;
+      },
 
-    /** The owner's article's row id and outline revision, or undefined. */
-    async outlineRevOf(k: Knex, userId: number, uuid: string): Promise<{ id: number; outlineRev: number } | undefined> {
-      const row = await k(articles()).where(owned(userId, uuid)).first(['id', 'outline_rev']);
-      return row ? { id: Number(row.id), outlineRev: Number(row.outline_rev) } : undefined;
-    },
+      /** The owner's article's row id and outline revision, or undefined. */
+      async outlineRevOf(k: Knex, userId: number, uuid: string): Promise<{ id: number; outlineRev: number } | undefined> {
+        const row = await k(articles()).where(owned(userId, uuid)).first(['id', 'outline_rev']);
+        return row ? { id: Number(row.id), outlineRev: Number(row.outline_rev) } : undefined;
+      },
 
-    /** The outline revision of an article row (0 when it is gone). */
-    async outlineRevOfRow(k: Knex, articleRowId: number): Promise<number> {
-      return Number((await k(articles()).where({ id: articleRowId }).first('outline_rev'))?.outline_rev ?? 0);
-    },
+      /** The outline revision of an article row (0 when it is gone). */
+      async outlineRevOfRow(k: Knex, articleRowId: number): Promise<number> {
+        return Number((await k(articles()).where({ id: articleRowId }).first('outline_rev'))?.outline_rev ?? 0);
+      },
 
-    /** The owner's article's row id and premise, or undefined. */
-    async premiseOf(k: Knex, userId: number, uuid: string): Promise<{ id: number; premise: string | null } | undefined> {
-      const row = await k(articles()).where(owned(userId, uuid)).first(['id', 'premise']);
-      return row ? { id: Number(row.id), premise: row.premise ?? null } : undefined;
-    },
+      /** The owner's article's row id and premise, or undefined. */
+      async premiseOf(k: Knex, userId: number, uuid: string): Promise<{ id: number; premise: string | null } | undefined> {
+        const row = await k(articles()).where(owned(userId, uuid)).first(['id', 'premise']);
+        return row ? { id: Number(row.id), premise: row.premise ?? null } : undefined;
+      },
 
-    /** A new draft article (joining the open transaction); its row id. */
-    async create(data: { uuid: string; userId: number; title: string; premise: string | null; now: Date }): Promise<number> {
-      const created = await strapi.db.query(UID.article).create({
-        data: { uuid: data.uuid, userId: data.userId, title: data.title, status: 'draft', premise: data.premise, lastPublishedAt: null, outlineRev: 0, createdAt: data.now, updatedAt: data.now },
-        select: ['id'],
-      });
-      return Number(created.id);
-    },
+      /** A page of the owner's articles with their section and word totals, newest first. */
+      async page(k: Knex, userId: number, limit: number, cursor?: string): Promise<Array<{ row: ArticleRow; sections: unknown; words: unknown }>> {
+        const sections = tableName(strapi, TABLE.sections, 's');
+        const query = k(articles('a'))
+          .where('a.user_id', userId)
+          .select(ROW_COLUMNS.map((c) => `a.${c}`))
+          .select(
+            k(sections).count('*').whereRaw('?? = ??', ['s.article_id', 'a.id']).as('section_count'),
+            k(sections).sum('s.words').whereRaw('?? = ??', ['s.article_id', 'a.id']).as('word_count'),
+          );
+        const raws = await newestFirst(query, limit, cursor);
+        return raws.map((raw) => ({ row: toArticleRow(raw), sections: raw.section_count, words: raw.word_count }));
+      },
 
-    /** A page of the owner's articles with their section and word totals, newest first. */
-    async page(k: Knex, userId: number, limit: number, cursor?: string): Promise<Array<{ row: ArticleRow; sections: unknown; words: unknown }>> {
-      const sections = tableName(strapi, TABLE.sections, 's');
-      const query = k(articles('a'))
-        .where('a.user_id', userId)
-        .select(ROW_COLUMNS.map((c) => `a.${c}`))
-        .select(
-          k(sections).count('*').whereRaw('?? = ??', ['s.article_id', 'a.id']).as('section_count'),
-          k(sections).sum('s.words').whereRaw('?? = ??', ['s.article_id', 'a.id']).as('word_count'),
-        );
-      const raws = await newestFirst(query, limit, cursor);
-      return raws.map((raw) => ({ row: toArticleRow(raw), sections: raw.section_count, words: raw.word_count }));
-    },
+      /** Changes fields of the owner's article (and its updatedAt); false when there is none. */
+      async update(k: Knex, userId: number, uuid: string, changes: { title?: string; premise?: string | null }): Promise<boolean> {
+        return (await k(articles()).where(owned(userId, uuid)).update({ ...changes, updated_at: new Date() })) > 0;
+      },
 
-    /** Changes fields of the owner's article (and its updatedAt); false when there is none. */
-    async update(k: Knex, userId: number, uuid: string, changes: { title?: string; premise?: string | null }): Promise<boolean> {
-      return (await k(articles()).where(owned(userId, uuid)).update({ ...changes, updated_at: new Date() })) > 0;
-    },
+      /** Sets the publication state of an article row. */
+      async setStatus(k: Knex, articleRowId: number, state: { status: 'published'; at: Date } | { status: 'draft' }): Promise<void> {
+        await k(articles())
+          .where({ id: articleRowId })
+          .update(state.status === 'published' ? { status: 'published', last_published_at: state.at } : { status: 'draft' });
+      },
 
-    /** Sets the publication state of an article row. */
-    async setStatus(k: Knex, articleRowId: number, state: { status: 'published'; at: Date } | { status: 'draft' }): Promise<void> {
-      await k(articles())
-        .where({ id: articleRowId })
-        .update(state.status === 'published' ? { status: 'published', last_published_at: state.at } : { status: 'draft' });
-    },
+      /** The owner's article's row id (no lock), or undefined. */
+      async idOf(k: Knex, userId: number, uuid: string): Promise<number | undefined> {
+        const row = await k(articles()).where(owned(userId, uuid)).first('id');
+        return row ? Number(row.id) : undefined;
+      },
 
-    /** The owner's article's row id (no lock), or undefined. */
-    async idOf(k: Knex, userId: number, uuid: string): Promise<number | undefined> {
-      const row = await k(articles()).where(owned(userId, uuid)).first('id');
-      return row ? Number(row.id) : undefined;
+      /** Deletes an article row with everything it holds: sections, notes, history, trash, suggestions, its publication. */
+      async removeWithContent(k: Knex, articleRowId: number): Promise<void> {
+        for (const table of [TABLE.sections, TABLE.notes, TABLE.revisions, TABLE.trash, TABLE.suggestions, TABLE.premiseRevisions, TABLE.liveStates, TABLE.publications]) {
+          await k(tableName(strapi, table)).where({ article_id: articleRowId }).delete();
+        }
+        await k(articles()).where({ id: articleRowId }).delete();
+      },
+    }),
+    {
+      /** A new draft article (joining the open transaction); its row id. */
+      async create(data: { uuid: string; userId: number; title: string; premise: string | null; now: Date }): Promise<number> {
+        const created = await strapi.db.query(UID.article).create({
+          data: { uuid: data.uuid, userId: data.userId, title: data.title, status: 'draft', premise: data.premise, lastPublishedAt: null, outlineRev: 0, createdAt: data.now, updatedAt: data.now },
+          select: ['id'],
+        });
+        return Number(created.id);
+      },
     },
-
-    /** Deletes an article row with everything it holds: sections, notes, history, trash, suggestions, its publication. */
-    async removeWithContent(k: Knex, articleRowId: number): Promise<void> {
-      for (const table of [TABLE.sections, TABLE.notes, TABLE.revisions, TABLE.trash, TABLE.suggestions, TABLE.premiseRevisions, TABLE.liveStates, TABLE.publications]) {
-        await k(tableName(strapi, table)).where({ article_id: articleRowId }).delete();
-      }
-      await k(articles()).where({ id: articleRowId }).delete();
-    },
-  };
+  );
 }

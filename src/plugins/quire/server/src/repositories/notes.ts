@@ -3,7 +3,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { tableName } from '../../../../../kernel/db';
+import { repositoryOf, tableName } from '../../../../../kernel/db';
 import { newId } from '../domain/anchors';
 import type { NoteAuthor, NoteKind } from '../schemas/records';
 import { TABLE, UID } from './store';
@@ -36,38 +36,44 @@ export interface NewNote {
 
 export function noteRepository(strapi: Core.Strapi) {
   const notes = () => tableName(strapi, TABLE.notes);
-  return {
-    /** The notes of an article row, map columns (unordered). */
-    mapRows(k: Knex, articleRowId: number): Promise<NoteRow[]> {
-      return k(notes()).where({ article_id: articleRowId }).select(MAP_COLUMNS);
-    },
+  // Queries run on the open transaction or the pool, or on `repo.in(trx)` (kernel/db repositoryOf).
+  return Object.assign(
+    repositoryOf(strapi, {
+      /** The notes of an article row, map columns (unordered). */
+      mapRows(k: Knex, articleRowId: number): Promise<NoteRow[]> {
+        return k(notes()).where({ article_id: articleRowId }).select(MAP_COLUMNS);
+      },
 
-    /** The notes of an article row, in full (unordered). */
-    fullRows(k: Knex, articleRowId: number): Promise<NoteRow[]> {
-      return k(notes()).where({ article_id: articleRowId }).select(FULL_COLUMNS);
-    },
+      /** The notes of an article row, in full (unordered). */
+      fullRows(k: Knex, articleRowId: number): Promise<NoteRow[]> {
+        return k(notes()).where({ article_id: articleRowId }).select(FULL_COLUMNS);
+      },
 
-    /** One note in full, or undefined. */
-    get(k: Knex, articleRowId: number, uuid: string): Promise<NoteRow | undefined> {
-      return k(notes()).where({ article_id: articleRowId, uuid }).first(FULL_COLUMNS);
-    },
+      /** One note in full, or undefined. */
+      get(k: Knex, articleRowId: number, uuid: string): Promise<NoteRow | undefined> {
+        return k(notes()).where({ article_id: articleRowId, uuid }).first(FULL_COLUMNS);
+      },
 
-    /** Inserts notes of an article row (one INSERT per batch, joining the open transaction), keeping their order; their ids. */
-    async insertMany(articleRowId: number, inputs: NewNote[], author: NoteAuthor): Promise<string[]> {
-      const data = inputs.map((input) => ({ uuid: newId(), articleId: articleRowId, ...input, author, rev: 1 }));
-      if (data.length) await strapi.db.query(UID.note).createMany({ data });
-      return data.map((d) => d.uuid);
-    },
+      /** Changes the given fields of a note in one UPDATE, its revision + 1; the note as it now is (RETURNING: no second read). */
+      async update(k: Knex, articleRowId: number, uuid: string, fields: Partial<NewNote>): Promise<NoteRow> {
+        const rows = await k(notes())
+          .where({ article_id: articleRowId, uuid })
+          .update({ ...fields, rev: k.raw('?? + 1', ['rev']), updated_at: new Date() })
+          .returning(FULL_COLUMNS);
+        return rows[0] as NoteRow;
+      },
 
-    /** Changes the given fields of a note in one UPDATE, its revision + 1. */
-    async update(k: Knex, articleRowId: number, uuid: string, fields: Partial<NewNote>): Promise<void> {
-      await k(notes())
-        .where({ article_id: articleRowId, uuid })
-        .update({ ...fields, rev: k.raw('?? + 1', ['rev']), updated_at: new Date() });
+      async remove(k: Knex, articleRowId: number, uuid: string): Promise<void> {
+        await k(notes()).where({ article_id: articleRowId, uuid }).delete();
+      },
+    }),
+    {
+      /** Inserts notes of an article row (one INSERT per batch, joining the open transaction), keeping their order; their ids. */
+      async insertMany(articleRowId: number, inputs: NewNote[], author: NoteAuthor): Promise<string[]> {
+        const data = inputs.map((input) => ({ uuid: newId(), articleId: articleRowId, ...input, author, rev: 1 }));
+        if (data.length) await strapi.db.query(UID.note).createMany({ data });
+        return data.map((d) => d.uuid);
+      },
     },
-
-    async remove(k: Knex, articleRowId: number, uuid: string): Promise<void> {
-      await k(notes()).where({ article_id: articleRowId, uuid }).delete();
-    },
-  };
+  );
 }

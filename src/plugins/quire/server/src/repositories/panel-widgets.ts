@@ -5,7 +5,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { iso, tableName } from '../../../../../kernel/db';
+import { iso, repositoryOf, tableName } from '../../../../../kernel/db';
 import { TABLE, toInt } from '../repositories/store';
 
 /** How many of the newest agent-written sections are read to find the articles they belong to. */
@@ -14,7 +14,8 @@ const AGENT_SECTIONS_SCANNED = 200;
 export const panelWidgetsRepository = (strapi: Core.Strapi) => {
   const live = (k: Knex, alias = 'a') => k(tableName(strapi, TABLE.articles, alias)).whereNull(`${alias}.deleted_at`).whereNotNull(`${alias}.user_id`);
 
-  return {
+  // Queries run on the open transaction or the pool, or on `repo.in(trx)` (kernel/db repositoryOf).
+  return repositoryOf(strapi, {
     /** The articles whose sections an agent changed last, newest first: id, title, when and which agent. */
     async agentChanges(k: Knex, limit: number): Promise<Array<{ id: string; title: string; changedAt: string; by: string }>> {
       const rows = await live(k)
@@ -50,5 +51,5 @@ export const panelWidgetsRepository = (strapi: Core.Strapi) => {
         articles: (rows as any[]).map((r) => ({ id: r.uuid, title: r.title, pending: toInt(r.pending), newestAt: iso(r.newest)! })),
       };
     },
-  };
+  });
 };

@@ -4,7 +4,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { tableName } from '../../../../../kernel/db';
+import { repositoryOf, tableName } from '../../../../../kernel/db';
 import { TABLE } from './store';
 
 /** What a version list shows of each. */
@@ -15,7 +15,8 @@ export type RevisionRow = Record<string, unknown> & { article_id: number; sectio
 
 export function revisionRepository(strapi: Core.Strapi) {
   const revisions = () => tableName(strapi, TABLE.revisions);
-  return {
+  // Queries run on the open transaction or the pool, or on `repo.in(trx)` (kernel/db repositoryOf).
+  return repositoryOf(strapi, {
     /** Writes kept versions, one INSERT per 100. */
     async insertMany(k: Knex, rows: RevisionRow[]): Promise<void> {
       for (let i = 0; i < rows.length; i += 100) await k(revisions()).insert(rows.slice(i, i + 100));
@@ -45,5 +46,5 @@ export function revisionRepository(strapi: Core.Strapi) {
     async removeFor(k: Knex, articleRowId: number, sectionUuids: string[]): Promise<void> {
       if (sectionUuids.length) await k(revisions()).where({ article_id: articleRowId }).whereIn('section_uuid', sectionUuids).delete();
     },
-  };
+  });
 }

@@ -11,7 +11,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { tableName } from '../../../../../kernel/db';
+import { repositoryOf, tableName } from '../../../../../kernel/db';
 import { codePoints, ftsQuery, likeContains, MIN_INDEXED_QUERY } from '../domain/search';
 import { newestFirst } from './articles';
 import { TABLE } from './store';
@@ -56,10 +56,21 @@ export function searchRepository(strapi: Core.Strapi) {
     return query;
   }
 
-  return {
-    /** The candidate sections of one article row. */
-    inArticle(k: Knex, articleRowId: number, q: string): Promise<CandidateRow[]> {
-      return whereMayContain(k(sections('s')).where('s.article_id', articleRowId).select(CANDIDATE_COLUMNS), q);
+  // Queries run on the open transaction or the pool, or on `repo.in(trx)` (kernel/db repositoryOf).
+  return repositoryOf(strapi, {
+    /**
+     * The candidate sections of the owner's article `uuid`, each with the article's outline
+     * revision: the article's lookup and the search in one query (no row: no match, or no such
+     * article of the owner's).
+     */
+    inOwnedArticle(k: Knex, userId: number, uuid: string, q: string): Promise<Array<CandidateRow & { outline_rev: number }>> {
+      return whereMayContain(
+        k(sections('s'))
+          .join(articles('a'), 'a.id', 's.article_id')
+          .where({ 'a.uuid': uuid, 'a.user_id': userId })
+          .select([...CANDIDATE_COLUMNS, 'a.outline_rev']),
+        q,
+      );
     },
 
     /** The candidate sections of several article rows. */
@@ -83,5 +94,5 @@ export function searchRepository(strapi: Core.Strapi) {
       }
       return newestFirst(page.select(['a.id', 'a.uuid', 'a.title', 'a.updated_at', 'a.outline_rev']), limit, cursor);
     },
-  };
+  });
 }

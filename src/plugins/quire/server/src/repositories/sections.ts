@@ -5,7 +5,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { tableName } from '../../../../../kernel/db';
+import { repositoryOf, tableName } from '../../../../../kernel/db';
 import { newId } from '../domain/anchors';
 import type { SectionContent } from '../domain/markdown';
 import type { OutlineItem } from '../domain/outline';
@@ -46,129 +46,133 @@ export function sectionRepository(strapi: Core.Strapi) {
   const sections = (alias?: string) => tableName(strapi, TABLE.sections, alias);
   const where = (articleRowId: number, uuid: string) => ({ article_id: articleRowId, uuid });
 
-  return {
-    /** The outline items of an article row (unordered: Outline.of orders them). */
-    items(k: Knex, articleRowId: number): Promise<OutlineItem[]> {
-      return k(sections()).where({ article_id: articleRowId }).select(ITEM_COLUMNS);
-    },
+  // Queries run on the open transaction or the pool, or on `repo.in(trx)` (kernel/db repositoryOf).
+  return Object.assign(
+    repositoryOf(strapi, {
+      /** The outline items of an article row (unordered: Outline.of orders them). */
+      items(k: Knex, articleRowId: number): Promise<OutlineItem[]> {
+        return k(sections()).where({ article_id: articleRowId }).select(ITEM_COLUMNS);
+      },
 
-    /** The outline items with the article's outline revision, read in one statement (a consistent pair). */
-    itemsWithRev(k: Knex, articleRowId: number): Promise<Array<OutlineItem & { outline_rev: number }>> {
-      return k(sections('s'))
-        .join(tableName(strapi, TABLE.articles, 'a'), 'a.id', 's.article_id')
-        .where('s.article_id', articleRowId)
-        .select([...ITEM_COLUMNS.map((c) => `s.${c}`), 'a.outline_rev']);
-    },
+      /** The outline items with the article's outline revision, read in one statement (a consistent pair). */
+      itemsWithRev(k: Knex, articleRowId: number): Promise<Array<OutlineItem & { outline_rev: number }>> {
+        return k(sections('s'))
+          .join(tableName(strapi, TABLE.articles, 'a'), 'a.id', 's.article_id')
+          .where('s.article_id', articleRowId)
+          .select([...ITEM_COLUMNS.map((c) => `s.${c}`), 'a.outline_rev']);
+      },
 
-    /** The items with their content (publish, export, the canvas). */
-    withContent(k: Knex, articleRowId: number): Promise<Array<OutlineItem & { markdown: string | null; html: string }>> {
-      return k(sections())
-        .where({ article_id: articleRowId })
-        .select([...ITEM_COLUMNS, 'markdown', 'html']);
-    },
+      /** The items with their content (publish, export, the canvas). */
+      withContent(k: Knex, articleRowId: number): Promise<Array<OutlineItem & { markdown: string | null; html: string }>> {
+        return k(sections())
+          .where({ article_id: articleRowId })
+          .select([...ITEM_COLUMNS, 'markdown', 'html']);
+      },
 
-    /** One section's full row (SECTION_ROW), or undefined. */
-    row(k: Knex, articleRowId: number, uuid: string): Promise<SectionRow | undefined> {
-      return k(sections()).where(where(articleRowId, uuid)).first(SECTION_ROW);
-    },
+      /** One section's full row (SECTION_ROW), or undefined. */
+      row(k: Knex, articleRowId: number, uuid: string): Promise<SectionRow | undefined> {
+        return k(sections()).where(where(articleRowId, uuid)).first(SECTION_ROW);
+      },
 
-    /** Several sections' full rows, in no order. */
-    rows(k: Knex, articleRowId: number, uuids: string[]): Promise<SectionRow[]> {
-      if (!uuids.length) return Promise.resolve([]);
-      return k(sections()).where({ article_id: articleRowId }).whereIn('uuid', uuids).select(SECTION_ROW);
-    },
+      /** Several sections' full rows, in no order. */
+      rows(k: Knex, articleRowId: number, uuids: string[]): Promise<SectionRow[]> {
+        if (!uuids.length) return Promise.resolve([]);
+        return k(sections()).where({ article_id: articleRowId }).whereIn('uuid', uuids).select(SECTION_ROW);
+      },
 
-    /** A section's revision, or 0 when it is gone. */
-    async rev(k: Knex, articleRowId: number, uuid: string): Promise<number> {
-      const row = await k(sections()).where(where(articleRowId, uuid)).first('rev');
-      return row ? Number(row.rev) : 0;
-    },
+      /** A section's revision, or 0 when it is gone. */
+      async rev(k: Knex, articleRowId: number, uuid: string): Promise<number> {
+        const row = await k(sections()).where(where(articleRowId, uuid)).first('rev');
+        return row ? Number(row.rev) : 0;
+      },
 
-    /** Inserts sections with the given ranks (one INSERT per batch, joining the open transaction); returns their outline items. */
-    async insert(articleRowId: number, contents: SectionContent[], ranks: string[], by?: WrittenBy, now = new Date()): Promise<OutlineItem[]> {
-      const data = contents.map((c, i) => ({
-        uuid: newId(),
-        articleId: articleRowId,
-        rank: ranks[i],
-        level: c.level,
-        title: c.title,
-        words: c.words,
-        source: c.source,
-        markdown: c.markdown,
-        html: c.html,
-        // Search matches this for html sections (services/search.ts); null for Markdown ones.
-        htmlText: c.source === 'html' ? c.htmlText : null,
-        rev: 1,
-        byKind: by?.kind ?? null,
-        byName: by?.name ?? null,
-        createdAt: now,
-        updatedAt: now,
-      }));
-      if (data.length) await strapi.db.query(UID.section).createMany({ data });
-      return data.map((d) => ({ uuid: d.uuid, rank: d.rank, level: d.level, title: d.title, words: d.words, source: d.source, rev: 1 }));
-    },
+      /** Writes a section's new content as revision `rev`, by `by`. */
+      async update(k: Knex, articleRowId: number, uuid: string, content: SectionContent, rev: number, by: WrittenBy, now: Date): Promise<void> {
+        await k(sections())
+          .where(where(articleRowId, uuid))
+          .update({
+            level: content.level,
+            title: content.title,
+            words: content.words,
+            source: content.source,
+            markdown: content.markdown,
+            html: content.html,
+            html_text: content.source === 'html' ? content.htmlText : null,
+            rev,
+            by_kind: by.kind,
+            by_name: by.name,
+            updated_at: now,
+          });
+      },
 
-    /** Puts a section back as it was (a trash restore): its id, content, revision and authorship. */
-    async reinsert(
-      articleRowId: number,
-      section: { uuid: string; rank: string; content: SectionContent; rev: number; by: { kind: string | null; name: string | null }; createdAt: Date; updatedAt: Date },
-    ): Promise<void> {
-      const { content: c } = section;
-      await strapi.db.query(UID.section).create({
-        data: {
-          uuid: section.uuid,
+      /** Moves a section to `rank` (not a change of content: rev and updatedAt stay). */
+      async setRank(k: Knex, articleRowId: number, uuid: string, rank: string): Promise<void> {
+        await k(sections()).where(where(articleRowId, uuid)).update({ rank });
+      },
+
+      async remove(k: Knex, articleRowId: number, uuid: string): Promise<void> {
+        await k(sections()).where(where(articleRowId, uuid)).delete();
+      },
+
+      /** Every section of an article (deleting the article). */
+      async removeAll(k: Knex, articleRowId: number): Promise<void> {
+        await k(sections()).where({ article_id: articleRowId }).delete();
+      },
+    }),
+    {
+      /** Inserts sections with the given ranks (one INSERT per batch, joining the open transaction); returns their outline items. */
+      async insert(articleRowId: number, contents: SectionContent[], ranks: string[], by?: WrittenBy, now = new Date()): Promise<OutlineItem[]> {
+        const data = contents.map((c, i) => ({
+          uuid: newId(),
           articleId: articleRowId,
-          rank: section.rank,
+          rank: ranks[i],
           level: c.level,
           title: c.title,
           words: c.words,
           source: c.source,
           markdown: c.markdown,
           html: c.html,
+          // Search matches this for html sections (services/search.ts); null for Markdown ones.
           htmlText: c.source === 'html' ? c.htmlText : null,
-          rev: section.rev,
-          byKind: section.by.kind,
-          byName: section.by.name,
-          createdAt: section.createdAt,
-          updatedAt: section.updatedAt,
-        },
-        select: ['id'],
-      });
-    },
+          rev: 1,
+          byKind: by?.kind ?? null,
+          byName: by?.name ?? null,
+          createdAt: now,
+          updatedAt: now,
+        }));
+        if (data.length) await strapi.db.query(UID.section).createMany({ data });
+        return data.map((d) => ({ uuid: d.uuid, rank: d.rank, level: d.level, title: d.title, words: d.words, source: d.source, rev: 1 }));
+      },
 
-    /** Writes a section's new content as revision `rev`, by `by`. */
-    async update(k: Knex, articleRowId: number, uuid: string, content: SectionContent, rev: number, by: WrittenBy, now: Date): Promise<void> {
-      await k(sections())
-        .where(where(articleRowId, uuid))
-        .update({
-          level: content.level,
-          title: content.title,
-          words: content.words,
-          source: content.source,
-          markdown: content.markdown,
-          html: content.html,
-          html_text: content.source === 'html' ? content.htmlText : null,
-          rev,
-          by_kind: by.kind,
-          by_name: by.name,
-          updated_at: now,
+      /** Puts a section back as it was (a trash restore): its id, content, revision and authorship. */
+      async reinsert(
+        articleRowId: number,
+        section: { uuid: string; rank: string; content: SectionContent; rev: number; by: { kind: string | null; name: string | null }; createdAt: Date; updatedAt: Date },
+      ): Promise<void> {
+        const { content: c } = section;
+        await strapi.db.query(UID.section).create({
+          data: {
+            uuid: section.uuid,
+            articleId: articleRowId,
+            rank: section.rank,
+            level: c.level,
+            title: c.title,
+            words: c.words,
+            source: c.source,
+            markdown: c.markdown,
+            html: c.html,
+            htmlText: c.source === 'html' ? c.htmlText : null,
+            rev: section.rev,
+            byKind: section.by.kind,
+            byName: section.by.name,
+            createdAt: section.createdAt,
+            updatedAt: section.updatedAt,
+          },
+          select: ['id'],
         });
+      },
     },
-
-    /** Moves a section to `rank` (not a change of content: rev and updatedAt stay). */
-    async setRank(k: Knex, articleRowId: number, uuid: string, rank: string): Promise<void> {
-      await k(sections()).where(where(articleRowId, uuid)).update({ rank });
-    },
-
-    async remove(k: Knex, articleRowId: number, uuid: string): Promise<void> {
-      await k(sections()).where(where(articleRowId, uuid)).delete();
-    },
-
-    /** Every section of an article (deleting the article). */
-    async removeAll(k: Knex, articleRowId: number): Promise<void> {
-      await k(sections()).where({ article_id: articleRowId }).delete();
-    },
-  };
+  );
 }
 
 export type SectionRepository = ReturnType<typeof sectionRepository>;

@@ -4,12 +4,13 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { tableName } from '../../../../../kernel/db';
+import { repositoryOf, tableName } from '../../../../../kernel/db';
 import { TABLE } from './store';
 
 export function trashRepository(strapi: Core.Strapi) {
   const trash = () => tableName(strapi, TABLE.trash);
-  return {
+  // Queries run on the open transaction or the pool, or on `repo.in(trx)` (kernel/db repositoryOf).
+  return repositoryOf(strapi, {
     /** Puts a section row in the trash (replacing an earlier trashed copy of the same id). */
     async put(k: Knex, row: Record<string, unknown> & { article_id: number; uuid: string }): Promise<void> {
       await k(trash()).where({ article_id: row.article_id, uuid: row.uuid }).delete();
@@ -45,5 +46,5 @@ export function trashRepository(strapi: Core.Strapi) {
     all(k: Knex, articleRowId: number) {
       return k(trash()).where({ article_id: articleRowId }).select('*');
     },
-  };
+  });
 }

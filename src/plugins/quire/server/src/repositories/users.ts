@@ -2,6 +2,8 @@
  * The users-permissions users, as quire reads them (sign-in of our pages, credential changes).
  */
 import type { Core } from '@strapi/strapi';
+import { knexOf, tableName } from '../../../../../kernel/db';
+import { roleAllowsColumn } from '../../../../../kernel/permissions';
 
 const USERS = 'plugin::users-permissions.user';
 
@@ -18,6 +20,17 @@ export function userRepository(strapi: Core.Strapi) {
     /** A user by id, with whether it is blocked, or null. */
     findById(id: number): Promise<{ id: number; username: string; email: string; blocked: boolean | null } | null> {
       return strapi.db.query(USERS).findOne({ where: { id }, select: ['id', 'username', 'email', 'blocked'] });
+    },
+
+    /**
+     * A user by id, with whether it is blocked and whether its role allows each of `actions`
+     * (`allowed_0`, `allowed_1`...): a JWT's user and its permissions in one query (kernel/permissions).
+     */
+    async withPermissions(id: number, actions: readonly string[]): Promise<({ id: number; username: string; email: string; blocked: unknown } & Record<string, unknown>) | undefined> {
+      const k = await knexOf(strapi);
+      const q = k(tableName(strapi, strapi.db.metadata.get(USERS as never).tableName, 'u')).where('u.id', id);
+      for (const [i, action] of actions.entries()) q.select(roleAllowsColumn(strapi, k, 'u.id', action, `allowed_${i}`));
+      return q.first('u.id', 'u.username', 'u.email', 'u.blocked');
     },
 
     /** Ids of the users a Query Engine `where` matches. */

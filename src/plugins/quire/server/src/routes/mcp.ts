@@ -4,6 +4,7 @@ import { publicUrl } from '../../../../../kernel/config';
 import { PATHS } from '../domain/oauth';
 import { jsonRpcAnswer } from '../schemas/responses';
 import { FIRST_VERSION_WITHOUT_BATCHES, MAX_BATCH_MESSAGES } from '../mcp/limits';
+import { toolActions } from '../mcp/catalog';
 import { route } from './route';
 
 /** The MCP endpoint's answer to the methods it does not serve (a stateless server offers no SSE stream nor session). */
@@ -39,7 +40,11 @@ export const mcpRoutes = route('mcp', 'MCP', {
     access: 'read',
     // The transport requires it: a browser page of another origin is refused (kernel/origins.ts).
     checkOrigin: true,
-    auth: { challenge: (strapi) => `Bearer resource_metadata="${publicUrl(strapi)}${PATHS.resourceMetadata}"` },
+    auth: {
+      challenge: (strapi) => `Bearer resource_metadata="${publicUrl(strapi)}${PATHS.resourceMetadata}"`,
+      // A tools/call's route permission comes with the credential's lookup (mcp/catalog.ts).
+      actionsOf: (body) => toolActions(body),
+    },
     body: rawBody(['application/json'], 'A JSON-RPC 2.0 message of the Model Context Protocol.'),
     headers: {
       'Mcp-Protocol-Version': 'The protocol version negotiated at initialize.',

@@ -4,7 +4,6 @@
  * Admin editors are named by the admin routes (controllers/admin-canvas).
  */
 import type { Core } from '@strapi/strapi';
-import { knexOf } from '../../../../../kernel/db';
 import { keyRepository } from '../repositories/keys';
 import type { Actor } from './edit-types';
 
@@ -16,7 +15,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   async function keyName(keyId: number, fallback: string): Promise<{ name: string; origin: string }> {
     const known = keyNames.get(keyId);
     if (known !== undefined) return known;
-    const key = (await keys.nameOf(await knexOf(strapi), keyId)) ?? { name: fallback, origin: 'api' };
+    const key = (await keys.nameOf(keyId)) ?? { name: fallback, origin: 'api' };
     if (keyNames.size > 10_000) keyNames.clear();
     keyNames.set(keyId, key);
     return key;

@@ -4,10 +4,9 @@
  * API (owner-scoped, services/articles) is not involved.
  */
 import type { Core } from '@strapi/strapi';
-import type { Knex } from 'knex';
 import { containsPattern, paginationOf, type Pagination } from '../../../../../kernel/admin-routes';
 import { publicUrl } from '../../../../../kernel/config';
-import { inTransaction, iso, knexOf } from '../../../../../kernel/db';
+import { inTransaction, iso } from '../../../../../kernel/db';
 import { invalidArgument, notFound } from '../../../../../kernel/errors';
 import { normalizeId } from '../domain/anchors';
 import type { ArticleChange, EventActor } from '../domain/article-events';
@@ -85,11 +84,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   }
 
   /** The articles with their "changed since published" flag (rows: their stored rows, in the same order). */
-  async function withChanged(k: Knex, rows: Array<{ id: unknown }>, mapped: AdminArticle[]): Promise<AdminArticle[]> {
-    const changed = await trashRepo.changedSincePublished(
-      k,
-      rows.map((r) => Number(r.id)),
-    );
+  async function withChanged(rows: Array<{ id: unknown }>, mapped: AdminArticle[]): Promise<AdminArticle[]> {
+    const changed = await trashRepo.changedSincePublished(rows.map((r) => Number(r.id)));
     return mapped.map((article, i) => ({ ...article, changedSincePublished: changed.has(Number(rows[i].id)) }));
   }
 
@@ -113,18 +109,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const api = {
     /** A page of every user's articles, most recently updated first, filtered by title, owner and status. */
     async list(query: AdminArticleQuery): Promise<{ results: AdminArticle[]; pagination: Pagination }> {
-      const k = await knexOf(strapi);
-      const { total, rows } = await articlesRepo.page(k, query, { limit: query.pageSize, offset: (query.page - 1) * query.pageSize });
-      return { results: await withChanged(k, rows, rows.map(toAdminArticle)), pagination: paginationOf(query.page, query.pageSize, toInt(total)) };
+      const { total, rows } = await articlesRepo.page(query, { limit: query.pageSize, offset: (query.page - 1) * query.pageSize });
+      return { results: await withChanged(rows, rows.map(toAdminArticle)), pagination: paginationOf(query.page, query.pageSize, toInt(total)) };
     },
 
     /** One article of any user, with its public URL while it is published, or 404. */
     async get(rawId: string): Promise<AdminArticleDetail> {
       const uuid = normalizeId(rawId);
-      const k = await knexOf(strapi);
-      const row = uuid ? await articlesRepo.one(k, uuid) : undefined;
+      const row = uuid ? await articlesRepo.one(uuid) : undefined;
       if (!row) throw adminArticleNotFound(rawId);
-      const [article] = await withChanged(k, [row], [toAdminArticle(row)]);
+      const [article] = await withChanged([row], [toAdminArticle(row)]);
       const live = article.status === 'published' && row.public_slug;
       return { ...article, publicUrl: live ? `${publicUrl(strapi)}/p/${row.public_slug}` : null };
     },
@@ -136,14 +130,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async actorFor(adminId: number, rawId: string): Promise<{ actor: EditorActor; articleRowId: number; outlineRev: number }> {
       const uuid = normalizeId(rawId);
-      const row = uuid ? await articlesRepo.located(await knexOf(strapi), uuid) : undefined;
+      const row = uuid ? await articlesRepo.located(uuid) : undefined;
       if (!row || row.userId === null) throw adminArticleNotFound(rawId);
       return { actor: { kind: 'editor', adminId, ownerId: row.userId }, articleRowId: row.id, outlineRev: row.outlineRev };
     },
 
     /** A section's revision (its `rev`), for the canvas's conditional saves; 0 when it is gone. */
     async sectionRev(articleRowId: number, sectionId: string): Promise<number> {
-      return sectionsRepo.rev(await knexOf(strapi), articleRowId, sectionId);
+      return sectionsRepo.rev(articleRowId, sectionId);
     },
 
     /**
@@ -151,7 +145,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * act on them) from a title and optional Markdown, its first versions by the editor.
      */
     async create(editor: Editor, input: { title: string; markdown?: string | null; owner: number }): Promise<AdminArticleDetail> {
-      if (!(await trashRepo.userExists(await knexOf(strapi), input.owner))) throw invalidArgument(`There is no user with id ${input.owner}.`, 'Pick the owner among the server\'s users (GET /quire/users).');
+      if (!(await trashRepo.userExists(input.owner))) throw invalidArgument(`There is no user with id ${input.owner}.`, 'Pick the owner among the server\'s users (GET /quire/users).');
       // createArticle publishes article.created, by the editor.
       const { article } = await strapi.plugin('quire').service('articles').createArticle(input.owner, { title: input.title, markdown: input.markdown ?? null, actor: editor });
       return api.get(article.id);
@@ -173,9 +167,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const uuid = normalizeId(rawId);
       if (!uuid) throw adminArticleNotFound(rawId);
       const moved = await inTransaction(strapi, async (trx) => {
-        const live = await trashRepo.findLive(trx, uuid);
+        const live = await trashRepo.in(trx).findLive(uuid);
         if (!live) throw adminArticleNotFound(rawId);
-        if (!(await trashRepo.trash(trx, live.id, live.ownerId, editor.name, new Date()))) throw adminArticleNotFound(rawId);
+        if (!(await trashRepo.in(trx).trash(live.id, live.ownerId, editor.name, new Date()))) throw adminArticleNotFound(rawId);
         return live;
       });
       publishEvent(uuid, moved.ownerId, 'article.deleted', editor);
@@ -187,9 +181,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const uuid = normalizeId(rawId);
       if (!uuid) throw notInTrash(rawId);
       const restored = await inTransaction(strapi, async (trx) => {
-        const trashed = await trashRepo.findTrashed(trx, uuid);
+        const trashed = await trashRepo.in(trx).findTrashed(uuid);
         if (!trashed) throw notInTrash(rawId);
-        if (!(await trashRepo.restore(trx, trashed.id, trashed.ownerId, new Date()))) throw notInTrash(rawId);
+        if (!(await trashRepo.in(trx).restore(trashed.id, trashed.ownerId, new Date()))) throw notInTrash(rawId);
         return trashed;
       });
       publishEvent(uuid, restored.ownerId, 'article.created', editor);
@@ -199,7 +193,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** The trash: articles deleted in the last 30 days, most recently deleted first (older ones are purged first). */
     async trashList(page: number, pageSize: number): Promise<{ results: Array<TrashedArticleRow & { purgeAt: string }>; pagination: Pagination }> {
       await api.sweep();
-      const { rows, total } = await trashRepo.list(await knexOf(strapi), page, pageSize);
+      const { rows, total } = await trashRepo.list(page, pageSize);
       return {
         results: rows.map((row) => ({ ...row, purgeAt: new Date(new Date(row.deletedAt).getTime() + TRASH_MS).toISOString() })),
         pagination: paginationOf(page, pageSize, total),
@@ -210,9 +204,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async sweep(now = Date.now()): Promise<number> {
       let purged = 0;
       for (;;) {
-        const ids = await trashRepo.expired(await knexOf(strapi), new Date(now - TRASH_MS), 50);
+        const ids = await trashRepo.expired(new Date(now - TRASH_MS), 50);
         if (!ids.length) return purged;
-        await inTransaction(strapi, (trx) => trashRepo.purge(trx, ids));
+        await inTransaction(strapi, (trx) => trashRepo.in(trx).purge(ids));
         for (const id of ids) strapi.plugin('quire').service('outlines').drop(id);
         purged += ids.length;
       }
@@ -233,7 +227,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** The users an editor can give a new article to (username or email containing `q`). */
     async users(options: { q?: string; limit: number }) {
-      return trashRepo.users(await knexOf(strapi), options.q ? containsPattern(options.q) : null, options.limit);
+      return trashRepo.users(options.q ? containsPattern(options.q) : null, options.limit);
     },
 
     /** The public page the article would have if published now (noindex), for editors. */
@@ -244,12 +238,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Home widget: the articles agents changed most recently. */
     async agentChanges(limit: number) {
-      return { articles: await panelWidgetsRepository(strapi).agentChanges(await knexOf(strapi), limit) };
+      return { articles: await panelWidgetsRepository(strapi).agentChanges(limit) };
     },
 
     /** Home widget: the articles with suggestions waiting for an editor. */
     async pendingSuggestions(limit: number) {
-      return panelWidgetsRepository(strapi).pendingSuggestions(await knexOf(strapi), limit);
+      return panelWidgetsRepository(strapi).pendingSuggestions(limit);
     },
 
     /**
@@ -257,7 +251,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * email contains `q` (any case), the most prolific first, at most `limit`.
      */
     async owners(options: { q?: string; limit: number }): Promise<Array<ArticleOwner & { articles: number }>> {
-      const rows = await articlesRepo.owners(await knexOf(strapi), options);
+      const rows = await articlesRepo.owners(options);
       return rows.map((r: any) => ({ id: Number(r.id), username: r.username, email: r.email, articles: toInt(r.articles) }));
     },
   };

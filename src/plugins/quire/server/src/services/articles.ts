@@ -12,7 +12,7 @@ import type { NoteInput, NoteMapEntry } from './notes';
 import type { SectionRecord } from './sections';
 import type { Actor } from './edit-types';
 import type { ArticleChange } from '../domain/article-events';
-import { inTransaction, knexOf } from '../../../../../kernel/db';
+import { inTransaction } from '../../../../../kernel/db';
 import { articleRepository, encodeCursor, newestFirst, type ArticleRow } from '../repositories/articles';
 import { articleNotFound, articleUuid, toInt } from '../repositories/store';
 
@@ -65,7 +65,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   /** The owned article row, or 404. */
   async function findRow(userId: number, rawId: string): Promise<ArticleRow> {
-    const row = await articles.find(await knexOf(strapi), userId, articleUuid(rawId));
+    const row = await articles.find(userId, articleUuid(rawId));
     if (!row) throw articleNotFound(rawId);
     return row;
   }
@@ -114,7 +114,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** The caller's articles, most recently updated first, a page at a time. */
     async listArticles(userId: number, options: { limit?: number; cursor?: string } = {}) {
       const limit = options.limit ?? DEFAULT_PAGE_SIZE;
-      const found = await articles.page(await knexOf(strapi), userId, limit, options.cursor);
+      const found = await articles.page(userId, limit, options.cursor);
       const page = found.slice(0, limit);
       return {
         articles: page.map(({ row, words, sections }) => articleRecord(row, { words: toInt(words), sections: toInt(sections) })),
@@ -149,7 +149,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     async updateArticle(userId: number, rawId: string, input: { title: string }, actor: Actor = someone()): Promise<ArticleRecord> {
       const uuid = articleUuid(rawId);
-      if (!(await articles.update(await knexOf(strapi), userId, uuid, { title: input.title }))) throw articleNotFound(rawId);
+      if (!(await articles.update(userId, uuid, { title: input.title }))) throw articleNotFound(rawId);
       await events().record({ articleId: uuid, ownerId: userId }, actor, [{ type: 'article.updated' }]);
       return api.getRecord(userId, rawId);
     },
@@ -158,10 +158,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async deleteArticle(userId: number, rawId: string, actor: Actor = someone()): Promise<{ id: string }> {
       const uuid = articleUuid(rawId);
       return inTransaction(strapi, async (trx) => {
-        const id = await articles.idOf(trx, userId, uuid);
+        const id = await articles.in(trx).idOf(userId, uuid);
         if (id === undefined) throw articleNotFound(rawId);
         // Its history, trash and suggestions go with it; its public copies too, and the slug is free again.
-        await articles.removeWithContent(trx, id);
+        await articles.in(trx).removeWithContent(id);
         outlines().drop(id);
         await events().record({ articleId: uuid, ownerId: userId }, actor, [{ type: 'article.deleted' }]);
         return { id: uuid };

@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { bearerToken, headerValue, registerCredential, type AuthRequest, type CallerUser, type Verdict } from '../../../../../kernel/auth';
 import type { UserCaller } from '../../../../../contracts/credentials';
 import { USER_CREDENTIAL_SCHEMES } from '../credentials';
+import { userRepository } from '../repositories/users';
 import { publicUrl } from '../../../../../kernel/config';
 import { API_KEY_PREFIX, type KeyCheck } from './keys';
 import { ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX, CODE_PREFIX } from '../domain/oauth';
@@ -62,7 +63,7 @@ export function registerUserCredentials(strapi: Core.Strapi): void {
     async verify(request: AuthRequest) {
       const token = bearerToken(request);
       if (!token?.startsWith(API_KEY_PREFIX)) return undefined;
-      const key: KeyCheck = await strapi.plugin('quire').service('keys').verify(token, request.action);
+      const key: KeyCheck = await strapi.plugin('quire').service('keys').verify(token, request.actions);
       if (!key) return { refused: 'The API key is not valid (revoked, or never issued).', nextAction: MISSING_NEXT };
       if (key.status === 'expired') return { refused: 'The API key has expired.', nextAction: EXPIRED_NEXT };
       return userCaller('api-key', key.user, {
@@ -70,7 +71,7 @@ export function registerUserCredentials(strapi: Core.Strapi): void {
         keyDocumentId: key.documentId,
         scope: key.scope,
         keyFromLogin: key.origin === 'login',
-        ...(key.permission && { permission: key.permission }),
+        ...(key.permissions && { permissions: key.permissions }),
       });
     },
   });
@@ -82,8 +83,8 @@ export function registerUserCredentials(strapi: Core.Strapi): void {
       const token = bearerToken(request);
       if (token === undefined || (token && OPAQUE_PREFIXES.some((prefix) => token.startsWith(prefix)))) return undefined;
       if (token === null) return { refused: MALFORMED, nextAction: MISSING_NEXT };
-      const user = await auth().jwtUser(token);
-      return user ? userCaller('jwt', user) : { refused: INVALID_SESSION, nextAction: 'Log in again.' };
+      const found = await auth().jwtUser(token, request.actions);
+      return found ? userCaller('jwt', found.user, found.permissions && { permissions: found.permissions }) : { refused: INVALID_SESSION, nextAction: 'Log in again.' };
     },
   });
 
@@ -116,17 +117,22 @@ export function registerUserCredentials(strapi: Core.Strapi): void {
 }
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  async function activeUser(id: number): Promise<CallerUser | null> {
-    const user = await strapi.db
-      .query('plugin::users-permissions.user')
-      .findOne({ where: { id }, select: ['id', 'username', 'email', 'blocked'] });
-    if (!user || user.blocked) return null;
-    return { id: user.id, username: user.username, email: user.email };
+  const users = userRepository(strapi);
+
+  /** The unblocked user, with whether its role allows each of `actions` (in the same query). */
+  async function activeUser(id: number, actions: readonly string[]): Promise<{ user: CallerUser; permissions?: Record<string, boolean> } | null> {
+    const row = await users.withPermissions(id, actions);
+    if (!row || Boolean(Number(row.blocked))) return null;
+    const user = { id: Number(row.id), username: row.username, email: row.email };
+    return actions.length ? { user, permissions: Object.fromEntries(actions.map((action, i) => [action, Boolean(Number(row[`allowed_${i}`]))])) } : { user };
   }
 
   const api = {
-    /** The (unblocked) user of a users-permissions JWT, or null when it is not a valid one. */
-    async jwtUser(token: string): Promise<CallerUser | null> {
+    /**
+     * The (unblocked) user of a users-permissions JWT, or null when it is not a valid one; with
+     * whether its role allows each of `actions` (the request's), read in the same query.
+     */
+    async jwtUser(token: string, actions: readonly string[] = []): Promise<{ user: CallerUser; permissions?: Record<string, boolean> } | null> {
       let payload;
       try {
         payload = await strapi.plugin('users-permissions').service('jwt').verify(token);
@@ -134,7 +140,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         return null;
       }
       const id = typeof payload?.id === 'number' || typeof payload?.id === 'string' ? Number(payload.id) : null;
-      return id === null ? null : activeUser(id);
+      return id === null ? null : activeUser(id, actions);
     },
 
     /**

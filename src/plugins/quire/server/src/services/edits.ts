@@ -96,7 +96,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   async function outlineBefore(trx: Knex, articleRowId: number, rev: number): Promise<Outline> {
     return (
       cache().get(articleRowId, rev - 1) ??
-      Outline.of(await sections.items(trx, articleRowId))
+      Outline.of(await sections.in(trx).items(articleRowId))
     );
   }
 
@@ -114,6 +114,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const outcome = await withSession(userId, rawArticleId, options, async (session) => {
       if (options.within) await options.within(session.trx, session.articleRowId);
       if (options.base) session.checkBase(options.base);
+      await session.prefetch(ops);
       for (const [i, op] of ops.entries()) {
         try {
           await session.run(op, i, contents.get(i), preconditions[i]);
@@ -250,9 +251,36 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       );
     }
 
+    /**
+     * Reads the rows the request's replace and delete ops name, in one query (the ops' anchors
+     * that resolve now; `$N` references and unknown anchors are left to their op, which reads or
+     * fails as before). Each is used once, and dropped as soon as anything writes its section.
+     */
+    async prefetch(ops: EditOp[]): Promise<void> {
+      const uuids = new Set<string>();
+      for (const [i, op] of ops.entries()) {
+        if ((op.op !== 'replace' && op.op !== 'delete') || REF.test(op.section)) continue;
+        try {
+          uuids.add(this.resolve(op.section, i).uuid);
+        } catch {
+          // The op itself answers its error, in its turn.
+        }
+      }
+      if (uuids.size < 2) return;
+      for (const row of await sections.in(this.trx).rows(this.articleRowId, [...uuids])) this.prefetched.set(row.uuid, row);
+    }
+
+    /** Read ahead by prefetch, not yet used nor written. */
+    private readonly prefetched = new Map<string, SectionRow>();
+
     private async row(uuid: string): Promise<SectionRow> {
+      const ahead = this.prefetched.get(uuid);
+      if (ahead) {
+        this.prefetched.delete(uuid);
+        return ahead;
+      }
       // The outline names it and this transaction holds the article's lock: it is there.
-      return (await sections.row(this.trx, this.articleRowId, uuid))!;
+      return (await sections.in(this.trx).row(this.articleRowId, uuid))!;
     }
 
     private async insertRows(contents: SectionContent[], ranks: string[]): Promise<OutlineItem[]> {
@@ -265,7 +293,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     private async replaceWith(item: OutlineItem, contents: SectionContent[], before: SectionRow): Promise<string[]> {
       this.history.keep(before);
       const [first, ...rest] = contents;
-      await sections.update(this.trx, this.articleRowId, item.uuid, first, item.rev + 1, this.options.actor, this.now);
+      this.prefetched.delete(item.uuid);
+      await sections.in(this.trx).update(this.articleRowId, item.uuid, first, item.rev + 1, this.options.actor, this.now);
       const replaced: OutlineItem = { uuid: item.uuid, rank: item.rank, level: first.level, title: first.title, words: first.words, source: first.source, rev: item.rev + 1 };
       this.changes.push(
         this.options.restoredRev !== undefined
@@ -289,7 +318,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       });
       const only = this.outline.size === 1 ? this.outline.items[0] : undefined;
       if (!only || !looksEmpty(only) || (await this.row(only.uuid))?.markdown !== '') return bounds;
-      await sections.remove(this.trx, this.articleRowId, only.uuid);
+      this.prefetched.delete(only.uuid);
+      await sections.in(this.trx).remove(this.articleRowId, only.uuid);
       this.changes.push({ type: 'section.deleted', sectionId: only.uuid });
       this.outline = this.outline.with({ remove: [only.uuid] });
       return { lower: null, upper: null };
@@ -358,7 +388,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           if (!inPlace) {
             const rank = ranksBetween(lower, upper, 1)[0];
             // Moving is not a change of content: rev and updatedAt stay.
-            await sections.setRank(this.trx, this.articleRowId, moving.uuid, rank);
+            this.prefetched.delete(moving.uuid);
+            await sections.in(this.trx).setRank(this.articleRowId, moving.uuid, rank);
             this.outline = this.outline.with({ upsert: [{ ...moving, rank }] });
           }
           this.changes.push({ type: 'section.moved', sectionId: moving.uuid, rev: moving.rev });
@@ -373,8 +404,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           this.checkPrecondition(doomed, precondition);
           const anchor = this.outline.anchorOf(doomed.uuid);
           const row = await this.row(doomed.uuid);
-          await trash.put(this.trx, trashedRow(row!, this.articleRowId, this.options.actor, this.now));
-          await sections.remove(this.trx, this.articleRowId, doomed.uuid);
+          await trash.in(this.trx).put(trashedRow(row!, this.articleRowId, this.options.actor, this.now));
+          this.prefetched.delete(doomed.uuid);
+          await sections.in(this.trx).remove(this.articleRowId, doomed.uuid);
           this.changes.push({ type: 'section.deleted', sectionId: doomed.uuid });
           this.outline = this.outline.with({ remove: [doomed.uuid] });
           if (this.outline.size === 0) {
@@ -409,7 +441,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       } else {
         targets = [...this.outline.items];
       }
-      const rows = await sections.rows(this.trx, this.articleRowId, targets.map((t) => t.uuid));
+      const rows = await sections.in(this.trx).rows(this.articleRowId, targets.map((t) => t.uuid));
       const byId = new Map(rows.map((row) => [row.uuid, row]));
       const found: Array<{ item: OutlineItem; row: SectionRow; n: number; length: number }> = [];
       let crossing = 0;
@@ -502,7 +534,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         htmlText: row.source === 'html' ? (await workers().canvasSection(row.html ?? '')).htmlText : null,
       };
       await sections.reinsert(this.articleRowId, { uuid: row.uuid, rank, content, rev: row.rev, by: row.by, createdAt: this.now, updatedAt: row.madeAt ?? this.now });
-      await trash.remove(this.trx, this.articleRowId, row.uuid);
+      await trash.in(this.trx).remove(this.articleRowId, row.uuid);
       const item: OutlineItem = { uuid: row.uuid, rank, level: row.level, title: row.title, words: row.words, source: row.source as OutlineItem['source'], rev: row.rev };
       this.outline = this.outline.with({ upsert: [item] });
       this.changes.push({ type: 'section.restored', sectionId: row.uuid, rev: item.rev });

@@ -6,7 +6,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { notFound } from '../../../../../kernel/errors';
-import { iso, knexOf } from '../../../../../kernel/db';
+import { iso } from '../../../../../kernel/db';
 import { sectionTag } from '../domain/etags';
 import type { SectionContent } from '../domain/markdown';
 import { sectionScope } from '../domain/scopes';
@@ -75,11 +75,11 @@ export class VersionLog {
     });
   }
 
-  async flush(k: Knex): Promise<void> {
-    await this.revisions.insertMany(k, this.kept);
+  async flush(trx: Knex): Promise<void> {
+    await this.revisions.in(trx).insertMany(this.kept);
     const keep = quireConfig(this.strapi).revisionsKeep;
     for (const { section_uuid, rev } of this.kept) {
-      if (rev > keep && rev % 10 === 0) await this.revisions.pruneUpTo(k, this.articleRowId, section_uuid, rev - keep);
+      if (rev > keep && rev % 10 === 0) await this.revisions.in(trx).pruneUpTo(this.articleRowId, section_uuid, rev - keep);
     }
     this.kept.length = 0;
   }
@@ -106,7 +106,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** Versions of a section, newest first, the current one included. */
     async list(userId: number, rawArticleId: string, rawAnchor: string) {
       const { row } = await sectionOf(userId, rawArticleId, rawAnchor);
-      const older = await revisions.list(await knexOf(strapi), row.article_id, row.uuid);
+      const older = await revisions.list(row.article_id, row.uuid);
       return { revisions: [entryOf(row, row.updated_at), ...older.map((r) => entryOf(r, r.made_at))] };
     },
 
@@ -128,7 +128,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async versionOf(row, rev: number) {
       const toRecord = (r, madeAt) => ({ ...entryOf(r, madeAt), markdown: r.source === 'html' ? null : (r.markdown ?? ''), html: r.html ?? '' });
       if (Number(row.rev) === rev) return { record: toRecord(row, row.updated_at), row };
-      const found = await revisions.get(await knexOf(strapi), row.article_id, row.uuid, rev);
+      const found = await revisions.get(row.article_id, row.uuid, rev);
       return found ? { record: toRecord(found, found.made_at), row: found } : null;
     },
 

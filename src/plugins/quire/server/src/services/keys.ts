@@ -62,8 +62,8 @@ export type KeyCheck =
       scope: Scope;
       origin: KeyOrigin;
       user: { id: number; username: string; email: string };
-      /** Whether the user's role has the action asked for, when one was. */
-      permission?: { action: string; allowed: boolean };
+      /** Whether the user's role has each action asked for, by action. */
+      permissions?: Record<string, boolean>;
     }
   | { status: 'expired' }
   | null;
@@ -98,9 +98,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * The key, its scope and its (unblocked) owner; `expired` past its expiresAt; or null. One
      * indexed lookup by hash joined to the user: this runs on every key-authenticated request.
      */
-    async verify(secret: string, action?: string | null): Promise<KeyCheck> {
+    async verify(secret: string, actions: readonly string[] = []): Promise<KeyCheck> {
       const hash = hashSecret(secret);
-      const row = await keys.byHash(hash, action);
+      const row = await keys.byHash(hash, actions);
       if (!row || !safeEqual(row.hash, hash) || row.blocked) return null;
       const expiresAt = iso(row.expires_at);
       if (expiresAt && Date.parse(expiresAt) <= Date.now()) return { status: 'expired' };
@@ -112,7 +112,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         scope: (row.scope ?? 'write') as Scope,
         origin: row.origin === 'login' ? 'login' : 'api',
         user: { id: Number(row.user_id), username: row.username, email: row.email },
-        ...(action && { permission: { action, allowed: Boolean(Number(row.allowed)) } }),
+        ...(actions.length && { permissions: Object.fromEntries(actions.map((action, i) => [action, Boolean(Number(row[`allowed_${i}`]))])) }),
       };
     },
   };

@@ -4,7 +4,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import { anchorsOf, resolveAnchor, sortIds, type AnchorScope } from '../domain/anchors';
-import { inTransaction, iso, knexOf } from '../../../../../kernel/db';
+import { inTransaction, iso } from '../../../../../kernel/db';
 import { preconditionFailed, preconditionHolds, type Precondition } from '../../../../../kernel/conditional';
 import { noteTag } from '../domain/etags';
 import { articleRepository } from '../repositories/articles';
@@ -85,12 +85,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const api = {
     /** The notes map of an article row. */
     async mapOf(articleRowId: number): Promise<NoteMapEntry[]> {
-      return toMap(await notes.mapRows(await knexOf(strapi), articleRowId));
+      return toMap(await notes.mapRows(articleRowId));
     },
 
     /** Full notes of an article row, in the order they were added. */
     async recordsOf(articleRowId: number): Promise<NoteRecord[]> {
-      const rows = await notes.fullRows(await knexOf(strapi), articleRowId);
+      const rows = await notes.fullRows(articleRowId);
       return withAnchors(rows).map(({ row, anchor }) => fullRecord(row, anchor));
     },
 
@@ -134,7 +134,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const { id: articleRowId } = await lockArticle(strapi, trx, userId, rawArticleId, { outline: false });
         const [uuid] = await api.insertMany(articleRowId, [input], createdBy, htmls);
         await events().record({ articleId: articleUuid(rawArticleId), ownerId: userId }, actor, [{ type: 'note.added', noteId: uuid, rev: 1 }]);
-        const all = withAnchors(await notes.fullRows(trx, articleRowId));
+        const all = withAnchors(await notes.in(trx).fullRows(articleRowId));
         const created = all.find(({ row }) => row.uuid === uuid)!;
         return { note: fullRecord(created.row, created.anchor), notes: all.map(({ row, anchor }) => mapEntry(row, anchor)), etag: noteTag(uuid, 1) };
       });
@@ -146,7 +146,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const html = 'body' in patch ? (patch.body ? await workers().renderMarkdown(patch.body) : '') : undefined;
       return inTransaction(strapi, async (trx) => {
         const { id: articleRowId } = await lockArticle(strapi, trx, userId, rawArticleId, { outline: false });
-        const rows = await notes.mapRows(trx, articleRowId);
+        const rows = await notes.in(trx).mapRows(articleRowId);
         const uuid = resolve(rows, rawAnchor, articleId);
         checkPrecondition(rows, uuid, precondition, articleId);
         const changes: Partial<NewNote> = {};
@@ -154,8 +154,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         if (patch.title !== undefined) changes.title = patch.title;
         if ('body' in patch) Object.assign(changes, { body: bodyOf(patch.body), html });
         if ('url' in patch) changes.url = urlOf(patch.url);
-        await notes.update(trx, articleRowId, uuid, changes);
-        const updated = (await notes.get(trx, articleRowId, uuid))!;
+        const updated = await notes.in(trx).update(articleRowId, uuid, changes);
         await events().record({ articleId, ownerId: userId }, actor, [{ type: 'note.updated', noteId: uuid, rev: Number(updated.rev) }]);
         const fresh = rows.map((row) => (row.uuid === uuid ? updated : row));
         const all = withAnchors(fresh);
@@ -168,10 +167,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const articleId = articleUuid(rawArticleId);
       return inTransaction(strapi, async (trx) => {
         const { id: articleRowId } = await lockArticle(strapi, trx, userId, rawArticleId, { outline: false });
-        const rows = await notes.mapRows(trx, articleRowId);
+        const rows = await notes.in(trx).mapRows(articleRowId);
         const uuid = resolve(rows, rawAnchor, articleId);
         checkPrecondition(rows, uuid, precondition, articleId);
-        await notes.remove(trx, articleRowId, uuid);
+        await notes.in(trx).remove(articleRowId, uuid);
         await events().record({ articleId, ownerId: userId }, actor, [{ type: 'note.deleted', noteId: uuid }]);
         return { notes: toMap(rows.filter((row) => row.uuid !== uuid)) };
       });
@@ -180,7 +179,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** The premise's versions, newest first. */
     async premiseRevisions(userId: number, rawArticleId: string) {
       const id = await articleRowId(strapi, userId, rawArticleId);
-      const rows = await premises.list(await knexOf(strapi), id);
+      const rows = await premises.list(id);
       return rows.map((row) => ({
         rev: Number(row.rev),
         premise: row.premise ?? null,
@@ -192,7 +191,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** The Brief: premise and full notes. */
     async brief(userId: number, rawArticleId: string) {
       const uuid = articleUuid(rawArticleId);
-      const article = await articles.premiseOf(await knexOf(strapi), userId, uuid);
+      const article = await articles.premiseOf(userId, uuid);
       if (!article) throw articleNotFound(rawArticleId);
       return { premise: article.premise, notes: await api.recordsOf(article.id) };
     },
@@ -207,25 +206,25 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const value = premise ? premise : null;
       const now = new Date();
       await inTransaction(strapi, async (trx) => {
-        const before = await premises.article(trx, userId, uuid);
+        const before = await premises.in(trx).article(userId, uuid);
         if (!before) throw articleNotFound(rawArticleId);
         await lockArticle(strapi, trx, userId, rawArticleId, { outline: false });
-        await premises.setPremise(trx, before.id, value, now);
-        const last = await premises.last(trx, before.id);
+        await premises.in(trx).setPremise(before.id, value, now);
+        const last = await premises.in(trx).last(before.id);
         const row = { premise: value, by_kind: actor.kind, by_name: actor.name, made_at: now };
         const burst =
           last && options.coalesceSeconds !== undefined && last.by_kind === actor.kind && last.by_name === actor.name &&
           now.getTime() - new Date(iso(last.made_at)!).getTime() < options.coalesceSeconds * 1000;
         if (burst) {
-          await premises.replace(trx, Number(last.id), row);
+          await premises.in(trx).replace(Number(last.id), row);
         } else {
           let rev = last ? Number(last.rev) + 1 : 1;
           // The premise from before history was kept is its first version.
           if (!last && before.premise) {
-            await premises.insert(trx, { article_id: before.id, rev, premise: before.premise, by_kind: null, by_name: null, made_at: before.updatedAt });
+            await premises.in(trx).insert({ article_id: before.id, rev, premise: before.premise, by_kind: null, by_name: null, made_at: before.updatedAt });
             rev += 1;
           }
-          await premises.insert(trx, { article_id: before.id, rev, ...row });
+          await premises.in(trx).insert({ article_id: before.id, rev, ...row });
         }
         await events().record({ articleId: uuid, ownerId: userId }, actor, [{ type: 'brief.changed', rev: null }]);
       });

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { assemblePublication, type PublicationContent, type PublishedSection } from '../domain/publication';
 import { slugFromTitle, uniqueSlug } from '../domain/slug';
 import { articleRecord, type ArticleRecord } from './articles';
-import { isUniqueViolation, knexOf } from '../../../../../kernel/db';
+import { isUniqueViolation } from '../../../../../kernel/db';
 import { articleRepository } from '../repositories/articles';
 import { publicationRepository } from '../repositories/publications';
 import { articleUuid, lockArticle } from '../repositories/store';
@@ -60,7 +60,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   async function chooseSlug(trx: Knex, title: string): Promise<string> {
     const base = slugFromTitle(title);
-    return uniqueSlug(base, new Set(await publications.slugsLike(trx, base)));
+    return uniqueSlug(base, new Set(await publications.in(trx).slugsLike(base)));
   }
 
   /** Builds the content from the sections as they are now, without holding any lock (the slow part). */
@@ -86,14 +86,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (prepared && prepared.outlineRev !== outlineRev) return null;
       const content = prepared?.content ?? (await build(await sections().listSections(id)));
       const row = await articles().findRow(userId, rawId);
-      const existing = await publications.ofArticle(k, id);
+      const existing = await publications.in(k).ofArticle(id);
       const slug: string = existing?.slug ?? (await chooseSlug(k, row.title));
       const now = new Date();
       const copy = assemblePublication(content, { title: row.title, slug, publicUrl: publicUrl(strapi), publishedAt: now.toISOString() });
       const document = { title: row.title, html: copy.html, markdown: copy.markdown, lastPublishedAt: now, outlineRev };
-      if (existing) await publications.update(k, existing.id, document);
+      if (existing) await publications.in(k).update(existing.id, document);
       else await publications.create(id, userId, slug, document);
-      await articleRows.setStatus(k, id, { status: 'published', at: now });
+      await articleRows.in(k).setStatus(id, { status: 'published', at: now });
       await events().record({ articleId: articleUuid(rawId), ownerId: userId }, actor, [{ type: 'article.published' }]);
       const outline = await sections().outlineOfRow(id, outlineRev);
       const article = articleRecord({ ...row, status: 'published', publishedAt: now.toISOString() }, { words: outline.words, sections: outline.size });
@@ -128,8 +128,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return (await strapi.db.transaction(async ({ trx }) => {
         const k = trx as unknown as Knex;
         const { id, outlineRev } = await lockArticle(strapi, k, userId, rawId, { outline: false });
-        await publications.takeDown(k, id);
-        await articleRows.setStatus(k, id, { status: 'draft' });
+        await publications.in(k).takeDown(id);
+        await articleRows.in(k).setStatus(id, { status: 'draft' });
         await events().record({ articleId: articleUuid(rawId), ownerId: userId }, actor, [{ type: 'article.unpublished' }]);
         const row = await articles().findRow(userId, rawId);
         const outline = await sections().outlineOfRow(id, outlineRev);
@@ -144,7 +144,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async preview(userId: number, rawId: string): Promise<{ html: string; url: string }> {
       const row = await articles().findRow(userId, rawId);
       const content = await build(await sections().listSections(row.id));
-      const existing = await publications.ofArticle(await knexOf(strapi), row.id);
+      const existing = await publications.ofArticle(row.id);
       const copy = assemblePublication(content, {
         title: row.title,
         slug: existing?.slug ?? slugFromTitle(row.title),

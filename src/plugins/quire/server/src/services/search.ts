@@ -10,7 +10,7 @@
  * (article_id, uuid) index), a page of articles at a time; still never the whole table.
  */
 import type { Core } from '@strapi/strapi';
-import { iso, knexOf } from '../../../../../kernel/db';
+import { iso } from '../../../../../kernel/db';
 import { literalPattern, matchText } from '../domain/search';
 import type { Outline } from '../domain/outline';
 import type { SearchMatch } from '../schemas/records';
@@ -54,12 +54,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** `GET /api/articles/{id}/search`: the article's matching sections, in outline order. */
     async inArticle(userId: number, rawArticleId: string, q: string, limit = DEFAULT_ARTICLE_MATCHES): Promise<{ matches: SearchMatch[] }> {
       const uuid = articleUuid(rawArticleId);
-      const k = await knexOf(strapi);
-      const article = await articles.outlineRevOf(k, userId, uuid);
-      if (!article) throw articleNotFound(rawArticleId);
-      const rows = await search.inArticle(k, article.id, q);
-      if (!rows.length) return { matches: [] };
-      const outline: Outline = await outlines().outlineOfRow(article.id, article.outlineRev);
+      // The article's lookup and its candidates in one query; only when none is found is the article looked up, for the 404.
+      const rows = await search.inOwnedArticle(userId, uuid, q);
+      if (!rows.length) {
+        if (!(await articles.outlineRevOf(userId, uuid))) throw articleNotFound(rawArticleId);
+        return { matches: [] };
+      }
+      const outline: Outline = await outlines().outlineOfRow(Number(rows[0].article_id), Number(rows[0].outline_rev));
       return { matches: matchesIn(outline, rows, q, limit) };
     },
 
@@ -69,10 +70,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async everywhere(userId: number, q: string, options: { limit?: number; cursor?: string } = {}) {
       const limit = options.limit ?? DEFAULT_ARTICLES_PAGE;
-      const k = await knexOf(strapi);
-      const found = await search.articlesPage(k, userId, q, limit, options.cursor);
+      const found = await search.articlesPage(userId, q, limit, options.cursor);
       const shown = found.slice(0, limit);
-      const rows = await search.inArticles(k, shown.map((a) => Number(a.id)), q);
+      const rows = await search.inArticles(shown.map((a) => Number(a.id)), q);
       const byArticle = new Map<number, CandidateRow[]>();
       for (const row of rows) {
         const id = Number(row.article_id);

@@ -11,7 +11,6 @@ import { ranksBetween } from '../domain/ordering';
 import { Outline, type OutlineItem } from '../domain/outline';
 import type { EditOp } from '../schemas/inputs';
 import type { OutlineEntry, SectionRecord } from '../schemas/records';
-import { knexOf } from '../../../../../kernel/db';
 import { sectionScope } from '../domain/scopes';
 import { articleRepository } from '../repositories/articles';
 import { SECTION_COLUMNS, sectionRecord, sectionRepository } from '../repositories/sections';
@@ -59,7 +58,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async outlineOf(userId: number, rawArticleId: string): Promise<{ outline: Outline; etag: string }> {
       const uuid = articleUuid(rawArticleId);
-      const article = await articles.outlineRevOf(await knexOf(strapi), userId, uuid);
+      const article = await articles.outlineRevOf(userId, uuid);
       if (!article) throw articleNotFound(rawArticleId);
       return { outline: await api.outlineOfRow(article.id, article.outlineRev), etag: outlineTag(uuid, article.outlineRev) };
     },
@@ -69,7 +68,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const cached = cache().get(articleRowId, rev);
       if (cached) return cached;
       // Rows and revision from one statement, so the cached pair is consistent.
-      const rows = await sections.itemsWithRev(await knexOf(strapi), articleRowId);
+      const rows = await sections.itemsWithRev(articleRowId);
       const outline = Outline.of(rows);
       if (rows.length) cache().set(articleRowId, Number(rows[0].outline_rev), outline);
       return outline;
@@ -83,7 +82,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Sections of an article row, in order, with their full content (publish, export). */
     async listSections(articleRowId: number): Promise<SectionRecord[]> {
-      const rows = await sections.withContent(await knexOf(strapi), articleRowId);
+      const rows = await sections.withContent(articleRowId);
       const outline = Outline.of(rows);
       const byId = new Map(rows.map((row) => [row.uuid, row]));
       return outline.items.map((item) => sectionRecord(byId.get(item.uuid), outline.anchorOf(item.uuid)));

@@ -9,7 +9,7 @@ import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { ApiError } from '../../../../../kernel/errors';
 import { preconditionFailed, type Precondition } from '../../../../../kernel/conditional';
-import { iso, knexOf } from '../../../../../kernel/db';
+import { iso } from '../../../../../kernel/db';
 import { anchorsOf, newId, resolveAnchor, sortIds, type AnchorScope } from '../domain/anchors';
 import { outlineTag } from '../domain/etags';
 import type { EditOp } from '../schemas/inputs';
@@ -51,22 +51,22 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const events = () => strapi.plugin('quire').service('events');
 
   /** Every suggestion id of an article (for anchors), and the one an anchor names. */
-  async function find(k: Knex, articleRow: number, rawAnchor: string, articleId: string) {
-    const ids = await suggestions.ids(k, articleRow);
+  async function find(articleRow: number, rawAnchor: string, articleId: string) {
+    const ids = await suggestions.ids(articleRow);
     const uuid = resolveAnchor(sortIds(ids), rawAnchor, suggestionScope(articleId));
-    const row = await suggestions.get(k, articleRow, uuid);
+    const row = await suggestions.get(articleRow, uuid);
     return { row, anchor: anchorsOf(ids).get(uuid)! };
   }
 
-  async function recordOf(k: Knex, articleRow: number, uuid: string) {
-    const ids = await suggestions.ids(k, articleRow);
-    const row = await suggestions.get(k, articleRow, uuid);
+  async function recordOf(articleRow: number, uuid: string) {
+    const ids = await suggestions.ids(articleRow);
+    const row = await suggestions.get(articleRow, uuid);
     return toRecord(row, anchorsOf(ids).get(uuid)!);
   }
 
   /** The outline's ETag as committed now. */
-  async function outlineEtag(k: Knex, articleRow: number, articleId: string): Promise<string> {
-    return outlineTag(articleId, await articles.outlineRevOfRow(k, articleRow));
+  async function outlineEtag(articleRow: number, articleId: string): Promise<string> {
+    return outlineTag(articleId, await articles.outlineRevOfRow(articleRow));
   }
 
   const notPending = (status: string, anchor: string, articleId: string) =>
@@ -82,9 +82,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
    * refused one costs no diff; and again after the row is in (`mine`: rows up to its id count,
    * itself included), so concurrent ones cannot all slip under the limit.
    */
-  async function checkRoom(k: Knex, articleRow: number, articleId: string, credential: string | undefined, mine?: number) {
+  async function checkRoom(articleRow: number, articleId: string, credential: string | undefined, mine?: number) {
     const { suggestionsPendingPerArticle: perArticle, suggestionsPendingPerCredential: perCredential } = quireConfig(strapi);
-    const pending = async (where: { article_id?: number; by_credential?: string }) => (await suggestions.countPending(k, where, mine)) + (mine === undefined ? 1 : 0);
+    const pending = async (where: { article_id?: number; by_credential?: string }) => (await suggestions.countPending(where, mine)) + (mine === undefined ? 1 : 0);
     const review = `Wait until a person with write access accepts or rejects some of them (GET /api/articles/${articleId}/suggestions?status=pending lists this article's), then suggest again.`;
     if ((await pending({ article_id: articleRow })) > perArticle) {
       throw tooMany(`This article already has ${perArticle} suggestions waiting for review, the most it holds: this one was not filed.`, review);
@@ -103,7 +103,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async create(userId: number, rawArticleId: string, ops: EditOp[], input: { note?: string | null; actor: Actor; credential?: string; ifMatch?: Precondition; single?: boolean }) {
       const articleRow = await articleRowId(strapi, userId, rawArticleId);
       const articleId = articleUuid(rawArticleId);
-      await checkRoom(await knexOf(strapi), articleRow, articleId, input.credential);
+      await checkRoom(articleRow, articleId, input.credential);
       const outcome: EditOutcome = await edits().apply(userId, rawArticleId, ops, { actor: input.actor, ifMatch: input.ifMatch, dryRun: true, single: input.single });
       const uuid = newId();
       const now = new Date();
@@ -121,28 +121,26 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         createdAt: now,
         updatedAt: now,
       });
-      const k = await knexOf(strapi);
       try {
-        await checkRoom(k, articleRow, articleId, input.credential, createdId);
+        await checkRoom(articleRow, articleId, input.credential, createdId);
       } catch (error) {
-        await suggestions.removeRow(k, createdId);
+        await suggestions.removeRow(createdId);
         throw error;
       }
       await events().record({ articleId, ownerId: userId }, input.actor, [{ type: 'suggestion.made', suggestionId: uuid }]);
-      return { suggestion: await recordOf(await knexOf(strapi), articleRow, uuid) };
+      return { suggestion: await recordOf(articleRow, uuid) };
     },
 
     async list(userId: number, rawArticleId: string, status?: SuggestionStatus) {
       const articleRow = await articleRowId(strapi, userId, rawArticleId);
-      const k = await knexOf(strapi);
-      const rows = await suggestions.list(k, articleRow);
+      const rows = await suggestions.list(articleRow);
       const anchors = anchorsOf(rows.map((r) => r.uuid));
       return { suggestions: rows.filter((r) => !status || r.status === status).map((r) => toRecord(r, anchors.get(r.uuid)!)) };
     },
 
     async get(userId: number, rawArticleId: string, rawAnchor: string) {
       const articleRow = await articleRowId(strapi, userId, rawArticleId);
-      const { row, anchor } = await find(await knexOf(strapi), articleRow, rawAnchor, articleUuid(rawArticleId));
+      const { row, anchor } = await find(articleRow, rawAnchor, articleUuid(rawArticleId));
       return { suggestion: toRecord(row, anchor) };
     },
 
@@ -153,8 +151,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async accept(userId: number, rawArticleId: string, rawAnchor: string, actor: Actor) {
       const articleId = articleUuid(rawArticleId);
       const articleRow = await articleRowId(strapi, userId, rawArticleId);
-      const { row, anchor } = await find(await knexOf(strapi), articleRow, rawAnchor, articleId);
-      if (row.status === 'stale') throw staleError(anchor, articleId, await outlineEtag(await knexOf(strapi), articleRow, articleId));
+      const { row, anchor } = await find(articleRow, rawAnchor, articleId);
+      if (row.status === 'stale') throw staleError(anchor, articleId, await outlineEtag(articleRow, articleId));
       if (row.status !== 'pending') throw notPending(row.status, anchor, articleId);
       let outcome: EditOutcome;
       // The ops are the author's change (revisions and the event's `by` name them); the editor decided.
@@ -164,8 +162,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           actor: author,
           base: json(row.base),
           within: async (trx: Knex) => {
-            const claimed = await suggestions.decide(trx, articleRow, row.uuid, ['pending'], 'accepted', { by: actor });
-            if (!claimed) throw notPending((await suggestions.statusOf(trx, articleRow, row.uuid)) ?? 'gone', anchor, articleId);
+            const claimed = await suggestions.in(trx).decide(articleRow, row.uuid, ['pending'], 'accepted', { by: actor });
+            if (!claimed) throw notPending((await suggestions.in(trx).statusOf(articleRow, row.uuid)) ?? 'gone', anchor, articleId);
             const decidedBy = { kind: actor.kind, name: actor.name };
             await events().record({ articleId, ownerId: userId }, author, [{ type: 'suggestion.decided', suggestionId: row.uuid, state: 'accepted', decidedBy }]);
           },
@@ -176,22 +174,20 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
               const item = state.outline.find(id);
               if (item && item.rev !== state.touched[id]) applied[id] = item.rev;
             }
-            await suggestions.setApplied(trx, articleRow, row.uuid, applied);
+            await suggestions.in(trx).setApplied(articleRow, row.uuid, applied);
           },
         });
       } catch (error) {
         // The article changed under it (a touched section, an anchor gone, a count no longer right): stale.
         if (error instanceof ApiError && error.status < 500 && error.code !== 'conflict') {
-          const k = await knexOf(strapi);
-          const staled = await suggestions.decide(k, articleRow, row.uuid, ['pending'], 'stale');
+          const staled = await suggestions.decide(articleRow, row.uuid, ['pending'], 'stale');
           if (staled) await events().record({ articleId, ownerId: userId }, actor, [{ type: 'suggestion.decided', suggestionId: row.uuid, state: 'stale' }]);
-          throw staleError(anchor, articleId, await outlineEtag(k, articleRow, articleId), error.code === 'precondition-failed' ? undefined : error.message);
+          throw staleError(anchor, articleId, await outlineEtag(articleRow, articleId), error.code === 'precondition-failed' ? undefined : error.message);
         }
         throw error;
       }
-      const k = await knexOf(strapi);
       return {
-        data: { suggestion: await recordOf(k, articleRow, row.uuid), outline: outcome.outline.entries() },
+        data: { suggestion: await recordOf(articleRow, row.uuid), outline: outcome.outline.entries() },
         etag: outlineTag(articleId, outcome.outlineRev),
       };
     },
@@ -201,8 +197,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * person who decided), for the panel's history.
      */
     async acceptedRevisions(articleRow: number, sectionId: string): Promise<Map<number, Actor>> {
-      const k = await knexOf(strapi);
-      const rows = await suggestions.acceptedWithRevisions(k, articleRow);
+      const rows = await suggestions.acceptedWithRevisions(articleRow);
       const found = new Map<number, Actor>();
       for (const r of rows) {
         const rev = (json(r.applied) as Record<string, number> | null)?.[sectionId];
@@ -214,13 +209,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async reject(userId: number, rawArticleId: string, rawAnchor: string, reason: string | null, actor: Actor) {
       const articleId = articleUuid(rawArticleId);
       const articleRow = await articleRowId(strapi, userId, rawArticleId);
-      const k = await knexOf(strapi);
-      const { row, anchor } = await find(k, articleRow, rawAnchor, articleId);
-      const done = await suggestions.decide(k, articleRow, row.uuid, ['pending', 'stale'], 'rejected', { by: actor, reason });
-      if (!done) throw notPending((await suggestions.statusOf(k, articleRow, row.uuid)) ?? row.status, anchor, articleId);
+      const { row, anchor } = await find(articleRow, rawAnchor, articleId);
+      const done = await suggestions.decide(articleRow, row.uuid, ['pending', 'stale'], 'rejected', { by: actor, reason });
+      if (!done) throw notPending((await suggestions.statusOf(articleRow, row.uuid)) ?? row.status, anchor, articleId);
       const decidedBy = { kind: actor.kind, name: actor.name };
       await events().record({ articleId, ownerId: userId }, actor, [{ type: 'suggestion.decided', suggestionId: row.uuid, state: 'rejected', decidedBy }]);
-      return { suggestion: await recordOf(k, articleRow, row.uuid) };
+      return { suggestion: await recordOf(articleRow, row.uuid) };
     },
   };
   return api;

@@ -6,7 +6,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import type { Precondition } from '../../../../../kernel/conditional';
-import { iso, knexOf } from '../../../../../kernel/db';
+import { iso } from '../../../../../kernel/db';
 import { anchorsOf, resolveAnchor, sortIds, type AnchorScope } from '../domain/anchors';
 import { outlineTag } from '../domain/etags';
 import { revisionRepository } from '../repositories/revisions';
@@ -84,20 +84,20 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const edits = () => strapi.plugin('quire').service('edits');
 
   /** Trash rows older than 30 days go, with their history (lazily, per article, on every trash access). */
-  async function purge(k: Knex, articleRow: number) {
-    const ids = await trash.expired(k, articleRow, new Date(Date.now() - TRASH_MS));
+  async function purge(articleRow: number, trx?: Knex) {
+    const [inTrash, history] = trx ? [trash.in(trx), revisions.in(trx)] : [trash, revisions];
+    const ids = await inTrash.expired(articleRow, new Date(Date.now() - TRASH_MS));
     if (!ids.length) return;
-    await revisions.removeFor(k, articleRow, ids);
-    await trash.removeMany(k, articleRow, ids);
+    await history.removeFor(articleRow, ids);
+    await inTrash.removeMany(articleRow, ids);
   }
 
   return {
     /** The article's trash, most recently deleted first, anchors unique among it. */
     async list(userId: number, rawArticleId: string) {
       const id = await articleRowId(strapi, userId, rawArticleId);
-      const k = await knexOf(strapi);
-      await purge(k, id);
-      const rows = await trash.list(k, id);
+      await purge(id);
+      const rows = await trash.list(id);
       const anchors = anchorsOf(rows.map((r) => r.uuid));
       return {
         sections: rows.map((r) => ({
@@ -116,8 +116,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async restore(userId: number, rawArticleId: string, rawAnchor: string, placement: { after?: string; before?: string }, write: { actor: Actor; ifMatch?: Precondition }) {
       const uuid = articleUuid(rawArticleId);
       const outcome: EditOutcome = await edits().withSession(userId, rawArticleId, { actor: write.actor, ifMatch: write.ifMatch, single: true }, async (session) => {
-        await purge(session.trx, session.articleRowId);
-        const rows = await trash.all(session.trx, session.articleRowId);
+        await purge(session.articleRowId, session.trx);
+        const rows = await trash.in(session.trx).all(session.articleRowId);
         const id = resolveAnchor(sortIds(rows.map((r) => r.uuid)), rawAnchor, trashScope(uuid));
         await session.restoreTrashed(fromTrash(rows.find((r) => r.uuid === id)), placement);
       });
