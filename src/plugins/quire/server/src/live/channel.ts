@@ -11,7 +11,7 @@
  * (y-prosemirror's updateYFragment), and that update is applied to the live document: Yjs
  * merges it with whatever editors typed since the last store, as if the agent had typed it.
  *
- * Several processes (REDIS_URL): Hocuspoc's Redis extension relays every update and awareness
+ * Several processes (REDIS_URL): Hocuspocus' Redis extension relays every update and awareness
  * change between the processes that have a document open, and one of them holds the document
  * (live/ownership.ts): only the holder stores it and merges article events into it, so an
  * agent's write is merged once; the others receive the merge as an update. A process that
@@ -84,6 +84,11 @@ interface LiveState {
   own: Set<string>;
   /** Serialises stores and merges of this document. */
   queue: Promise<void>;
+  /**
+   * `base`, `synced` and `premise` are this process's own account of what is stored: false on
+   * a process that does not hold the document (several processes) until it takes it over.
+   */
+  current: boolean;
   /** Longest section text seen, for the cheap size pre-check. */
   longest: number;
   /** When each awareness client appeared (presence `since`). */
@@ -158,7 +163,13 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
       })
     : null;
   /** This process may store the document and merge into it (always, with one process). */
-  const mayWrite = async (name: string) => !ownership || (await ownership.claim(name));
+  const mayWrite = async (name: string, state: LiveState) => {
+    if (!ownership) return true;
+    if (state.current && (await ownership.confirm(name))) return true;
+    // Not the holder, or no longer (it missed a renewal): only a takeover makes its account current again.
+    state.current = false;
+    return false;
+  };
 
   async function authenticate(token: string): Promise<LiveContext> {
     const manager = (strapi as any).sessionManager;
@@ -241,6 +252,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
       lastEditor: new Map(),
       own: new Set(),
       queue: Promise.resolve(),
+      current: true,
       longest,
       since: new Map(),
       held: [],
@@ -256,7 +268,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
    */
   async function resume(document: Document, articleId: string, article, rows: Array<{ id: string; rev: number; html: string }>, premise: string, saved) {
     Y.applyUpdate(document, Buffer.from(String(saved.state), 'base64'), LOAD_ORIGIN);
-    const state = adopt(document, articleId, article, saved);
+    const state = adopt(document, articleId, article, saved, true);
     const { base, synced } = state;
     states.set(document.name, state);
     const stored = new Set(rows.map((row) => row.id));
@@ -289,7 +301,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
   const parseRevs = (saved): Record<string, number> => (typeof saved.revs === 'string' ? JSON.parse(saved.revs) : (saved.revs ?? {}));
 
   /** The state beside a document just loaded from its saved state (base: that state; synced: its revisions). */
-  function adopt(document: Document, articleId: string, article, saved): LiveState {
+  function adopt(document: Document, articleId: string, article, saved, current: boolean): LiveState {
     const base = new Y.Doc();
     Y.applyUpdate(base, Y.encodeStateAsUpdate(document));
     const synced = new Map<string, Synced>();
@@ -305,6 +317,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
       lastEditor: new Map(),
       own: new Set(),
       queue: Promise.resolve(),
+      current,
       longest: 0,
       since: new Map(),
       held: [],
@@ -323,7 +336,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
       const saved = await repository.savedState(await knexOf(strapi), Number(article.id));
       if (saved) {
         Y.applyUpdate(document, Buffer.from(String(saved.state), 'base64'), LOAD_ORIGIN);
-        const state = adopt(document, articleId, article, saved);
+        const state = adopt(document, articleId, article, saved, false);
         for (const id of document.getArray<string>('order').toArray()) state.longest = Math.max(state.longest, fragmentLength(document.getXmlFragment(sectionField(id))));
         states.set(document.name, state);
         return true;
@@ -345,6 +358,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
    * stored here.
    */
   async function takeover(document: Document, state: LiveState): Promise<void> {
+    if (!(await ownership?.confirm(document.name))) return;
     const saved = await repository.savedState(await knexOf(strapi), state.articleRowId);
     const article = await articleRow(state.articleId);
     if (!saved || !article) return;
@@ -387,6 +401,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
     await flushMerges(document, state);
     state.longest = 0;
     for (const id of order.toArray()) state.longest = Math.max(state.longest, fragmentLength(document.getXmlFragment(sectionField(id))));
+    state.current = true;
     log.info(`live ${document.name}: this process stores it now`);
     await store(document, state);
   }
@@ -455,7 +470,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
    * agent's write in between is never overwritten (its event merges it, then this runs again).
    */
   async function store(document: Document, state: LiveState): Promise<void> {
-    if (!(await mayWrite(document.name))) return;
+    if (!(await mayWrite(document.name, state))) return;
     const snapshot = Y.encodeStateAsUpdate(document);
     const meta = document.getMap('meta');
     let complete = true;
@@ -560,7 +575,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
   }
 
   async function applyEvent(document: Document, state: LiveState, event: ArticleEvent): Promise<void> {
-    if (!(await mayWrite(document.name))) return;
+    if (!(await mayWrite(document.name, state))) return;
     try {
       await applyChanges(document, state, event);
     } finally {

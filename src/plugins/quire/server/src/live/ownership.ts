@@ -19,6 +19,8 @@ const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call
 export interface DocumentOwnership {
   /** Takes the document if nobody holds it (true), or confirms and renews this process's hold. */
   claim(name: string): Promise<boolean>;
+  /** Confirms and renews this process's hold; never takes a document (taking over is the tick's, with `onTakeover`). */
+  confirm(name: string): Promise<boolean>;
   /** True while this process holds the document (as of its last claim or renewal). */
   holds(name: string): boolean;
   /** Gives the document up (after its last store here). */
@@ -85,6 +87,7 @@ export function documentOwnership(options: {
 
   return {
     claim,
+    confirm: async (name) => held.has(name) && (await claim(name)),
     holds: (name) => held.has(name),
     release,
     async close() {
