@@ -1,6 +1,6 @@
 /**
  * The live canvas across processes (issue 22 point 6). Two Strapi processes, separate OS
- * processes (tests/helpers/processes.ts), share PostgreSQL and Redis; one editor is connected
+ * processes (tests/helpers/processes.js), share PostgreSQL and Redis; one editor is connected
  * to each. What one types reaches the other within 1 s; one process stores the document and
  * an agent's write is merged into it once. Then the process that stores it (the one the first
  * editor is on) is killed with SIGKILL while both type: the other takes the document over and
@@ -15,8 +15,10 @@ import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { adminToken, createAdmin } from '../helpers/admin';
 import { connectLive, sectionText, typeInto, until, type LiveClient } from '../helpers/live';
-import { killStrapiProcess, redisAvailable, startStrapiProcess, stopStrapiProcess, type StrapiProcess } from '../helpers/processes';
+import { killStrapiProcess, redisAvailable, startStrapiProcess, stopStrapiProcess } from '../helpers/processes';
 import { bearer, createKey, registerUser, startApp, type TestApp } from '../helpers/strapi';
+
+type StrapiProcess = Awaited<ReturnType<typeof startStrapiProcess>>;
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const onPostgres = /^postgres(ql)?:/.test(process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? '');

@@ -4,7 +4,7 @@
  * the environment it is given (same database, same REDIS_URL and queue), registers the
  * trigger tests' actions (test.count, and test.slow for the crash test; none with
  * SECOND_PROCESS_TEST_ACTIONS=none), listens on an ephemeral port and prints "READY <port>".
- * SIGTERM shuts it down cleanly; the crash tests end one with SIGKILL. tests/helpers/processes.ts
+ * SIGTERM shuts it down cleanly; the crash tests end one with SIGKILL. tests/helpers/processes.js
  * starts and stops it.
  */
 const path = require('path');
