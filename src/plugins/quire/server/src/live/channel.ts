@@ -145,7 +145,11 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
   const relay = options.redis
     ? new RedisRelay({
         prefix: `${options.redis.prefix}live`,
-        createClient: () => new IORedis(options.redis!.url, { maxRetriesPerRequest: 1 }) as any,
+        createClient: () => {
+          const client = new IORedis(options.redis!.url, { maxRetriesPerRequest: 1 });
+          client.on('error', (error) => log.warn(`live relay: redis: ${error.message}`));
+          return client as any;
+        },
       })
     : null;
   const ownership: DocumentOwnership | null = options.redis
