@@ -94,9 +94,9 @@ interface LiveState {
   /** When each awareness client appeared (presence `since`). */
   since: Map<number, string>;
   /**
-   * Several processes: merges made in `base` and not yet applied to the document. They are
-   * saved first (flushMerges), so a process taking over after a crash finds every merge the
-   * document holds in the saved state, and does not merge it a second time.
+   * Several processes: merges made in `base` and not yet applied to the document. Their
+   * revisions are saved first (flushMerges), so a process taking over after a crash knows
+   * every merge the document holds, and does not merge it a second time.
    */
   held: Array<{ update: Uint8Array; origin: object }>;
 }
@@ -353,10 +353,11 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
   }
 
   /**
-   * This process took over a document it had open (its holder died, or left it). What the
-   * holder merged is in the saved state (flushMerges saves before it applies), so applying
-   * that state adds nothing twice; `base` restarts from it. A section whose stored revision
-   * is the one saved came from the document (or was merged into it): nothing to merge, only
+   * This process took over a document it had open (its holder died, or left it). The saved
+   * state is an earlier copy of the same document (applying it adds only what the holder had
+   * and had not relayed, nothing twice); `base` restarts from it. A section whose stored
+   * revision is the one saved came from the document or was merged into it (a store records
+   * its revision in its transaction, a merge before it is applied): nothing to merge, only
    * `base` may lag on it. Any other stored revision was written after, by someone else, and
    * is merged as an event's would be. Then what the editors typed since the last store is
    * stored here.
@@ -411,14 +412,15 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
   }
 
   /**
-   * Several processes: saves `base` (with the revisions it holds), then applies the merges
-   * made in it to the document (see LiveState.held).
+   * Several processes: records the revisions the merges bring (saveRevs), then applies them to
+   * the document (see LiveState.held). The saved state stays the document's last complete
+   * store: `base` holds neither the document's own changes (meta, order) nor its typing.
    */
   async function flushMerges(document: Document, state: LiveState) {
     if (!state.held.length) return;
     const held = state.held.splice(0);
     try {
-      await persist(document, state, Y.encodeStateAsUpdate(state.base));
+      await repository.saveRevs(await knexOf(strapi), state.articleRowId, JSON.stringify(Object.fromEntries([...state.synced].map(([id, s]) => [id, s.rev]))));
     } catch (error) {
       log.warn(`live ${state.articleId}: state not saved before a merge: ${(error as Error).message}`);
     }
@@ -611,7 +613,9 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
         const row = stored.get(change.sectionId);
         if (!row) continue;
         const known = state.synced.get(change.sectionId);
-        if (state.own.has(`${change.sectionId}:${row.rev}`) || (known && known.rev >= row.rev)) continue;
+        // A trash restore brings the section back at the revision it had, which may be one this channel stored: never its own.
+        const own = change.type !== 'section.restored' && state.own.has(`${change.sectionId}:${row.rev}`);
+        if (own || (known && known.rev >= row.rev)) continue;
         mergeSection(document, state, by, change.sectionId, row);
         if (change.type === 'section.restored') meta.delete(`deleted:${change.sectionId}`);
         document.transact(() => meta.set(`changed:${change.sectionId}`, { name: by.name, kind: by.kind, at }), LOAD_ORIGIN);
@@ -675,13 +679,17 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
       loading.add(documentName);
       try {
         await load(document, articleId);
-      } finally {
+      } catch (error) {
         loading.delete(documentName);
+        throw error;
       }
     },
     async afterLoadDocument({ document }) {
       track(document);
+      // Loading until here: the Redis extension's afterLoadDocument runs first, and a document
+      // neither loading nor ready would have its hold released by the ownership tick.
       ready.add(document.name);
+      loading.delete(document.name);
     },
     async beforeHandleMessage({ update, connection }) {
       if (update.byteLength > MAX_UPDATE_BYTES) {
