@@ -826,6 +826,8 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
       for (const ws of sockets) ws.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       await Promise.all([...states.values()].map((state) => state.queue));
+      // The Redis extension unloads a second after the last connection: let it, before its clients go.
+      for (let waited = 0; relay && hocuspocus.documents.size > 0 && waited < 3_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
       await ownership?.close();
       await relay?.onDestroy();
     },
