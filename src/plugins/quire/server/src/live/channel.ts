@@ -10,11 +10,20 @@
  * sharing its history and holding what is stored. An agent's new text is diffed into `base`
  * (y-prosemirror's updateYFragment), and that update is applied to the live document: Yjs
  * merges it with whatever editors typed since the last store, as if the agent had typed it.
+ *
+ * Several processes (REDIS_URL): Hocuspocus' Redis extension relays every update and awareness
+ * change between the processes that have a document open, and one of them holds the document
+ * (live/ownership.ts): only the holder stores it and merges article events into it, so an
+ * agent's write is merged once; the others receive the merge as an update. A process that
+ * takes a document over (its holder died) rebuilds `base` from the saved state, whose section
+ * revisions are recorded in the same transaction as each store.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Core } from '@strapi/strapi';
-import { Hocuspocus, type Connection, type Document } from '@hocuspocus/server';
+import { Hocuspocus, type Connection, type Document, type Extension } from '@hocuspocus/server';
+import { Redis as RedisExtension } from '@hocuspocus/extension-redis';
+import IORedis from 'ioredis';
 import { WebSocketServer, type WebSocket } from 'ws';
 import * as Y from 'yjs';
 import { ApiError } from '../../../../../kernel/errors';
@@ -26,7 +35,8 @@ import { sectionTag } from '../domain/etags';
 import { Outline } from '../domain/outline';
 import { QUIRE_ACTIONS } from '../permissions';
 import { LIMITS } from '../schemas/inputs';
-import { fillFragment, fragmentLength, fragmentToHtml, updateFragment } from './content';
+import { fillFragment, fragmentLength, fragmentToHtml, renderedHtml, updateFragment } from './content';
+import { documentOwnership, OWNER_TTL_MS, type DocumentOwnership } from './ownership';
 
 export const LIVE_PATH = '/quire/live';
 /** An update message larger than this is refused (CONTRACT 19). */
@@ -74,10 +84,38 @@ interface LiveState {
   own: Set<string>;
   /** Serialises stores and merges of this document. */
   queue: Promise<void>;
+  /**
+   * `base`, `synced` and `premise` are this process's own account of what is stored: false on
+   * a process that does not hold the document (several processes) until it takes it over.
+   */
+  current: boolean;
   /** Longest section text seen, for the cheap size pre-check. */
   longest: number;
   /** When each awareness client appeared (presence `since`). */
   since: Map<number, string>;
+  /**
+   * Several processes: merges made in `base` and not yet applied to the document. Their
+   * revisions are saved first (flushMerges), so a process taking over after a crash knows
+   * every merge the document holds, and does not merge it a second time.
+   */
+  held: Array<{ update: Uint8Array; origin: object }>;
+}
+
+/** Where the processes of a deployment share live documents (REDIS_URL), or nothing. */
+export interface LiveRedisOptions {
+  url: string;
+  /** Namespace of the keys and channels (REDIS_KEY_PREFIX). */
+  prefix: string;
+}
+
+/**
+ * The Redis extension as a relay only: which process stores a document is decided by
+ * live/ownership.ts for the whole time the document is open, not by a lock per store (which
+ * would let every process store in turn, each with its own idea of what is stored).
+ */
+class RedisRelay extends RedisExtension {
+  async onStoreDocument() {}
+  async afterStoreDocument() {}
 }
 
 /** An error Hocuspocus turns into a close (code, reason) or an authentication refusal (reason). */
@@ -94,12 +132,48 @@ export interface LiveChannel {
   close(): Promise<void>;
 }
 
-export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds: number }): LiveChannel {
+export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds: number; redis?: LiveRedisOptions | null }): LiveChannel {
   const service = (name: string) => strapi.plugin('quire').service(name);
   const states = new Map<string, LiveState>();
+  /** Documents being loaded (their ownership is claimed before they are in `states`). */
+  const loading = new Set<string>();
   const warnedReadOnly = new WeakSet<Connection>();
   const log = strapi.log;
   const repository = liveRepository(strapi);
+  /** Documents loaded here (ownership renews or takes over only these). */
+  const ready = new Set<string>();
+  const relay = options.redis
+    ? new RedisRelay({
+        prefix: `${options.redis.prefix}live`,
+        createClient: () => {
+          const client = new IORedis(options.redis!.url, { maxRetriesPerRequest: 1 });
+          client.on('error', (error) => log.warn(`live relay: redis: ${error.message}`));
+          return client as any;
+        },
+      })
+    : null;
+  const ownership: DocumentOwnership | null = options.redis
+    ? documentOwnership({
+        url: options.redis.url,
+        prefix: options.redis.prefix,
+        candidates: () => ready,
+        inUse: (name) => ready.has(name) || loading.has(name),
+        onTakeover: (name) => {
+          const document = hocuspocus.documents.get(name);
+          const state = states.get(name);
+          if (document && state) void enqueue(state, () => takeover(document, state));
+        },
+        log,
+      })
+    : null;
+  /** This process may store the document and merge into it (always, with one process). */
+  const mayWrite = async (name: string, state: LiveState) => {
+    if (!ownership) return true;
+    if (state.current && (await ownership.confirm(name))) return true;
+    // Not the holder, or no longer (it missed a renewal): only a takeover makes its account current again.
+    state.current = false;
+    return false;
+  };
 
   async function authenticate(token: string): Promise<LiveContext> {
     const manager = (strapi as any).sessionManager;
@@ -147,6 +221,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
   async function load(document: Document, articleId: string): Promise<void> {
     const article = await articleRow(articleId);
     if (!article || article.user_id == null) throw refusal('This article no longer exists.', 4404);
+    if (ownership && !(await ownership.claim(document.name)) && (await follow(document, articleId, article))) return;
     const { rows } = await storedSections(Number(article.id));
     const premise = String(article.premise ?? '');
     const saved = await repository.savedState(await knexOf(strapi), Number(article.id));
@@ -181,8 +256,10 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
       lastEditor: new Map(),
       own: new Set(),
       queue: Promise.resolve(),
+      current: true,
       longest,
       since: new Map(),
+      held: [],
     };
     states.set(document.name, state);
     // Saved at once: a page that keeps this copy and reconnects after an unload must find the same history.
@@ -195,32 +272,16 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
    */
   async function resume(document: Document, articleId: string, article, rows: Array<{ id: string; rev: number; html: string }>, premise: string, saved) {
     Y.applyUpdate(document, Buffer.from(String(saved.state), 'base64'), LOAD_ORIGIN);
-    const revs: Record<string, number> = typeof saved.revs === 'string' ? JSON.parse(saved.revs) : (saved.revs ?? {});
-    const base = new Y.Doc();
-    Y.applyUpdate(base, Y.encodeStateAsUpdate(document));
-    const synced = new Map<string, Synced>();
-    for (const [id, rev] of Object.entries(revs)) synced.set(id, { rev: Number(rev), html: fragmentToHtml(document.getXmlFragment(sectionField(id))) });
-    const state: LiveState = {
-      articleId,
-      ownerId: Number(article.user_id),
-      articleRowId: Number(article.id),
-      base,
-      synced,
-      premise: String(saved.premise ?? ''),
-      baseLags: new Set(),
-      lastEditor: new Map(),
-      own: new Set(),
-      queue: Promise.resolve(),
-      longest: 0,
-      since: new Map(),
-    };
+    const state = adopt(document, articleId, article, saved, true);
+    const { base, synced } = state;
     states.set(document.name, state);
     const stored = new Set(rows.map((row) => row.id));
     for (const id of [...synced.keys()]) if (!stored.has(id)) synced.delete(id);
     const by: EventActor = { kind: 'agent', name: 'a change made while the article was closed' };
     for (const row of rows) {
       const known = synced.get(row.id);
-      if (known && known.rev === row.rev) continue;
+      // Several processes: a store records its revision without the state (saveRevs), so the same revision may hold newer text.
+      if (known && known.rev === row.rev && (!ownership || renderedHtml(row.html) === known.html)) continue;
       mergeSection(document, state, by, row.id, row);
     }
     const order = document.getArray<string>('order');
@@ -235,13 +296,154 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
       merge(document, state, by, 'premise', (doc) => setText(doc.getText('premise'), premise));
       state.premise = premise;
     }
+    await flushMerges(document, state);
     // Merged on load: the same in `base`, so nothing here is "changed since stored".
     Y.applyUpdate(base, Y.encodeStateAsUpdate(document));
     for (const id of order.toArray()) state.longest = Math.max(state.longest, fragmentLength(document.getXmlFragment(sectionField(id))));
   }
 
+  const parseRevs = (saved): Record<string, number> => (typeof saved.revs === 'string' ? JSON.parse(saved.revs) : (saved.revs ?? {}));
+
+  /** The state beside a document just loaded from its saved state (base: that state; synced: its revisions). */
+  function adopt(document: Document, articleId: string, article, saved, current: boolean): LiveState {
+    const base = new Y.Doc();
+    Y.applyUpdate(base, Y.encodeStateAsUpdate(document));
+    const synced = new Map<string, Synced>();
+    for (const [id, rev] of Object.entries(parseRevs(saved))) synced.set(id, { rev: Number(rev), html: fragmentToHtml(document.getXmlFragment(sectionField(id))) });
+    return {
+      articleId,
+      ownerId: Number(article.user_id),
+      articleRowId: Number(article.id),
+      base,
+      synced,
+      premise: String(saved.premise ?? ''),
+      baseLags: new Set(),
+      lastEditor: new Map(),
+      own: new Set(),
+      queue: Promise.resolve(),
+      current,
+      longest: 0,
+      since: new Map(),
+      held: [],
+    };
+  }
+
+  /**
+   * Several processes, the document held by another: this copy starts from the saved state
+   * and catches up through Redis (the extension asks the holder for what it has since); the
+   * holder alone merges what was stored meanwhile. False when the holder is gone and this
+   * process took the document (it then loads it as the holder does).
+   */
+  async function follow(document: Document, articleId: string, article): Promise<boolean> {
+    const end = Date.now() + 3 * OWNER_TTL_MS;
+    for (;;) {
+      const saved = await repository.savedState(await knexOf(strapi), Number(article.id));
+      if (saved) {
+        Y.applyUpdate(document, Buffer.from(String(saved.state), 'base64'), LOAD_ORIGIN);
+        const state = adopt(document, articleId, article, saved, false);
+        for (const id of document.getArray<string>('order').toArray()) state.longest = Math.max(state.longest, fragmentLength(document.getXmlFragment(sectionField(id))));
+        states.set(document.name, state);
+        return true;
+      }
+      // The holder is still building it (it saves the state at once), or died doing so.
+      if (await ownership!.claim(document.name)) return false;
+      if (Date.now() > end) throw refusal('The article is being opened on another server: reconnecting.', 4503);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /**
+   * This process took over a document it had open (its holder died, or left it). The saved
+   * state is an earlier copy of the same document (applying it adds only what the holder had
+   * and had not relayed, nothing twice); `base` restarts from it. A section whose stored
+   * revision is the one saved came from the document or was merged into it (a store records
+   * its revision in its transaction, a merge before it is applied): nothing to merge, only
+   * `base` may lag on it. Any other stored revision was written after, by someone else, and
+   * is merged as an event's would be. Then what the editors typed since the last store is
+   * stored here.
+   */
+  async function takeover(document: Document, state: LiveState): Promise<void> {
+    if (!(await ownership?.confirm(document.name))) return;
+    const saved = await repository.savedState(await knexOf(strapi), state.articleRowId);
+    const article = await articleRow(state.articleId);
+    if (!saved || !article) return;
+    const { rows } = await storedSections(state.articleRowId);
+    const savedState = Buffer.from(String(saved.state), 'base64');
+    Y.applyUpdate(document, savedState, LOAD_ORIGIN);
+    state.base.destroy();
+    state.base = new Y.Doc();
+    Y.applyUpdate(state.base, savedState);
+    const revs = parseRevs(saved);
+    state.synced = new Map();
+    state.baseLags = new Set();
+    state.held = [];
+    state.premise = String(saved.premise ?? '');
+    const by: EventActor = { kind: 'agent', name: 'a change made while its server was down' };
+    for (const row of rows) {
+      if (revs[row.id] === row.rev) {
+        const html = renderedHtml(row.html);
+        state.synced.set(row.id, { rev: row.rev, html });
+        if (html !== fragmentToHtml(state.base.getXmlFragment(sectionField(row.id)))) state.baseLags.add(row.id);
+        continue;
+      }
+      mergeSection(document, state, by, row.id, row);
+    }
+    const order = document.getArray<string>('order');
+    const ids = rows.map((row) => row.id);
+    if (order.toArray().join() !== ids.join()) {
+      document.transact(() => {
+        order.delete(0, order.length);
+        order.insert(0, ids);
+      }, LOAD_ORIGIN);
+    }
+    const premise = String(article.premise ?? '');
+    if (premise !== state.premise) {
+      // Stored from the document (by a store whose state was not saved), or written by someone else.
+      if (document.getText('premise').toString() === premise) state.baseLags.add('premise');
+      else merge(document, state, by, 'premise', (doc) => setText(doc.getText('premise'), premise));
+      state.premise = premise;
+    }
+    await flushMerges(document, state);
+    state.longest = 0;
+    for (const id of order.toArray()) state.longest = Math.max(state.longest, fragmentLength(document.getXmlFragment(sectionField(id))));
+    state.current = true;
+    log.info(`live ${document.name}: this process stores it now`);
+    await store(document, state);
+  }
+
+  /**
+   * Several processes: records the revisions the merges bring (saveRevs), then applies them to
+   * the document (see LiveState.held). The saved state stays the document's last complete
+   * store: `base` holds neither the document's own changes (meta, order) nor its typing.
+   */
+  async function flushMerges(document: Document, state: LiveState) {
+    if (!state.held.length) return;
+    const held = state.held.splice(0);
+    try {
+      await repository.saveRevs(await knexOf(strapi), state.articleRowId, JSON.stringify(Object.fromEntries([...state.synced].map(([id, s]) => [id, s.rev]))));
+    } catch (error) {
+      log.warn(`live ${state.articleId}: state not saved before a merge: ${(error as Error).message}`);
+    }
+    for (const { update, origin } of held) Y.applyUpdate(document, update, origin);
+  }
+
   /** Records who changed which field, from the transactions editors' connections make. */
   function track(document: Document) {
+    if (ownership) {
+      // Hocuspocus stores only after its own connections' changes: the holder also stores what
+      // editors on other processes typed (relayed through Redis).
+      document.on('update', (_update: Uint8Array, origin: { source?: string } | null) => {
+        if (origin?.source !== 'redis' || !ownership.holds(document.name)) return;
+        void hocuspocus.storeDocumentHooks(document, {
+          instance: hocuspocus,
+          clientsCount: document.getConnectionsCount(),
+          document,
+          documentName: document.name,
+          lastContext: {},
+          lastTransactionOrigin: origin,
+        } as any);
+      });
+    }
     document.on('afterTransaction', (transaction: Y.Transaction) => {
       const origin = transaction.origin as { source?: string; connection?: Connection<LiveContext> } | null;
       if (origin?.source !== 'connection' || !origin.connection) return;
@@ -274,6 +476,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
    * agent's write in between is never overwritten (its event merges it, then this runs again).
    */
   async function store(document: Document, state: LiveState): Promise<void> {
+    if (!(await mayWrite(document.name, state))) return;
     const snapshot = Y.encodeStateAsUpdate(document);
     const meta = document.getMap('meta');
     let complete = true;
@@ -294,6 +497,14 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
           actor,
           ifMatch: sectionTag(id, known.rev),
           coalesceSeconds: options.coalesceSeconds,
+          // Several processes: the revision this store made is saved with it, so a process taking over knows the document holds it.
+          afterOps: ownership
+            ? async (trx, { outline }) => {
+                const revs = Object.fromEntries([...state.synced].map(([key, s]) => [key, s.rev]));
+                revs[id] = outline.find(id)?.rev ?? next;
+                await repository.saveRevs(trx, state.articleRowId, JSON.stringify(revs));
+              }
+            : undefined,
         });
         const rev = outcome.outline.find(id)?.rev ?? next;
         state.synced.set(id, { rev, html });
@@ -353,7 +564,9 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
     }
     const before = Y.encodeStateVector(state.base);
     state.base.transact(() => change(state.base), origin);
-    Y.applyUpdate(document, Y.encodeStateAsUpdate(state.base, before), origin);
+    const update = Y.encodeStateAsUpdate(state.base, before);
+    if (ownership) state.held.push({ update, origin });
+    else Y.applyUpdate(document, update, origin);
   }
 
   /** Merges a section's stored content into the document (filled when it is new there) and records it as synced. */
@@ -368,6 +581,15 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
   }
 
   async function applyEvent(document: Document, state: LiveState, event: ArticleEvent): Promise<void> {
+    if (!(await mayWrite(document.name, state))) return;
+    try {
+      await applyChanges(document, state, event);
+    } finally {
+      await flushMerges(document, state);
+    }
+  }
+
+  async function applyChanges(document: Document, state: LiveState, event: ArticleEvent): Promise<void> {
     const meta = document.getMap('meta');
     const at = event.at;
     const by = event.by;
@@ -391,7 +613,9 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
         const row = stored.get(change.sectionId);
         if (!row) continue;
         const known = state.synced.get(change.sectionId);
-        if (state.own.has(`${change.sectionId}:${row.rev}`) || (known && known.rev >= row.rev)) continue;
+        // A trash restore brings the section back at the revision it had, which may be one this channel stored: never its own.
+        const own = change.type !== 'section.restored' && state.own.has(`${change.sectionId}:${row.rev}`);
+        if (own || (known && known.rev >= row.rev)) continue;
         mergeSection(document, state, by, change.sectionId, row);
         if (change.type === 'section.restored') meta.delete(`deleted:${change.sectionId}`);
         document.transact(() => meta.set(`changed:${change.sectionId}`, { name: by.name, kind: by.kind, at }), LOAD_ORIGIN);
@@ -437,6 +661,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
 
   const hocuspocus = new Hocuspocus<LiveContext>({
     name: 'quire-live',
+    extensions: relay ? [relay as unknown as Extension] : [],
     quiet: true,
     debounce: 1000,
     maxDebounce: 2000,
@@ -451,10 +676,20 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
     async onLoadDocument({ document, documentName }) {
       const articleId = articleOfDoc(documentName);
       if (!articleId) throw refusal('Not an article.');
-      await load(document, articleId);
+      loading.add(documentName);
+      try {
+        await load(document, articleId);
+      } catch (error) {
+        loading.delete(documentName);
+        throw error;
+      }
     },
     async afterLoadDocument({ document }) {
       track(document);
+      // Loading until here: the Redis extension's afterLoadDocument runs first, and a document
+      // neither loading nor ready would have its hold released by the ownership tick.
+      ready.add(document.name);
+      loading.delete(document.name);
     },
     async beforeHandleMessage({ update, connection }) {
       if (update.byteLength > MAX_UPDATE_BYTES) {
@@ -505,7 +740,10 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
     async afterUnloadDocument({ documentName }) {
       const state = states.get(documentName);
       states.delete(documentName);
+      ready.delete(documentName);
       state?.base.destroy();
+      // Its last store ran: a process whose editors still have it open stores it from now on.
+      if (ownership && !hocuspocus.documents.has(documentName)) await ownership.release(documentName);
     },
   });
 
@@ -520,6 +758,8 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
     const document = hocuspocus.documents.get(name);
     const state = states.get(name);
     if (!document || !state || document.isLoading) return;
+    // Several processes: the holder merges it, the others receive the merge through Redis.
+    if (ownership && !ownership.holds(name)) return;
     await enqueue(state, () => applyEvent(document, state, event));
   });
 
@@ -586,6 +826,10 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
       for (const ws of sockets) ws.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       await Promise.all([...states.values()].map((state) => state.queue));
+      // The Redis extension unloads a second after the last connection: let it, before its clients go.
+      for (let waited = 0; relay && hocuspocus.documents.size > 0 && waited < 3_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      await ownership?.close();
+      await relay?.onDestroy();
     },
   };
 }

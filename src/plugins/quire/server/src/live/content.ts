@@ -10,7 +10,7 @@ import { getSchema, type AnyExtension } from '@tiptap/core';
 import { DOMParser as PMDOMParser, DOMSerializer, Node as PMNode, type Schema } from '@tiptap/pm/model';
 import { JSDOM } from 'jsdom';
 import { prosemirrorJSONToYXmlFragment, updateYFragment, yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
-import type * as Y from 'yjs';
+import * as Y from 'yjs';
 import { editorExtensions } from '../../../shared/editor-extensions';
 
 let extensions: AnyExtension[] | null = null;
@@ -57,4 +57,16 @@ export function updateFragment(doc: Y.Doc, fragment: Y.XmlFragment, html: string
 /** Characters of the fragment's text, a cheap lower bound of its HTML length. */
 export function fragmentLength(fragment: Y.XmlFragment): number {
   return fragment.toString().length;
+}
+
+/** Stored HTML as a fragment filled with it renders (what "unchanged" compares with). */
+export function renderedHtml(html: string): string {
+  const scratch = new Y.Doc();
+  try {
+    const fragment = scratch.getXmlFragment('scratch');
+    fillFragment(fragment, html);
+    return fragmentToHtml(fragment);
+  } finally {
+    scratch.destroy();
+  }
 }

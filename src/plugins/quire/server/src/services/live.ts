@@ -7,6 +7,7 @@ import type { Core } from '@strapi/strapi';
 import type { ArticleEvent } from '../domain/article-events';
 import { quireConfig } from '../config';
 import { startLiveChannel, type LiveChannel } from '../live/channel';
+import { appRedis } from '../../../../../kernel/redis';
 
 /** Agents count as present this long after a write. */
 export const AGENT_PRESENCE_MS = 60_000;
@@ -56,7 +57,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     start() {
       if (channel) return;
       unsubscribe = strapi.plugin('quire').service('events').subscribe((event: ArticleEvent) => noteWriter(event));
-      channel = startLiveChannel(strapi, { coalesceSeconds: quireConfig(strapi).historyCoalesceSeconds });
+      const redis = appRedis(strapi);
+      const url = redis.url();
+      // With REDIS_URL, live documents span the deployment's processes (live/channel.ts).
+      channel = startLiveChannel(strapi, { coalesceSeconds: quireConfig(strapi).historyCoalesceSeconds, redis: url ? { url, prefix: redis.prefix() } : null });
     },
 
     channel(): LiveChannel | null {

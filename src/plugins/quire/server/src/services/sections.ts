@@ -15,7 +15,7 @@ import { sectionScope } from '../domain/scopes';
 import { articleRepository } from '../repositories/articles';
 import { SECTION_COLUMNS, sectionRecord, sectionRepository } from '../repositories/sections';
 import { articleNotFound, articleUuid, findByAnchor, TABLE } from '../repositories/store';
-import type { Actor, EditOutcome } from './edit-types';
+import type { Actor, EditOptions, EditOutcome } from './edit-types';
 
 export type { SectionRecord };
 
@@ -37,6 +37,8 @@ export interface SectionWrite {
   dryRun?: boolean;
   /** The live canvas: history coalesced per editor's burst (services/edits `coalesceSeconds`). */
   coalesceSeconds?: number;
+  /** Runs in the write's transaction once it is done (the live canvas records the revision it stored). */
+  afterOps?: EditOptions['afterOps'];
 }
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
@@ -47,7 +49,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   /** A single-section route: a one-operation edit (services/edits), without the `ops[0]` prefix on errors. */
   const one = (userId: number, rawArticleId: string, op: EditOp, write: SectionWrite) =>
-    edits().apply(userId, rawArticleId, [op], { actor: write.actor, ifMatch: write.outlineIfMatch, dryRun: write.dryRun, single: true, coalesceSeconds: write.coalesceSeconds }) as Promise<EditOutcome>;
+    edits().apply(userId, rawArticleId, [op], { actor: write.actor, ifMatch: write.outlineIfMatch, dryRun: write.dryRun, single: true, coalesceSeconds: write.coalesceSeconds, afterOps: write.afterOps }) as Promise<EditOutcome>;
 
   const outlineEtag = (outcome: EditOutcome) => outlineTag(outcome.articleUuid, outcome.outlineRev);
 
