@@ -80,3 +80,57 @@ export function markWordChanges(beforeHtml: string, afterHtml: string, maxEditLe
   }
   return { before, after, marked: true, changed };
 }
+
+export interface InlineMarks {
+  /** The new version, the words it adds in `<ins>` and the words it removes in `<del>` where they were. */
+  html: string;
+  /** False when the versions differed too much to mark (`html` is then the new version as it is). */
+  marked: boolean;
+  /** Whether any word differs. */
+  changed: boolean;
+}
+
+/** Elements that have no closing tag. */
+const VOID = /^<(area|base|br|col|embed|hr|img|input|link|meta|source|track|wbr)\b/i;
+
+/** Whether the tags among `tokens` close every element they open (so they can be kept as they are). */
+function balanced(tokens: string[]): boolean {
+  const open: string[] = [];
+  for (const token of tokens) {
+    if (!isTag(token) || token.startsWith('<!') || VOID.test(token) || token.endsWith('/>')) continue;
+    const name = /^<\/?\s*([\w-]+)/.exec(token)?.[1]?.toLowerCase();
+    if (!name) continue;
+    if (token.startsWith('</')) {
+      if (open.pop() !== name) return false;
+    } else open.push(name);
+  }
+  return open.length === 0;
+}
+
+/**
+ * One version with both kinds of marks, for a change shown in place (a suggestion over the
+ * section it changes): the new version's HTML, its added words in `<ins>`, and the removed words
+ * in `<del>` where they stood. Removed whole elements (a paragraph) stay elements; removed text
+ * that ran across tags keeps only its words, so the result is always the new version's markup
+ * plus self-contained insertions.
+ */
+export function inlineWordChanges(beforeHtml: string, afterHtml: string, maxEditLength = WORD_DIFF_MAX_EDIT_LENGTH): InlineMarks {
+  if (beforeHtml === afterHtml) return { html: afterHtml, marked: true, changed: false };
+  const parts = diffArrays(tokenize(beforeHtml), tokenize(afterHtml), { maxEditLength });
+  if (!parts) return { html: afterHtml, marked: false, changed: true };
+  let html = '';
+  let changed = false;
+  for (const part of parts) {
+    const words = part.value.some((t) => !isTag(t) && !isSpace(t));
+    if (part.added) {
+      html += wrapRuns(part.value, 'ins');
+      changed ||= words;
+    } else if (part.removed) {
+      changed ||= words;
+      if (!words) continue; // removed markup alone (a tag, spaces): the new version's own markup says it
+      if (balanced(part.value)) html += wrapRuns(part.value, 'del');
+      else html += wrapRuns(part.value.filter((t) => !isTag(t)), 'del');
+    } else html += part.value.join('');
+  }
+  return { html, marked: true, changed };
+}
