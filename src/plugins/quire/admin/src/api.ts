@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import type { actor, editResult, revisionEntry, revisionRecord, suggestionRecord, trashEntry } from '../../server/src/schemas/records';
 import type { ArticleOwner } from '../../server/src/services/admin-articles';
+import type { adminSuggestionInPlace, adminSuggestionPlace } from '../../server/src/schemas/admin';
 
 export type { AdminArticle, AdminArticleDetail, ArticleOwner } from '../../server/src/services/admin-articles';
 export type { LinkPreview, NoteKind, NoteRecord, OutlineEntry, SectionRecord } from '../../server/src/schemas/records';
@@ -13,6 +14,9 @@ export type Revision = z.infer<typeof revisionRecord>;
 export type TrashEntry = z.infer<typeof trashEntry>;
 export type Suggestion = z.infer<typeof suggestionRecord>;
 export type EditResult = z.infer<typeof editResult>;
+/** An open suggestion (pending or stale) with the sections it shows in (GET .../in-place-suggestions). */
+export type SuggestionInPlace = z.infer<typeof adminSuggestionInPlace>;
+export type SuggestionPlace = z.infer<typeof adminSuggestionPlace>;
 
 /** GET /quire/owners: a user who owns articles, with how many. */
 export type Owner = ArticleOwner & { articles: number };

@@ -5,8 +5,9 @@
  * TipTap editor per section) so nothing is saved by hand and what others and agents write
  * arrives merged; who is here ([data-presence], data-editing on sections), what just changed
  * (data-changed-by), a section deleted while typed in (kept in the trash, with Restore); the
- * Brief; review (a section's revisions from its header, the suggestions and the trash below the
- * Brief: canvas/ReviewPanels.tsx); publish and unpublish. Structure changes (add, move, delete)
+ * Brief; review (a section's revisions from its header and the trash below the Brief:
+ * canvas/ReviewPanels.tsx; suggestions in the sections they change, with a warning to whoever
+ * types there, and counted below the Brief: canvas/suggestions/); publish and unpublish. Structure changes (add, move, delete)
  * go through the admin routes; the live document's `order` drives the rendering. The outline
  * (titles, words) is refreshed from HTTP when its ETag changes.
  */
@@ -23,8 +24,11 @@ import { BriefPanel } from '../canvas/BriefPanel';
 import { colourFor, storedToken, useLiveArticle, type ChangeMark, type LiveUser } from '../canvas/live';
 import { LiveStatusBadge, PresenceBar, type PresentAgent } from '../canvas/Presence';
 import { Outline, untitled, type Placement } from '../canvas/Outline';
-import { RevisionsDialog, SuggestionsPanel, TrashPanel } from '../canvas/ReviewPanels';
+import { RevisionsDialog, TrashPanel } from '../canvas/ReviewPanels';
 import { SectionEditor } from '../canvas/SectionEditor';
+import { SectionSuggestions } from '../canvas/suggestions/SectionSuggestions';
+import { SuggestionsOverview } from '../canvas/suggestions/SuggestionsOverview';
+import { useDecide, useSuggestionsInPlace } from '../canvas/suggestions/use-suggestions';
 import { Prose } from '../canvas/styles';
 import { ArticleActions, ChangedBadge, PreviewButton } from '../components/ArticleManagement';
 import { StatusBadge } from '../components/StatusBadge';
@@ -284,6 +288,10 @@ export const ArticlePage = () => {
 
   const onTyped = React.useCallback((sectionId: string, html: string) => {
     typedRef.current.set(sectionId, { at: Date.now(), html });
+    // Typing in a section suggestions wait on may make them stale: say so (once, until dismissed).
+    if (suggestionsRef.current.get(sectionId)?.length && !dismissedRef.current.has(sectionId)) {
+      setWarned((current) => (current.has(sectionId) ? current : new Set(current).add(sectionId)));
+    }
   }, []);
 
   /** A write of ours: run it, then show the sections and totals as the server has them. */
@@ -306,6 +314,16 @@ export const ArticlePage = () => {
     loadSections().catch(fail);
     reloadArticle();
   };
+
+  // Suggestions in the sections they change (CONTRACT 20): read again at once when the live
+  // document says one was made or decided (meta suggestionsRev), and when the outline changes.
+  const suggestions = useSuggestionsInPlace(id, { version: loaded?.etag ?? null, liveRev: live.meta.suggestionsRev, live: live.synced && live.status === 'connected' });
+  const decide = useDecide(id, suggestions.reload, refresh);
+  const suggestionsRef = React.useRef(suggestions.bySection);
+  suggestionsRef.current = suggestions.bySection;
+  /** Sections where this person typed while suggestions wait there (the warning shows), and those whose warning they dismissed. */
+  const [warned, setWarned] = React.useState<Set<string>>(new Set());
+  const dismissedRef = React.useRef(new Set<string>());
 
   const move = (anchor: string, placement: Placement) => {
     // Show the new order at once (until the live document's order follows).
@@ -496,6 +514,7 @@ export const ArticlePage = () => {
                   {ghosts.filter((ghost) => ghost.after === null).map(ghostView)}
                   {sections.map((section) => {
                     const editing = peersIn(section.id);
+                    const waiting = suggestions.bySection.get(section.id) ?? [];
                     const header = (
                       <Flex gap={2} alignItems="center">
                         <Badge
@@ -535,6 +554,7 @@ export const ArticlePage = () => {
                           data-section-id={section.id}
                           data-editing={editing.length ? editing.join(', ') : undefined}
                           data-changed-by={changed[section.id]}
+                          data-suggestions={waiting.length || undefined}
                           tabIndex={-1}
                           background="neutral0"
                           hasRadius
@@ -555,6 +575,17 @@ export const ArticlePage = () => {
                               <Prose className="quire-prose" dangerouslySetInnerHTML={{ __html: section.html || `<p><em>${m('canvas.empty', 'Empty')}</em></p>` }} />
                             </>
                           )}
+                          <SectionSuggestions
+                            items={waiting}
+                            title={untitled(section, noTitle)}
+                            canEdit={canEdit}
+                            warn={warned.has(section.id)}
+                            onDismissWarning={() => {
+                              dismissedRef.current.add(section.id);
+                              setWarned((current) => new Set([...current].filter((other) => other !== section.id)));
+                            }}
+                            decide={decide}
+                          />
                         </Box>
                         {ghosts.filter((ghost) => ghost.after === section.id).map(ghostView)}
                       </React.Fragment>
@@ -566,7 +597,7 @@ export const ArticlePage = () => {
               <Grid.Item xs={12} col={3} direction="column" alignItems="stretch">
                 <Flex direction="column" alignItems="stretch" gap={4}>
                   <BriefPanel articleId={id} canEdit={editable} live={live.synced && live.doc ? live.doc : null} notesRev={live.meta.notesRev} />
-                  <SuggestionsPanel articleId={id} canEdit={canEdit} version={loaded.etag} sections={sections} onDecided={refresh} />
+                  <SuggestionsOverview list={suggestions.list} sections={sections} untitled={noTitle} canEdit={canEdit} decide={decide} onJump={jump} />
                   <TrashPanel articleId={id} canEdit={canEdit} version={loaded.etag} sections={sections} onRestored={refresh} />
                 </Flex>
               </Grid.Item>
