@@ -41,4 +41,6 @@ export const Panel = ({ title, testId, children }: { title: string; testId: stri
 export const Marked = styled(Prose)`
   ins { background: ${({ theme }) => theme.colors.success100}; color: ${({ theme }) => theme.colors.success700}; text-decoration: none; border-radius: 2px; padding: 0 1px; }
   del { background: ${({ theme }) => theme.colors.danger100}; color: ${({ theme }) => theme.colors.danger700}; text-decoration: line-through; border-radius: 2px; padding: 0 1px; }
+  /* A replaced word: the old and the new one apart, not run together. */
+  del + ins { margin-left: 0.3em; }
 `;

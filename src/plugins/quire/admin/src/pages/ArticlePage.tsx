@@ -28,7 +28,7 @@ import { RevisionsDialog, TrashPanel } from '../canvas/ReviewPanels';
 import { SectionEditor } from '../canvas/SectionEditor';
 import { SectionSuggestions } from '../canvas/suggestions/SectionSuggestions';
 import { SuggestionsOverview } from '../canvas/suggestions/SuggestionsOverview';
-import { useDecide, useSuggestionsInPlace } from '../canvas/suggestions/use-suggestions';
+import { startsTyping, useDecide, useSuggestionsInPlace } from '../canvas/suggestions/use-suggestions';
 import { Prose } from '../canvas/styles';
 import { ArticleActions, ChangedBadge, PreviewButton } from '../components/ArticleManagement';
 import { StatusBadge } from '../components/StatusBadge';
@@ -288,10 +288,6 @@ export const ArticlePage = () => {
 
   const onTyped = React.useCallback((sectionId: string, html: string) => {
     typedRef.current.set(sectionId, { at: Date.now(), html });
-    // Typing in a section suggestions wait on may make them stale: say so (once, until dismissed).
-    if (suggestionsRef.current.get(sectionId)?.length && !dismissedRef.current.has(sectionId)) {
-      setWarned((current) => (current.has(sectionId) ? current : new Set(current).add(sectionId)));
-    }
   }, []);
 
   /** A write of ours: run it, then show the sections and totals as the server has them. */
@@ -319,11 +315,14 @@ export const ArticlePage = () => {
   // document says one was made or decided (meta suggestionsRev), and when the outline changes.
   const suggestions = useSuggestionsInPlace(id, { version: loaded?.etag ?? null, liveRev: live.meta.suggestionsRev, live: live.synced && live.status === 'connected' });
   const decide = useDecide(id, suggestions.reload, refresh);
-  const suggestionsRef = React.useRef(suggestions.bySection);
-  suggestionsRef.current = suggestions.bySection;
-  /** Sections where this person typed while suggestions wait there (the warning shows), and those whose warning they dismissed. */
+  /** Sections where this person started typing while suggestions wait there (the warning shows), and those whose warning they dismissed. */
   const [warned, setWarned] = React.useState<Set<string>>(new Set());
   const dismissedRef = React.useRef(new Set<string>());
+  /** Typing in a section suggestions wait on may make them stale: say so (once, until dismissed). */
+  const typingStarts = (sectionId: string, event: React.KeyboardEvent | React.ClipboardEvent) => {
+    if (!startsTyping(event) || !suggestions.bySection.get(sectionId)?.length || dismissedRef.current.has(sectionId) || warned.has(sectionId)) return;
+    setWarned((current) => new Set(current).add(sectionId));
+  };
 
   const move = (anchor: string, placement: Placement) => {
     // Show the new order at once (until the live document's order follows).
@@ -555,6 +554,8 @@ export const ArticlePage = () => {
                           data-editing={editing.length ? editing.join(', ') : undefined}
                           data-changed-by={changed[section.id]}
                           data-suggestions={waiting.length || undefined}
+                          onKeyDown={(event: React.KeyboardEvent) => typingStarts(section.id, event)}
+                          onPaste={(event: React.ClipboardEvent) => typingStarts(section.id, event)}
                           tabIndex={-1}
                           background="neutral0"
                           hasRadius

@@ -83,3 +83,12 @@ export const useDecide = (articleId: string, reload: () => Promise<void>, onDeci
 };
 
 export type Decide = ReturnType<typeof useDecide>;
+
+/** Whether a key or a paste in a section changes its text (a person starting to type), not moving the caret or a shortcut. */
+export const startsTyping = (event: React.KeyboardEvent | React.ClipboardEvent): boolean => {
+  if (!(event.target as HTMLElement | null)?.closest?.('[data-section-editor][contenteditable="true"]')) return false;
+  if (event.type === 'paste') return true;
+  const { key, ctrlKey, metaKey, altKey } = event as React.KeyboardEvent;
+  if (ctrlKey || metaKey || altKey) return false;
+  return key.length === 1 || key === 'Backspace' || key === 'Delete' || key === 'Enter';
+};
