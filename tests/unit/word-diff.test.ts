@@ -48,6 +48,15 @@ describe('inlineWordChanges (a suggestion shown in place)', () => {
     expect(inlineWordChanges('<p>a b</p><p>c d</p>', '<p>a b</p>').html).toBe('<p>a b</p><p><del>c d</del></p>');
   });
 
+  it('shows changes only spaces apart as one: the old words, then the new ones', () => {
+    expect(inlineWordChanges('<p>The engine computes Bernoulli numbers.</p>', '<p>The engine tabulates polynomials by differences.</p>').html).toBe(
+      '<p>The engine <del>computes Bernoulli numbers.</del><ins>tabulates polynomials by differences.</ins></p>',
+    );
+    expect(inlineWordChanges('<p>It might compose elaborate pieces.</p>', '<p>It might compose scientific pieces.</p>').html).toBe(
+      '<p>It might compose <del>elaborate</del><ins>scientific</ins> pieces.</p>',
+    );
+  });
+
   it('keeps only the words of removed text that ran across tags, so the markup is the new version\'s', () => {
     const { html } = inlineWordChanges('<p>a b</p><p>c d</p>', '<p>a b c d</p>');
     expect(html).toBe('<p>a b c d</p>');

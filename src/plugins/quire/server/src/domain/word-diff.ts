@@ -118,19 +118,36 @@ export function inlineWordChanges(beforeHtml: string, afterHtml: string, maxEdit
   if (beforeHtml === afterHtml) return { html: afterHtml, marked: true, changed: false };
   const parts = diffArrays(tokenize(beforeHtml), tokenize(afterHtml), { maxEditLength });
   if (!parts) return { html: afterHtml, marked: false, changed: true };
+  // Changes only spaces apart are one change (all the old words, then all the new ones), not
+  // old and new words interleaved: "<del>computes Bernoulli</del><ins>tabulates polynomial</ins>".
+  type Block = { same: string[] } | { removed: string[]; added: string[] };
+  const blocks: Block[] = [];
+  for (const [i, part] of parts.entries()) {
+    const last = blocks[blocks.length - 1];
+    if (!part.added && !part.removed) {
+      const next = parts[i + 1];
+      if (last && 'removed' in last && part.value.every(isSpace) && next && (next.added || next.removed)) {
+        last.removed.push(...part.value);
+        last.added.push(...part.value);
+      } else blocks.push({ same: part.value });
+      continue;
+    }
+    const change = last && 'removed' in last ? last : { removed: [] as string[], added: [] as string[] };
+    if (change !== last) blocks.push(change);
+    (part.added ? change.added : change.removed).push(...part.value);
+  }
   let html = '';
   let changed = false;
-  for (const part of parts) {
-    const words = part.value.some((t) => !isTag(t) && !isSpace(t));
-    if (part.added) {
-      html += wrapRuns(part.value, 'ins');
-      changed ||= words;
-    } else if (part.removed) {
-      changed ||= words;
-      if (!words) continue; // removed markup alone (a tag, spaces): the new version's own markup says it
-      if (balanced(part.value)) html += wrapRuns(part.value, 'del');
-      else html += wrapRuns(part.value.filter((t) => !isTag(t)), 'del');
-    } else html += part.value.join('');
+  const hasWords = (tokens: string[]) => tokens.some((t) => !isTag(t) && !isSpace(t));
+  for (const block of blocks) {
+    if ('same' in block) {
+      html += block.same.join('');
+      continue;
+    }
+    changed ||= hasWords(block.removed) || hasWords(block.added);
+    // Removed markup alone (a tag, spaces) is not shown: the new version's own markup says it.
+    if (hasWords(block.removed)) html += wrapRuns(balanced(block.removed) ? block.removed : block.removed.filter((t) => !isTag(t)), 'del');
+    html += wrapRuns(block.added, 'ins');
   }
   return { html, marked: true, changed };
 }
