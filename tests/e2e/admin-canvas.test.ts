@@ -364,7 +364,7 @@ describe('review', () => {
       // In the section it changes (tests/e2e/suggestions-in-place.test.ts covers it further).
       const card = page.locator(`section[data-anchor="${numbers}"] [data-suggestion="${anchor}"]`);
       await card.getByText('reviewer bot (agent)', { exact: false }).waitFor();
-      await card.getByTestId('suggestion-text').locator('ins').getByText('tabulates polynomials by differences.').waitFor();
+      await card.getByTestId('suggestion-text').locator('ins').getByText('polynomials by differences.', { exact: false }).waitFor();
       await card.getByRole('button', { name: 'Accept suggestion' }).click();
       await card.waitFor({ state: 'detached' });
       // The canvas shows the accepted text without a reload.
