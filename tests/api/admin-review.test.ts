@@ -162,6 +162,37 @@ describe('suggestions', () => {
     expect((await app.http.post(`${base()}/suggestions/${stale}/reject`).set(admin()).send({})).status).toBe(409);
     expect((await app.http.get(`${base()}/suggestions/ffffffff`).set(admin())).status).toBe(404);
   });
+
+  it('answers the open suggestions in place: per section, its HTML now and what the suggestion makes of it; stale once the section changed', async () => {
+    const sections = (await app.http.get(`${base()}/sections`).set(admin())).body.data.sections;
+    const one = sections.find((section) => section.title === 'One');
+    const three = sections.find((section) => section.title === 'Three');
+    const edit = (await suggester.patch(`${api()}/sections/${three.anchor}`, { markdown: '# Three\n\nFlowers and leaves.' })).body.data.suggestion;
+    const insert = (await suggester.post(`${api()}/suggestions`, { ops: [{ op: 'insert', after: one.anchor, markdown: '## New\n\nA new part.' }], note: 'Missing part.' })).body.data.suggestion;
+    const read = async () => {
+      const res = await app.http.get(`${base()}/in-place-suggestions`).set(admin());
+      expect(res.status).toBe(200);
+      return res.body.data.suggestions;
+    };
+    const listed = await read();
+    expect(listed.map((s) => [s.anchor, s.stale])).toEqual([
+      [edit.anchor, false],
+      [insert.anchor, false],
+    ]);
+    expect(listed[0]).toEqual(expect.objectContaining({ status: 'pending', by: { kind: 'agent', name: 'reviewer bot' }, results: edit.results }));
+    expect(listed[0].places).toEqual([{ section: three.id, change: 'edit', current: expect.stringContaining('Flowers.'), suggested: expect.stringContaining('Flowers and leaves.') }]);
+    // A new section shows in the one before it.
+    expect(listed[1].places).toEqual([{ section: one.id, change: 'insert', current: '', suggested: expect.stringContaining('A new part.') }]);
+
+    // The section changes under the suggestion: stale, its text kept as it was suggested.
+    expect((await agent.patch(`${api()}/sections/${three.anchor}`, { markdown: '# Three\n\nFlowers, by the agent.' })).status).toBe(200);
+    const after = await read();
+    expect(after[0]).toEqual(expect.objectContaining({ anchor: edit.anchor, status: 'pending', stale: true }));
+    expect(after[0].places).toEqual([{ section: three.id, change: 'edit', current: expect.stringContaining('Flowers, by the agent.'), suggested: expect.stringContaining('Flowers and leaves.') }]);
+    expect(after[1].stale).toBe(false);
+    for (const s of [edit, insert]) expect((await app.http.post(`${base()}/suggestions/${s.anchor}/reject`).set(admin()).send({})).status).toBe(200);
+    expect(await read()).toEqual([]);
+  });
 });
 
 describe('permissions', () => {
@@ -175,6 +206,7 @@ describe('permissions', () => {
       app.http.get(`${base()}/trash`),
       app.http.post(`${base()}/trash/${anchors[2]}/restore`).send({}),
       app.http.get(`${base()}/suggestions`),
+      app.http.get(`${base()}/in-place-suggestions`),
       app.http.get(`${base()}/suggestions/${pending}`),
       app.http.post(`${base()}/suggestions/${pending}/accept`),
       app.http.post(`${base()}/suggestions/${pending}/reject`).send({}),

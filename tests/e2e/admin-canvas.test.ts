@@ -361,10 +361,11 @@ describe('review', () => {
       const { anchor } = made.body.data.suggestion;
 
       await openCanvas(page);
-      const card = page.getByTestId('suggestions').locator(`[data-suggestion="${anchor}"]`);
+      // In the section it changes (tests/e2e/suggestions-in-place.test.ts covers it further).
+      const card = page.locator(`section[data-anchor="${numbers}"] [data-suggestion="${anchor}"]`);
       await card.getByText('reviewer bot (agent)', { exact: false }).waitFor();
-      await card.getByTestId('diff').getByText('+The engine tabulates polynomials by differences.').waitFor();
-      await card.getByRole('button', { name: 'Accept' }).click();
+      await card.getByTestId('suggestion-text').locator('ins').getByText('polynomials by differences.', { exact: false }).waitFor();
+      await card.getByRole('button', { name: 'Accept suggestion' }).click();
       await card.waitFor({ state: 'detached' });
       // The canvas shows the accepted text without a reload.
       await page.locator(`section[data-anchor="${numbers}"]`).getByText('The engine tabulates polynomials by differences.').waitFor();
@@ -415,9 +416,9 @@ describe('review', () => {
       const { anchor } = made.body.data.suggestion;
 
       await openCanvas(page);
-      const card = page.getByTestId('suggestions').locator(`[data-suggestion="${anchor}"]`);
-      await card.getByTestId('diff').getByText('+It plays only waltzes.').waitFor();
-      await card.getByRole('button', { name: 'Reject' }).click();
+      const card = page.locator(`section[data-anchor="${music}"] [data-suggestion="${anchor}"]`);
+      await card.getByTestId('suggestion-text').locator('ins').getByText('waltzes.', { exact: false }).waitFor();
+      await card.getByRole('button', { name: 'Reject suggestion' }).click();
       const dialog = page.getByTestId('reject-dialog');
       await dialog.getByRole('heading', { name: 'Reject this suggestion?' }).waitFor();
       // Cancelling decides nothing.
@@ -425,17 +426,15 @@ describe('review', () => {
       await dialog.waitFor({ state: 'detached' });
       expect((await api('get', `/api/articles/${articleId}/suggestions/${anchor}`)).body.data.suggestion.status).toBe('pending');
 
-      await card.getByRole('button', { name: 'Reject' }).click();
+      await card.getByRole('button', { name: 'Reject suggestion' }).click();
       await dialog.getByLabel('Reason').fill('The engine is not limited to waltzes.');
       await dialog.getByRole('button', { name: 'Reject' }).click();
       await dialog.waitFor({ state: 'detached' });
       await card.waitFor({ state: 'detached' });
 
       const suggestion = (await api('get', `/api/articles/${articleId}/suggestions/${anchor}`)).body.data.suggestion;
-      expect(suggestion).toEqual(expect.objectContaining({ status: 'rejected', decidedBy: { kind: 'editor', name: 'Chief' } }));
-      // The reason is kept in the row (CONTRACT 14's suggestion shape has no field for it).
-      const row = await suite.app.strapi.db.connection('quire_suggestions').where({ uuid: suggestion.id }).first('reason');
-      expect(row.reason).toBe('The engine is not limited to waltzes.');
+      // The reason goes back to the agent with the suggestion (CONTRACT 20).
+      expect(suggestion).toEqual(expect.objectContaining({ status: 'rejected', reason: 'The engine is not limited to waltzes.', decidedBy: { kind: 'editor', name: 'Chief' } }));
       expect((await api('get', `/api/articles/${articleId}/sections/${music}`)).body.data.section.markdown).not.toContain('waltzes');
     }));
 
@@ -524,7 +523,7 @@ describe('review', () => {
           await shoot(page, `${name}-trash-restore-dialog`);
           await page.getByTestId('restore-dialog').getByRole('button', { name: 'Cancel' }).click();
           await page.getByTestId('restore-dialog').waitFor({ state: 'detached' });
-          await page.getByTestId('suggestions').getByRole('button', { name: 'Reject' }).first().click();
+          await page.locator(`section[data-anchor="${numbers}"]`).getByRole('button', { name: 'Reject suggestion' }).first().click();
           await page.getByTestId('reject-dialog').getByLabel('Reason').fill('Too general for this article.');
           await shoot(page, `${name}-reject`);
           await page.getByTestId('reject-dialog').getByRole('button', { name: 'Cancel' }).click();

@@ -215,8 +215,6 @@ describe('layers and the admin code', () => {
    * "Shared admin hooks") and empties these lists; an entry that no longer occurs fails the test.
    */
   const CANVAS_PENDING_IMPORTS: string[] = [
-    // Now src/plugins/quire/shared/word-diff.ts (domain/word-diff.ts only re-exports it): import that, then delete the re-export.
-    'src/plugins/quire/admin/src/canvas/ReviewPanels.tsx imports "../../../server/src/domain/word-diff"',
   ];
   const CANVAS_PENDING_FETCHES: string[] = [
     'src/plugins/quire/admin/src/canvas/BriefPanel.tsx calls useFetchClient',

@@ -1,5 +1,5 @@
 /** Word-level marks between two versions of a section's HTML (src/plugins/quire/shared/word-diff.ts). */
-import { markWordChanges, tokenize } from '../../src/plugins/quire/shared/word-diff';
+import { inlineWordChanges, markWordChanges, tokenize } from '../../src/plugins/quire/shared/word-diff';
 
 describe('markWordChanges', () => {
   it('wraps the removed words in del on the old side and the added ones in ins on the new side', () => {
@@ -35,5 +35,38 @@ describe('markWordChanges', () => {
     const b = `<p>${Array.from({ length: 300 }, (_, i) => `b${i}`).join(' ')}</p>`;
     expect(markWordChanges(a, b, 100)).toEqual({ before: a, after: b, marked: false, changed: true });
     expect(markWordChanges(a, b).marked).toBe(true);
+  });
+});
+
+describe('inlineWordChanges (a suggestion shown in place)', () => {
+  it('marks both kinds in one version: the removed words in del where they stood, the added in ins', () => {
+    const marks = inlineWordChanges('<h2>Numbers</h2><p>The engine computes Bernoulli numbers.</p>', '<h2>Numbers</h2><p>The engine tabulates Bernoulli numbers.</p>');
+    expect(marks).toEqual({ html: '<h2>Numbers</h2><p>The engine <del>computes</del><ins>tabulates</ins> Bernoulli numbers.</p>', marked: true, changed: true });
+  });
+
+  it('keeps a removed element whole, marked as removed', () => {
+    expect(inlineWordChanges('<p>a b</p><p>c d</p>', '<p>a b</p>').html).toBe('<p>a b</p><p><del>c d</del></p>');
+  });
+
+  it('shows changes only spaces apart as one: the old words, then the new ones', () => {
+    expect(inlineWordChanges('<p>The engine computes Bernoulli numbers.</p>', '<p>The engine tabulates polynomials by differences.</p>').html).toBe(
+      '<p>The engine <del>computes Bernoulli numbers.</del><ins>tabulates polynomials by differences.</ins></p>',
+    );
+    expect(inlineWordChanges('<p>It might compose elaborate pieces.</p>', '<p>It might compose scientific pieces.</p>').html).toBe(
+      '<p>It might compose <del>elaborate</del><ins>scientific</ins> pieces.</p>',
+    );
+  });
+
+  it('keeps only the words of removed text that ran across tags, so the markup is the new version\'s', () => {
+    const { html } = inlineWordChanges('<p>a b</p><p>c d</p>', '<p>a b c d</p>');
+    expect(html).toBe('<p>a b c d</p>');
+    // A removed element that closes what it opens stays as it was.
+    expect(inlineWordChanges('<p>a <strong>b</strong> c</p>', '<p>a x c</p>').html).toBe('<p>a <strong><del>b</del></strong><ins>x</ins> c</p>');
+  });
+
+  it('says when nothing differs, and when the versions differ too much to mark', () => {
+    expect(inlineWordChanges('<p>same</p>', '<p>same</p>')).toEqual({ html: '<p>same</p>', marked: true, changed: false });
+    const many = (word: string) => `<p>${Array.from({ length: 50 }, (_, i) => `${word}${i}`).join(' ')}</p>`;
+    expect(inlineWordChanges(many('a'), many('b'), 10)).toEqual({ html: many('b'), marked: false, changed: true });
   });
 });

@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import type { actor, editResult, revisionEntry, revisionRecord, suggestionRecord, trashEntry } from '../../server/src/schemas/records';
 import type { Owner } from './api/schema-types';
+import type { adminSuggestionInPlace, adminSuggestionPlace } from '../../server/src/schemas/admin';
 
 export type { AdminArticle, AdminArticleDetail, Owner } from './api/schema-types';
 export type { LinkPreview, NoteKind, NoteRecord, OutlineEntry, SectionRecord } from '../../server/src/schemas/records';
@@ -20,6 +21,9 @@ export type Revision = z.infer<typeof revisionRecord>;
 export type TrashEntry = z.infer<typeof trashEntry>;
 export type Suggestion = z.infer<typeof suggestionRecord>;
 export type EditResult = z.infer<typeof editResult>;
+/** An open suggestion (pending or stale) with the sections it shows in (GET .../in-place-suggestions). */
+export type SuggestionInPlace = z.infer<typeof adminSuggestionInPlace>;
+export type SuggestionPlace = z.infer<typeof adminSuggestionPlace>;
 
 /** A user who owns articles (GET /quire/owners without the count). */
 export type ArticleOwner = Omit<Owner, 'articles'>;

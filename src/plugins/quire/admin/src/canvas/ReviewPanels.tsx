@@ -1,54 +1,25 @@
 /**
- * Review beside the article (CONTRACT 12 and 14, for an editor): a section's revisions (who,
- * when, words; a version side by side with the current one; restore), the trash (restore),
- * and the suggestions waiting for a decision (each result's diff on the sections it touches;
- * accept or reject). They call the canvas's admin routes (server routes/admin.ts:
- * `/quire/articles/{id}/sections/{sid}/revisions...`, `/trash...`, `/suggestions...`), which
- * call the content API's history and suggestions services with the editor as actor. After a
- * restore or an accept the page reloads the outline and the sections (`onRestored`,
- * `onDecided`). Restoring from the trash asks where (the end, or after a section of the
- * outline: `after`); rejecting asks for an optional reason (`reason`).
+ * Review beside the article (CONTRACT 12, for an editor): a section's revisions (who, when,
+ * words; a version side by side with the current one; restore) and the trash (restore). They
+ * call the canvas's admin routes (server routes/admin.ts:
+ * `/quire/articles/{id}/sections/{sid}/revisions...`, `/trash...`), which call the content
+ * API's history service with the editor as actor. After a restore the page reloads the outline
+ * and the sections (`onRestored`). Restoring from the trash asks where (the end, or after a
+ * section of the outline: `after`). Suggestions are shown in the sections they touch:
+ * canvas/suggestions/.
  */
-import { Badge, Box, Button, Field, Flex, Grid, Modal, SingleSelect, SingleSelectOption, Textarea, Typography } from '@strapi/design-system';
+import { Badge, Box, Button, Field, Flex, Grid, Modal, SingleSelect, SingleSelectOption, Typography } from '@strapi/design-system';
 import { useAPIErrorHandler, useFetchClient, useNotification } from '@strapi/strapi/admin';
 import * as React from 'react';
-import { useIntl } from 'react-intl';
-import { articleUrl, type Actor, type EditResult, type Revision, type RevisionEntry, type SectionRecord, type Suggestion, type TrashEntry } from '../api';
-import styled from 'styled-components';
-import { markWordChanges } from '../../../server/src/domain/word-diff';
-import { t } from '../pluginId';
-import { Prose } from './styles';
-
-/** A version in the compare, its changed words marked (ins: added in the current one; del: gone from it). */
-const Marked = styled(Prose)`
-  ins { background: ${({ theme }) => theme.colors.success100}; color: ${({ theme }) => theme.colors.success700}; text-decoration: none; border-radius: 2px; }
-  del { background: ${({ theme }) => theme.colors.danger100}; color: ${({ theme }) => theme.colors.danger700}; text-decoration: line-through; border-radius: 2px; }
-`;
+import { articleUrl, type Actor, type Revision, type RevisionEntry, type SectionRecord, type TrashEntry } from '../api';
+import { markWordChanges } from '../../../shared/word-diff';
+import { ByLine, Marked, Panel, useMessages } from './review-common';
 
 /** GET .../accepted: versions that came from an accepted suggestion, and who accepted them. */
 interface Accepted {
   rev: number;
   acceptedBy: Actor;
 }
-
-/** How often the suggestions panel looks for new ones (a suggest key's suggestion does not change the outline). */
-export const SUGGESTIONS_POLL_MS = 15_000;
-
-const useMessages = () => {
-  const { formatMessage } = useIntl();
-  return (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: t(id), defaultMessage }, values as never);
-};
-
-/** "Ada's bot (agent), Nov 24, 2026, 5:30 PM" */
-export const ByLine = ({ by, at }: { by: Actor; at: string }) => {
-  const m = useMessages();
-  const { formatDate } = useIntl();
-  return (
-    <Typography variant="pi" textColor="neutral600">
-      {m('review.by', '{name} ({kind}), {at}', { name: by.name || m('review.nobody', 'unknown'), kind: m(`review.kind.${by.kind}`, by.kind), at: formatDate(at, { dateStyle: 'medium', timeStyle: 'short' }) })}
-    </Typography>
-  );
-};
 
 /** "Suggested by the agent above; accepted by Ada (editor)": who let a suggestion in. */
 const AcceptedLine = ({ by }: { by: Actor }) => {
@@ -59,40 +30,6 @@ const AcceptedLine = ({ by }: { by: Actor }) => {
     </Typography>
   );
 };
-
-/**
- * A unified diff (the edits engine's, per section) with its added and removed lines coloured;
- * its file header (`===`, `--- a/<anchor>`, `+++ b/<anchor>`) left out, hunk lines muted.
- */
-const Diff = ({ text }: { text: string }) => {
-  const lines = text.replace(/\n$/, '').split('\n');
-  const firstHunk = lines.findIndex((line) => line.startsWith('@@'));
-  return (
-    <Box tag="pre" padding={2} background="neutral100" hasRadius style={{ overflow: 'auto', fontSize: '1.2rem', lineHeight: 1.5, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-testid="diff">
-      {lines.slice(Math.max(firstHunk, 0)).map((line, i) => (
-        <Box
-          key={i}
-          tag="span"
-          display="block"
-          color={line.startsWith('@@') ? 'neutral500' : undefined}
-          background={line.startsWith('+') ? 'success100' : line.startsWith('-') ? 'danger100' : undefined}
-        >
-          {line || ' '}
-        </Box>
-      ))}
-    </Box>
-  );
-};
-
-/** A panel beside the article (the Brief's look). */
-const Panel = ({ title, testId, children }: { title: string; testId: string; children: React.ReactNode }) => (
-  <Box background="neutral0" hasRadius shadow="tableShadow" padding={4} tag="section" aria-label={title} data-testid={testId}>
-    <Typography variant="delta" tag="h2">
-      {title}
-    </Typography>
-    {children}
-  </Box>
-);
 
 interface Current {
   section: SectionRecord;
@@ -441,167 +378,6 @@ export const TrashPanel = ({
         })}
       </Flex>
       {picking ? <RestoreDialog entry={picking} sections={sections} busy={busy} failures={failures} onCancel={() => setPicking(null)} onRestore={(place) => restore(picking, place)} /> : null}
-    </Panel>
-  );
-};
-
-/** What one result of a suggestion does, in words: the op and the sections it touches. */
-const ResultTitle = ({ result, titleOf }: { result: EditResult; titleOf: (anchor: string) => string }) => {
-  const m = useMessages();
-  const names = [...(result.updated ?? []).map((s) => s.title), ...(result.added ?? []).map((s) => s.title), ...(result.removed ?? []).map(titleOf)].filter(Boolean);
-  return (
-    <Typography variant="sigma" tag="h4">
-      {m(`review.op.${result.op}`, result.op)}
-      {names.length ? `: ${names.join(', ')}` : ''}
-      {result.replaced !== undefined ? ` (${m('review.replaced', '{count, plural, one {# occurrence} other {# occurrences}}', { count: result.replaced })})` : ''}
-    </Typography>
-  );
-};
-
-/** The reject route's limit on a reason (server schemas/inputs.ts `rejectSuggestionInput`). */
-const REASON_MAX = 2_000;
-
-/** Rejecting a suggestion: an optional reason, stored with it (the route keeps it; the suggestion shape does not show it). */
-const RejectDialog = ({ busy, onCancel, onReject }: { busy: boolean; onCancel: () => void; onReject: (reason: string | null) => void }) => {
-  const m = useMessages();
-  const [reason, setReason] = React.useState('');
-  return (
-    <Modal.Root open onOpenChange={(open: boolean) => !open && onCancel()}>
-      <Modal.Content style={{ maxWidth: '56rem', width: 'calc(100vw - 2rem)' }} data-testid="reject-dialog">
-        <Modal.Header>
-          <Modal.Title>{m('review.reject.title', 'Reject this suggestion?')}</Modal.Title>
-        </Modal.Header>
-        <Modal.Body>
-          <Field.Root name="reason" hint={m('review.reject.hint', 'Optional. Kept with the suggestion, for whoever made it.')}>
-            <Field.Label>{m('review.reject.reason', 'Reason')}</Field.Label>
-            <Textarea value={reason} maxLength={REASON_MAX} onChange={(e: React.ChangeEvent<HTMLTextAreaElement>) => setReason(e.target.value)} />
-            <Field.Hint />
-          </Field.Root>
-        </Modal.Body>
-        <Modal.Footer>
-          <Button variant="tertiary" onClick={onCancel}>
-            {m('review.cancel', 'Cancel')}
-          </Button>
-          <Button variant="danger" onClick={() => onReject(reason.trim() || null)} loading={busy}>
-            {m('review.reject', 'Reject')}
-          </Button>
-        </Modal.Footer>
-      </Modal.Content>
-    </Modal.Root>
-  );
-};
-
-/**
- * The suggestions waiting for a decision: pending ones (accept or reject) and stale ones (the
- * article changed since: reject only), each with what it would do (its dry run's diffs).
- * Hidden while there are none.
- */
-export const SuggestionsPanel = ({
-  articleId,
-  canEdit,
-  version,
-  sections,
-  onDecided,
-}: {
-  articleId: string;
-  canEdit: boolean;
-  version: string | null;
-  sections: SectionRecord[];
-  onDecided: () => void;
-}) => {
-  const m = useMessages();
-  const { get, post } = useFetchClient();
-  const { toggleNotification } = useNotification();
-  const { formatAPIError } = useAPIErrorHandler();
-  const [open, setOpen] = React.useState<Suggestion[]>([]);
-  const [busy, setBusy] = React.useState<string | null>(null);
-  const [rejecting, setRejecting] = React.useState<Suggestion | null>(null);
-  const load = React.useCallback(
-    () =>
-      get<{ data: { suggestions: Suggestion[] } }>(articleUrl(articleId, '/suggestions')).then(({ data }) =>
-        setOpen(data.data.suggestions.filter((s) => s.status === 'pending' || s.status === 'stale')),
-      ),
-    [articleId], // eslint-disable-line react-hooks/exhaustive-deps
-  );
-  React.useEffect(() => {
-    load().catch(() => undefined);
-  }, [load, version]);
-  // New suggestions do not change the outline: look for them now and then too.
-  React.useEffect(() => {
-    const timer = window.setInterval(() => {
-      if (!document.hidden) load().catch(() => undefined);
-    }, SUGGESTIONS_POLL_MS);
-    return () => window.clearInterval(timer);
-  }, [load]);
-
-  const titleOf = (anchor: string) => sections.find((s) => s.anchor === anchor || s.id.startsWith(anchor))?.title ?? anchor;
-
-  const decide = async (suggestion: Suggestion, decision: 'accept' | 'reject', reason: string | null = null) => {
-    setBusy(suggestion.id);
-    try {
-      await post(articleUrl(articleId, `/suggestions/${suggestion.anchor}/${decision}`), reason ? { reason } : {});
-      toggleNotification({ type: 'success', message: decision === 'accept' ? m('review.accepted', 'Suggestion accepted') : m('review.rejected', 'Suggestion rejected') });
-    } catch (error) {
-      toggleNotification({ type: 'danger', message: formatAPIError(error as never) });
-    } finally {
-      setBusy(null);
-      setRejecting(null);
-    }
-    await load().catch(() => undefined);
-    onDecided();
-  };
-
-  if (!open.length) return null;
-  const pending = open.filter((s) => s.status === 'pending').length;
-  return (
-    <Panel title={m('review.suggestions', 'Suggestions ({count})', { count: pending })} testId="suggestions">
-      <Flex tag="ul" direction="column" alignItems="stretch" gap={3} paddingTop={3}>
-        {open.map((suggestion) => (
-          <Box tag="li" key={suggestion.id} data-suggestion={suggestion.anchor} data-status={suggestion.status} padding={3} hasRadius borderColor="neutral200" borderStyle="solid" borderWidth="1px">
-            <Flex gap={2} wrap="wrap" alignItems="center">
-              {suggestion.status === 'stale' ? (
-                <Badge backgroundColor="warning100" textColor="warning700">
-                  {m('review.stale', 'stale')}
-                </Badge>
-              ) : null}
-              <ByLine by={suggestion.by} at={suggestion.createdAt} />
-            </Flex>
-            {suggestion.note ? (
-              <Box paddingTop={1}>
-                <Typography tag="p" style={{ whiteSpace: 'pre-wrap' }}>
-                  {suggestion.note}
-                </Typography>
-              </Box>
-            ) : null}
-            {suggestion.results.map((result, i) => (
-              <Box key={i} paddingTop={2}>
-                <ResultTitle result={result} titleOf={titleOf} />
-                {result.diff ? <Diff text={result.diff} /> : null}
-              </Box>
-            ))}
-            {suggestion.status === 'stale' ? (
-              <Box paddingTop={2}>
-                <Typography variant="pi" textColor="neutral600">
-                  {m('review.stale.hint', 'The article changed since this was suggested, so it can no longer be applied.')}
-                </Typography>
-              </Box>
-            ) : null}
-            {canEdit ? (
-              <Flex gap={2} paddingTop={3} justifyContent="flex-end" wrap="wrap">
-                <Button size="S" variant="danger-light" onClick={() => setRejecting(suggestion)} disabled={busy !== null}>
-                  {m('review.reject', 'Reject')}
-                </Button>
-                {suggestion.status === 'pending' ? (
-                  <Button size="S" variant="success" onClick={() => decide(suggestion, 'accept')} loading={busy === suggestion.id} disabled={busy !== null && busy !== suggestion.id}>
-                    {m('review.accept', 'Accept')}
-                  </Button>
-                ) : null}
-              </Flex>
-            ) : null}
-          </Box>
-        ))}
-      </Flex>
-      {rejecting ? <RejectDialog busy={busy === rejecting.id} onCancel={() => setRejecting(null)} onReject={(reason) => decide(rejecting, 'reject', reason)} /> : null}
     </Panel>
   );
 };

@@ -3,7 +3,9 @@
  * place once the live document is there (SectionEditor; the stored HTML until then), its header
  * (source, History, who is editing it, who just changed it), the sections deleted while typed in
  * where they were, and, for editors, an insert control before the first section and after each
- * one (a new section can go anywhere, not only at the end).
+ * one (a new section can go anywhere, not only at the end). Pending suggestions show in the
+ * section they change (data-suggestions, the cards from canvas/suggestions/), and typing there
+ * is reported so the page can warn that it may make them stale.
  */
 import { Badge, Box, Button, Flex, Typography } from '@strapi/design-system';
 import { Clock } from '@strapi/icons';
@@ -42,10 +44,16 @@ interface Props {
   onTyped: (sectionId: string, html: string) => void;
   /** Asks for a new section at `placement`; `where` says it in words (the dialog's title). */
   onInsert: (placement: Placement, where: string) => void;
+  /** How many suggestions wait on a section. */
+  suggestionsOn: (sectionId: string) => number;
+  /** The section's suggestion cards (and the typing warning), under its text. */
+  suggestionsView: (section: SectionRecord, name: string) => React.ReactNode;
+  /** A key or paste in a section (the page warns when it starts typing where suggestions wait). */
+  onTypingStarts: (sectionId: string, event: React.KeyboardEvent | React.ClipboardEvent) => void;
 }
 
 export const SectionList = (props: Props) => {
-  const { title, sections, provider, synced, me, peers, editable, canEdit, changed, ghosts, deletedBy, restoring, onRestoreGhost, onDismissGhost, onHistory, onTyped, onInsert } = props;
+  const { title, sections, provider, synced, me, peers, editable, canEdit, changed, ghosts, deletedBy, restoring, onRestoreGhost, onDismissGhost, onHistory, onTyped, onInsert, suggestionsOn, suggestionsView, onTypingStarts } = props;
   const { formatMessage } = useIntl();
   const m = (key: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: t(key), defaultMessage }, values as never);
   const where = useWhereLabel();
@@ -109,6 +117,9 @@ export const SectionList = (props: Props) => {
               data-section-id={section.id}
               data-editing={editing.length ? editing.join(', ') : undefined}
               data-changed-by={changed[section.id]}
+              data-suggestions={suggestionsOn(section.id) || undefined}
+              onKeyDown={(event: React.KeyboardEvent) => onTypingStarts(section.id, event)}
+              onPaste={(event: React.ClipboardEvent) => onTypingStarts(section.id, event)}
               tabIndex={-1}
               background="neutral0"
               hasRadius
@@ -129,6 +140,7 @@ export const SectionList = (props: Props) => {
                   <Prose className="quire-prose" dangerouslySetInnerHTML={{ __html: section.html || `<p><em>${m('canvas.empty', 'Empty')}</em></p>` }} />
                 </>
               )}
+              {suggestionsView(section, name)}
             </Box>
             {ghosts.filter((ghost) => ghost.after === section.id).map(ghostView)}
             {canEdit ? <InsertSection at={section.anchor} label={after} onClick={() => onInsert({ after: section.anchor }, after)} /> : null}

@@ -5,8 +5,9 @@
  * TipTap editor per section) so nothing is saved by hand and what others and agents write
  * arrives merged; who is here ([data-presence], data-editing on sections), what just changed
  * (data-changed-by), a section deleted while typed in (kept in the trash, with Restore); the
- * Brief; review (a section's revisions from its header, the suggestions and the trash below the
- * Brief: canvas/ReviewPanels.tsx); publish and unpublish. Structure changes (add anywhere, move,
+ * Brief; review (a section's revisions from its header and the trash below the Brief:
+ * canvas/ReviewPanels.tsx; suggestions in the sections they change, with a warning to whoever
+ * types there, and listed below the Brief: canvas/suggestions/); publish and unpublish. Structure changes (add anywhere, move,
  * delete) go through the admin routes; the live document's `order` drives the rendering. The
  * outline (titles, words) is refreshed from HTTP when its ETag changes.
  *
@@ -29,7 +30,10 @@ import { BriefPanel } from '../canvas/BriefPanel';
 import { colourFor, storedToken, useLiveArticle, type LiveUser } from '../canvas/live';
 import { LiveStatusBadge, PresenceBar } from '../canvas/Presence';
 import { Outline, untitled, type Placement } from '../canvas/Outline';
-import { RevisionsDialog, SuggestionsPanel, TrashPanel } from '../canvas/ReviewPanels';
+import { RevisionsDialog, TrashPanel } from '../canvas/ReviewPanels';
+import { SectionSuggestions } from '../canvas/suggestions/SectionSuggestions';
+import { SuggestionsOverview } from '../canvas/suggestions/SuggestionsOverview';
+import { startsTyping, useDecide, useSuggestionsInPlace } from '../canvas/suggestions/use-suggestions';
 import { SectionList } from '../canvas/SectionList';
 import { useCanvasSections } from '../canvas/useCanvasSections';
 import { useNothingLost } from '../canvas/useNothingLost';
@@ -115,6 +119,23 @@ export const ArticlePage = () => {
   const refresh = () => {
     loadSections().catch(fail);
     reloadArticle();
+  };
+
+  // Suggestions in the sections they change (CONTRACT 20): read again at once when the live
+  // document says one was made or decided (meta suggestionsRev), and when the outline changes.
+  const suggestions = useSuggestionsInPlace(id, { version: loaded?.etag ?? null, liveRev: live.meta.suggestionsRev, live: live.synced && live.status === 'connected' });
+  const decide = useDecide(id, suggestions.reload, refresh);
+  /** Sections where this person started typing while suggestions wait there (the warning shows), and those whose warning they dismissed. */
+  const [warned, setWarned] = React.useState<Set<string>>(new Set());
+  const dismissedRef = React.useRef(new Set<string>());
+  /** Typing in a section suggestions wait on may make them stale: say so (once, until dismissed). */
+  const typingStarts = (sectionId: string, event: React.KeyboardEvent | React.ClipboardEvent) => {
+    if (!startsTyping(event) || !suggestions.bySection.get(sectionId)?.length || dismissedRef.current.has(sectionId) || warned.has(sectionId)) return;
+    setWarned((current) => new Set(current).add(sectionId));
+  };
+  const dismissWarning = (sectionId: string) => {
+    dismissedRef.current.add(sectionId);
+    setWarned((current) => new Set([...current].filter((other) => other !== sectionId)));
   };
 
   const move = (anchor: string, placement: Placement) => {
@@ -253,12 +274,24 @@ export const ArticlePage = () => {
                   onHistory={setHistory}
                   onTyped={outside.onTyped}
                   onInsert={(placement, label) => setInserting({ placement, where: label })}
+                  suggestionsOn={(sectionId) => suggestions.bySection.get(sectionId)?.length ?? 0}
+                  onTypingStarts={typingStarts}
+                  suggestionsView={(section, name) => (
+                    <SectionSuggestions
+                      items={suggestions.bySection.get(section.id) ?? []}
+                      title={name}
+                      canEdit={canEdit}
+                      warn={warned.has(section.id)}
+                      onDismissWarning={() => dismissWarning(section.id)}
+                      decide={decide}
+                    />
+                  )}
                 />
               </Grid.Item>
               <Grid.Item xs={12} col={3} direction="column" alignItems="stretch">
                 <Flex direction="column" alignItems="stretch" gap={4}>
                   <BriefPanel articleId={id} canEdit={editable} live={live.synced && live.doc ? live.doc : null} notesRev={live.meta.notesRev} />
-                  <SuggestionsPanel articleId={id} canEdit={canEdit} version={loaded.etag} sections={sections} onDecided={refresh} />
+                  <SuggestionsOverview list={suggestions.list} sections={sections} untitled={noTitle} canEdit={canEdit} decide={decide} onJump={jump} />
                   <TrashPanel articleId={id} canEdit={canEdit} version={loaded.etag} sections={sections} onRestored={refresh} />
                 </Flex>
               </Grid.Item>

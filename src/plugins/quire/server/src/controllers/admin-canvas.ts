@@ -91,6 +91,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return reply(200, data, { ETag: etag });
     },
     suggestions: async ({ params, query }, ctx) => ({ data: await suggestions().list(await ownerOf(ctx, params.id), params.id, query.status) }),
+    suggestionsInPlace: async ({ params }, ctx) => ({ data: await suggestions().inPlace(await ownerOf(ctx, params.id), params.id) }),
     suggestion: async ({ params }, ctx) => ({ data: await suggestions().get(await ownerOf(ctx, params.id), params.id, params.anchor) }),
     acceptSuggestion: async ({ params }, ctx) => {
       const { data, etag } = await suggestions().accept(await ownerOf(ctx, params.id), params.id, params.anchor, editor(ctx));

@@ -650,6 +650,10 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
     if (event.changes.some((c) => c.type === 'article.updated' || c.type === 'article.published' || c.type === 'article.unpublished')) {
       document.transact(() => meta.set('titleRev', Number(meta.get('titleRev') ?? 0) + 1), LOAD_ORIGIN);
     }
+    // A suggestion made or decided: the canvas reads the suggestions again (CONTRACT 20, within 1 s).
+    if (event.changes.some((c) => c.type.startsWith('suggestion.'))) {
+      document.transact(() => meta.set('suggestionsRev', Number(meta.get('suggestionsRev') ?? 0) + 1), LOAD_ORIGIN);
+    }
     if (event.changes.some((c) => c.type === 'article.deleted')) hocuspocus.closeConnections(document.name);
   }
 

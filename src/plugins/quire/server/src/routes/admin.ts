@@ -16,6 +16,7 @@ import {
   adminPreview,
   adminRenameArticleInput,
   adminAcceptedList,
+  adminSuggestionsInPlace,
   adminAgentChanges,
   adminPendingSuggestions,
   adminWidgetQuery,
@@ -398,6 +399,15 @@ export const adminCanvasRoutes = route('adminCanvas', 'Admin panel', {
     params: articleParams,
     query: listSuggestionsQuery,
     responses: { 200: adminData(suggestionList, 'The suggestions.'), ...adminErrorAnswers(400, 404) },
+  },
+  suggestionsInPlace: {
+    method: 'GET',
+    path: '/quire/articles/:id/in-place-suggestions',
+    summary: 'The open suggestions (pending and stale), each with the sections it shows in and what it makes of them',
+    description: 'For the canvas (CONTRACT 20): it marks the words each suggestion changes in the section, and offers a stale one to apply by hand.',
+    admin: { actions: [read] },
+    params: articleParams,
+    responses: { 200: adminData(adminSuggestionsInPlace, 'Oldest first.'), ...adminErrorAnswers(400, 404) },
   },
   suggestion: {
     method: 'GET',

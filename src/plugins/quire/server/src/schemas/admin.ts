@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { pagingQuery } from '../../../../../kernel/admin-routes';
 import { timestamp } from '../../../../../kernel/schemas';
 import { LIMITS, markdownText, titleField } from './inputs';
-import { actor, ARTICLE_STATUSES, sectionRecord, userSummary } from './records';
+import { actor, ARTICLE_STATUSES, sectionRecord, suggestionRecord, userSummary } from './records';
 
 /** An optional query parameter: absent and empty are the same. */
 const optional = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
@@ -97,6 +97,23 @@ export const adminAcceptedRevision = z
   })
   .meta({ id: 'AdminAcceptedRevision', description: 'A version that came from an accepted suggestion, and who accepted it.' });
 export const adminAcceptedList = z.strictObject({ accepted: z.array(adminAcceptedRevision) });
+
+/** Where a suggestion shows in the canvas (CONTRACT 20): a section, and what the suggestion makes of it. */
+export const adminSuggestionPlace = z
+  .strictObject({
+    section: z.string().describe('The id of the section it shows in.'),
+    change: z.enum(['edit', 'delete', 'insert', 'move']).describe('insert: new sections after this one.'),
+    current: z.string().describe('The section\'s stored HTML now (empty for an insert).'),
+    suggested: z.string().describe('What the suggestion makes of it (empty for a delete; the new sections for an insert).'),
+  })
+  .meta({ id: 'AdminSuggestionPlace' });
+export const adminSuggestionInPlace = suggestionRecord
+  .extend({
+    stale: z.boolean().describe('A section it changes has changed since it was made: it can only be applied by hand.'),
+    places: z.array(adminSuggestionPlace),
+  })
+  .meta({ id: 'AdminSuggestionInPlace', description: 'An open suggestion (pending or stale), with the sections it shows in.' });
+export const adminSuggestionsInPlace = z.strictObject({ suggestions: z.array(adminSuggestionInPlace).describe('Oldest first.') });
 
 export type AdminTrashedArticle = z.infer<typeof adminTrashedArticle>;
 export type AdminAcceptedRevision = z.infer<typeof adminAcceptedRevision>;

@@ -14,12 +14,34 @@ import { anchorsOf, newId, resolveAnchor, sortIds, type AnchorScope } from '../d
 import { outlineTag } from '../domain/etags';
 import type { EditOp } from '../schemas/inputs';
 import { quireConfig } from '../config';
+import { Outline } from '../domain/outline';
 import { articleRepository } from '../repositories/articles';
+import { sectionRepository } from '../repositories/sections';
 import { articleRowId, articleUuid } from '../repositories/store';
 import { suggestionRepository } from '../repositories/suggestions';
 import type { Actor, EditOutcome, OpResult } from './edit-types';
 
 export type SuggestionStatus = 'pending' | 'accepted' | 'rejected' | 'stale';
+
+/**
+ * What a suggestion would leave of the sections it touches or makes (its dry run's end state,
+ * kept with it so the canvas can show it in place even once the article moved on): in the
+ * article's order; `html` null for a section it deletes; `after` for a section it adds, the
+ * section that was there before it (null: at the start).
+ */
+export interface Proposed {
+  sections: Array<{ id: string; html: string | null; added: boolean; after: string | null }>;
+}
+
+/** One place a suggestion shows in the canvas: an existing section, and what the suggestion makes of it. */
+export interface InPlace {
+  section: string;
+  change: 'edit' | 'delete' | 'insert' | 'move';
+  /** The section's stored HTML now ('' for an insert). */
+  current: string;
+  /** What the suggestion would make it ('' for a delete; the new sections for an insert). */
+  suggested: string;
+}
 
 const suggestionScope = (articleId: string): AnchorScope => ({ item: 'suggestion', listRoute: `GET /api/articles/${articleId}/suggestions` });
 
@@ -46,6 +68,7 @@ function toRecord(row, anchor: string) {
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const suggestions = suggestionRepository(strapi);
+  const sectionRows = sectionRepository(strapi);
   const articles = articleRepository(strapi);
   const edits = () => strapi.plugin('quire').service('edits');
   const events = () => strapi.plugin('quire').service('events');
@@ -94,7 +117,75 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     }
   }
 
+  /** A dry run's end state of the sections it touched or made (its `afterOps`, inside the rolled-back transaction). */
+  async function capture(trx: Knex, articleRow: number, state: { outline: Outline; touched: Record<string, number>; produced: string[][] }): Promise<Proposed> {
+    const added = new Set(state.produced.flat().filter((id) => !(id in state.touched)));
+    const ids = [...new Set([...Object.keys(state.touched), ...added])];
+    const rows = new Map((await sectionRows.in(trx).rows(articleRow, ids)).map((row) => [row.uuid, row]));
+    const order = state.outline.items.map((item) => item.uuid);
+    const listed: Proposed['sections'] = [];
+    let before: string | null = null;
+    for (const id of order) {
+      if (ids.includes(id)) listed.push({ id, html: rows.get(id)?.html ?? '', added: added.has(id), after: added.has(id) ? before : null });
+      if (!added.has(id)) before = id;
+    }
+    for (const id of ids) if (!order.includes(id)) listed.push({ id, html: null, added: false, after: null });
+    return { sections: listed };
+  }
+
+  /**
+   * Where each of an article's open suggestions shows in the canvas (CONTRACT 20): per section
+   * it touches, the section's stored HTML now and what the suggestion makes of it (the canvas
+   * marks the words). `stale`: a section it changes has changed since it was made (or an accept
+   * found so), so it can only be applied by hand. New sections show in the one before them.
+   */
+  async function inPlace(userId: number, rawArticleId: string) {
+    const articleRow = await articleRowId(strapi, userId, rawArticleId);
+    const rows = (await suggestions.list(articleRow)).filter((r) => r.status === 'pending' || r.status === 'stale');
+    const anchors = anchorsOf(await suggestions.ids(articleRow));
+    const items = Outline.of(await sectionRows.items(articleRow)).items;
+    const revs = new Map(items.map((item) => [item.uuid, item.rev]));
+    const first = items[0]?.uuid ?? null;
+    const htmlOf = new Map((await sectionRows.rows(articleRow, items.map((item) => item.uuid))).map((row) => [row.uuid, row.html ?? '']));
+    const out: Array<ReturnType<typeof toRecord> & { stale: boolean; places: InPlace[] }> = [];
+    for (const row of rows.reverse()) {
+      const base = json(row.base) as Record<string, number>;
+      const stale = row.status === 'stale' || Object.entries(base).some(([id, rev]) => revs.get(id) !== rev);
+      let proposed = json(row.proposed) as Proposed | null;
+      // Made before suggestions kept their end state: a dry run now (none when it no longer applies).
+      if (!proposed && !stale) proposed = await dryRunProposed(userId, rawArticleId, json(row.resolved_ops), { kind: row.by_kind, name: row.by_name }).catch(() => null);
+      const moved = new Set((json(row.resolved_ops) as EditOp[]).filter((op) => op.op === 'move').map((op) => (op as { section: string }).section));
+      const places: InPlace[] = [];
+      for (const entry of proposed?.sections ?? []) {
+        if (entry.added) {
+          const at = entry.after && revs.has(entry.after) ? entry.after : first;
+          if (!at) continue;
+          const same = places.find((p) => p.section === at && p.change === 'insert');
+          if (same) same.suggested += entry.html ?? '';
+          else places.push({ section: at, change: 'insert', current: '', suggested: entry.html ?? '' });
+          continue;
+        }
+        if (!revs.has(entry.id)) continue; // gone since
+        const current = htmlOf.get(entry.id) ?? '';
+        if (entry.html === null) places.push({ section: entry.id, change: 'delete', current, suggested: '' });
+        else if (entry.html !== current) places.push({ section: entry.id, change: 'edit', current, suggested: entry.html });
+        else if (moved.has(entry.id)) places.push({ section: entry.id, change: 'move', current, suggested: entry.html });
+      }
+      out.push({ ...toRecord(row, anchors.get(row.uuid)!), stale, places });
+    }
+    return { suggestions: out };
+  }
+
+  /** A suggestion's end state, by a dry run of its ops against the article as it is now. */
+  async function dryRunProposed(userId: number, rawArticleId: string, ops: EditOp[], actor: Actor): Promise<Proposed> {
+    let proposed: Proposed = { sections: [] };
+    const articleRow = await articleRowId(strapi, userId, rawArticleId);
+    await edits().apply(userId, rawArticleId, ops, { actor, dryRun: true, afterOps: async (trx: Knex, state) => void (proposed = await capture(trx, articleRow, state)) });
+    return proposed;
+  }
+
   const api = {
+    inPlace,
     /**
      * Makes a suggestion of ops: a dry run against the article as it is (the same checks as
      * the edits themselves: a bad op is refused now, not at review), then one stored row.
@@ -104,7 +195,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const articleRow = await articleRowId(strapi, userId, rawArticleId);
       const articleId = articleUuid(rawArticleId);
       await checkRoom(articleRow, articleId, input.credential);
-      const outcome: EditOutcome = await edits().apply(userId, rawArticleId, ops, { actor: input.actor, ifMatch: input.ifMatch, dryRun: true, single: input.single });
+      let proposed: Proposed | null = null;
+      const outcome: EditOutcome = await edits().apply(userId, rawArticleId, ops, {
+        actor: input.actor,
+        ifMatch: input.ifMatch,
+        dryRun: true,
+        single: input.single,
+        afterOps: async (trx: Knex, state) => void (proposed = await capture(trx, articleRow, state)),
+      });
       const uuid = newId();
       const now = new Date();
       const createdId = await suggestions.create({
@@ -115,6 +213,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         resolvedOps: cleanOps(outcome.resolvedOps.map(({ ifMatch, ...op }: EditOp & { ifMatch?: string }) => op as EditOp)),
         base: outcome.touched,
         results: outcome.results,
+        proposed,
         byKind: input.actor.kind,
         byName: input.actor.name,
         byCredential: input.credential ?? null,
