@@ -13,6 +13,7 @@ export type AdminTrashedArticle = z.infer<typeof admin.adminTrashedArticle>;
 export type AdminPreview = z.infer<typeof admin.adminPreview>;
 export type AdminAgentChanges = z.infer<typeof admin.adminAgentChanges>;
 export type AdminPendingSuggestions = z.infer<typeof admin.adminPendingSuggestions>;
+export type AdminSuggestionsInPlace = z.infer<typeof admin.adminSuggestionsInPlace>;
 export type AdminAcceptedRevision = z.infer<typeof admin.adminAcceptedRevision>;
 export type AdminSections = z.infer<typeof admin.adminSections>;
 /** GET /quire/owners: a user who owns articles, with how many. */

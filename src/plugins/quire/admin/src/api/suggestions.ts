@@ -1,7 +1,7 @@
 /** Suggestions on an article (edits proposed by a suggest-scoped caller), and an editor's decision on each. */
 import { dataOf, useClient } from '../../../../../kernel/admin-ui/fetch';
 import { articleUrl } from './articles';
-import type { SuggestionAccepted, SuggestionList, SuggestionOnly, SuggestionsQuery } from './schema-types';
+import type { AdminSuggestionsInPlace, SuggestionAccepted, SuggestionList, SuggestionOnly, SuggestionsQuery } from './schema-types';
 
 export function useSuggestionsApi(articleId: string) {
   const client = useClient();
@@ -9,6 +9,8 @@ export function useSuggestionsApi(articleId: string) {
   return {
     list: (query?: SuggestionsQuery) => dataOf<SuggestionList>(client.get(url('/suggestions'), query ? { params: query } : undefined)),
     accept: (anchor: string) => dataOf<SuggestionAccepted>(client.post(url(`/suggestions/${anchor}/accept`), {})),
+    /** The open ones (pending or stale) with the sections each shows in (the canvas's GET .../in-place-suggestions). */
+    inPlace: () => dataOf<AdminSuggestionsInPlace>(client.get(url('/in-place-suggestions'))),
     reject: (anchor: string, reason?: string) => dataOf<SuggestionOnly>(client.post(url(`/suggestions/${anchor}/reject`), reason ? { reason } : {})),
   };
 }

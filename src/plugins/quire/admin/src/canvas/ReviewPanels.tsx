@@ -13,7 +13,8 @@ import { useAPIErrorHandler, useFetchClient, useNotification } from '@strapi/str
 import * as React from 'react';
 import { articleUrl, type Actor, type Revision, type RevisionEntry, type SectionRecord, type TrashEntry } from '../api';
 import { markWordChanges } from '../../../shared/word-diff';
-import { ByLine, Marked, Panel, useMessages } from './review-common';
+import { ByLine, Marked, Panel } from './review-common';
+import { useMessages } from '../messages';
 
 /** GET .../accepted: versions that came from an accepted suggestion, and who accepted them. */
 interface Accepted {
@@ -23,7 +24,7 @@ interface Accepted {
 
 /** "Suggested by the agent above; accepted by Ada (editor)": who let a suggestion in. */
 const AcceptedLine = ({ by }: { by: Actor }) => {
-  const m = useMessages();
+  const { m } = useMessages();
   return (
     <Typography variant="pi" textColor="success700" data-accepted-by={by.name}>
       {m('review.acceptedBy', 'Suggestion accepted by {name} ({kind})', { name: by.name || m('review.nobody', 'unknown'), kind: m(`review.kind.${by.kind}`, by.kind) })}
@@ -58,7 +59,7 @@ export const RevisionsDialog = ({
   onClose: () => void;
   onRestored: () => void;
 }) => {
-  const m = useMessages();
+  const { m } = useMessages();
   const { get, post } = useFetchClient();
   const { toggleNotification } = useNotification();
   const { formatAPIError } = useAPIErrorHandler();
@@ -235,7 +236,7 @@ const RestoreDialog = ({
   onCancel: () => void;
   onRestore: (place: Place) => void;
 }) => {
-  const m = useMessages();
+  const { m } = useMessages();
   const [place, setPlace] = React.useState<string>(AT_END);
   // The section picked may go meanwhile (an agent deleted it): the restore is refused and says
   // so, and the choice goes back to the end. Not before the person asks: the live canvas drops
@@ -300,7 +301,7 @@ export const TrashPanel = ({
   sections: SectionRecord[];
   onRestored: () => void;
 }) => {
-  const m = useMessages();
+  const { m } = useMessages();
   const { get, post } = useFetchClient();
   const { toggleNotification } = useNotification();
   const { formatAPIError } = useAPIErrorHandler();

@@ -1,6 +1,6 @@
 /**
  * What the review views share (ReviewPanels: revisions and trash; suggestions/: suggestions in
- * place): the messages helper, who-and-when lines, the side panel's frame, and prose with
+ * place): who-and-when lines, the side panel's frame, and prose with
  * word-level marks (ins: added, del: removed).
  */
 import { Box, Typography } from '@strapi/design-system';
@@ -8,17 +8,12 @@ import * as React from 'react';
 import { useIntl } from 'react-intl';
 import styled from 'styled-components';
 import type { Actor } from '../api';
-import { t } from '../pluginId';
 import { Prose } from './styles';
-
-export const useMessages = () => {
-  const { formatMessage } = useIntl();
-  return (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: t(id), defaultMessage }, values as never);
-};
+import { useMessages } from '../messages';
 
 /** "Ada's bot (agent), Nov 24, 2026, 5:30 PM" */
 export const ByLine = ({ by, at }: { by: Actor; at: string }) => {
-  const m = useMessages();
+  const { m } = useMessages();
   const { formatDate } = useIntl();
   return (
     <Typography variant="pi" textColor="neutral600">

@@ -5,11 +5,11 @@
  * suggestion (rejected, the reason saying it was applied by hand, for whoever made it).
  */
 import { Box, Button, Flex, Grid, Modal, Typography } from '@strapi/design-system';
-import { useNotification } from '@strapi/strapi/admin';
 import * as React from 'react';
 import type { SuggestionPlace } from '../../api';
 import { markWordChanges } from '../../../../shared/word-diff';
-import { Marked, useMessages } from '../review-common';
+import { Marked } from '../review-common';
+import { useMessages } from '../../messages';
 
 /** The reason a suggestion applied by hand is closed with (returned to the agent). */
 export const APPLIED_BY_HAND = 'Applied by hand in the canvas: the section had changed since the suggestion was made.';
@@ -31,15 +31,14 @@ export const ApplyByHandDialog = ({
   onClose: () => void;
   onDone: () => void;
 }) => {
-  const m = useMessages();
-  const { toggleNotification } = useNotification();
+  const { m, notify } = useMessages();
   const marks = React.useMemo(() => markWordChanges(place.current, place.suggested), [place]);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(textOf(place.suggested));
-      toggleNotification({ type: 'success', message: m('suggestions.copied', 'The suggested text is in your clipboard.') });
+      notify.success(m('suggestions.copied', 'The suggested text is in your clipboard.'));
     } catch {
-      toggleNotification({ type: 'warning', message: m('suggestions.copyFailed', 'The browser did not allow copying: select the text and copy it.') });
+      notify.warning(m('suggestions.copyFailed', 'The browser did not allow copying: select the text and copy it.'));
     }
   };
   return (

@@ -1,13 +1,13 @@
 /** Rejecting a suggestion: an optional reason, returned to whoever made it (the suggestion's `reason`, CONTRACT 20). */
 import { Button, Field, Modal, Textarea } from '@strapi/design-system';
 import * as React from 'react';
-import { useMessages } from '../review-common';
+import { useMessages } from '../../messages';
 
 /** The reject route's limit on a reason (server schemas/inputs.ts `rejectSuggestionInput`). */
 const REASON_MAX = 2_000;
 
 export const RejectDialog = ({ busy, onCancel, onReject }: { busy: boolean; onCancel: () => void; onReject: (reason: string | null) => void }) => {
-  const m = useMessages();
+  const { m } = useMessages();
   const [reason, setReason] = React.useState('');
   return (
     <Modal.Root open onOpenChange={(open: boolean) => !open && onCancel()}>

@@ -10,10 +10,11 @@ import { Check, Cross, Pencil } from '@strapi/icons';
 import * as React from 'react';
 import type { SuggestionInPlace } from '../../api';
 import { inlineWordChanges } from '../../../../shared/word-diff';
-import { ByLine, Marked, useMessages } from '../review-common';
+import { ByLine, Marked } from '../review-common';
 import { ApplyByHandDialog, APPLIED_BY_HAND } from './ApplyByHandDialog';
 import { RejectDialog } from './RejectDialog';
 import type { Decide, SectionSuggestion } from './use-suggestions';
+import { useMessages } from '../../messages';
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
@@ -34,7 +35,7 @@ const marked = ({ suggestion, place }: SectionSuggestion): { html: string; marke
 };
 
 const Card = ({ item, title, canEdit, decide }: { item: SectionSuggestion; title: string; canEdit: boolean; decide: Decide }) => {
-  const m = useMessages();
+  const { m } = useMessages();
   const { suggestion, place } = item;
   const [busy, setBusy] = React.useState<'accept' | 'reject' | null>(null);
   const [dialog, setDialog] = React.useState<'reject' | 'by-hand' | null>(null);
@@ -171,7 +172,7 @@ export const SectionSuggestions = ({
   onDismissWarning: () => void;
   decide: Decide;
 }) => {
-  const m = useMessages();
+  const { m } = useMessages();
   if (!items.length) return null;
   return (
     <Flex direction="column" alignItems="stretch" gap={2} paddingTop={3} data-testid="section-suggestions">

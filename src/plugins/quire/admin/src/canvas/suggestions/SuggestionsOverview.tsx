@@ -6,9 +6,10 @@
 import { Badge, Box, Button, Flex, Typography } from '@strapi/design-system';
 import * as React from 'react';
 import type { SectionRecord, SuggestionInPlace } from '../../api';
-import { ByLine, Panel, useMessages } from '../review-common';
+import { ByLine, Panel } from '../review-common';
 import { RejectDialog } from './RejectDialog';
 import type { Decide } from './use-suggestions';
+import { useMessages } from '../../messages';
 
 export const SuggestionsOverview = ({
   list,
@@ -25,7 +26,7 @@ export const SuggestionsOverview = ({
   decide: Decide;
   onJump: (anchor: string) => void;
 }) => {
-  const m = useMessages();
+  const { m } = useMessages();
   const [rejecting, setRejecting] = React.useState<SuggestionInPlace | null>(null);
   const [busy, setBusy] = React.useState(false);
   if (!list.length) return null;

@@ -5,10 +5,10 @@
  * suggestion was made or decided (meta `suggestionsRev`, bumped by the server's live channel).
  * A slow poll stands in while the live document is away.
  */
-import { useAPIErrorHandler, useFetchClient, useNotification } from '@strapi/strapi/admin';
 import * as React from 'react';
-import { articleUrl, type SuggestionInPlace, type SuggestionPlace } from '../../api';
-import { useMessages } from '../review-common';
+import type { SuggestionInPlace, SuggestionPlace } from '../../api';
+import { useSuggestionsApi } from '../../api/suggestions';
+import { useMessages } from '../../messages';
 
 /** While the live document is away, how often suggestions are looked for. */
 export const SUGGESTIONS_POLL_MS = 15_000;
@@ -20,14 +20,14 @@ export interface SectionSuggestion {
 }
 
 export const useSuggestionsInPlace = (articleId: string, { version, liveRev, live }: { version: string | null; liveRev: unknown; live: boolean }) => {
-  const { get } = useFetchClient();
+  const api = useSuggestionsApi(articleId);
   const [list, setList] = React.useState<SuggestionInPlace[]>([]);
   const asked = React.useRef(0);
   const reload = React.useCallback(async () => {
     const mine = ++asked.current;
-    const { data } = await get<{ data: { suggestions: SuggestionInPlace[] } }>(articleUrl(articleId, '/in-place-suggestions'));
+    const { suggestions } = await api.inPlace();
     // An older answer arriving after a newer one is dropped.
-    if (mine === asked.current) setList(data.data.suggestions);
+    if (mine === asked.current) setList(suggestions);
   }, [articleId]); // eslint-disable-line react-hooks/exhaustive-deps
   React.useEffect(() => {
     reload().catch(() => undefined);
@@ -55,24 +55,20 @@ export const useSuggestionsInPlace = (articleId: string, { version, liveRev, liv
  * suggestion shows again, to apply by hand. `onDecided` reloads the sections and totals.
  */
 export const useDecide = (articleId: string, reload: () => Promise<void>, onDecided: () => void) => {
-  const m = useMessages();
-  const { post } = useFetchClient();
-  const { toggleNotification } = useNotification();
-  const { formatAPIError } = useAPIErrorHandler();
+  const { m, notify } = useMessages();
+  const api = useSuggestionsApi(articleId);
   return React.useCallback(
     async (suggestion: SuggestionInPlace, decision: 'accept' | 'reject', reason: string | null = null): Promise<boolean> => {
       let ok = false;
       try {
-        await post(articleUrl(articleId, `/suggestions/${suggestion.anchor}/${decision}`), decision === 'reject' && reason ? { reason } : {});
-        toggleNotification({ type: 'success', message: decision === 'accept' ? m('review.accepted', 'Suggestion accepted') : m('review.rejected', 'Suggestion rejected') });
+        if (decision === 'accept') await api.accept(suggestion.anchor);
+        else await api.reject(suggestion.anchor, reason ?? undefined);
+        notify.success(decision === 'accept' ? m('review.accepted', 'Suggestion accepted') : m('review.rejected', 'Suggestion rejected'));
         ok = true;
       } catch (error) {
         if ((error as { status?: number }).status === 412) {
-          toggleNotification({
-            type: 'warning',
-            message: m('suggestions.staleOnAccept', 'This section changed since the suggestion was made, so it was not applied. Apply it by hand, or reject it.'),
-          });
-        } else toggleNotification({ type: 'danger', message: formatAPIError(error as never) });
+          notify.warning(m('suggestions.staleOnAccept', 'This section changed since the suggestion was made, so it was not applied. Apply it by hand, or reject it.'));
+        } else notify.failure(error);
       }
       await reload().catch(() => undefined);
       if (ok) onDecided();
