@@ -21,11 +21,38 @@ const ext = () => (extensions ??= editorExtensions());
 const schemaOf = () => (schema ??= getSchema(ext()));
 const win = () => (window ??= new JSDOM('<!doctype html><html><body></body></html>').window);
 
+/** Elements that hold blocks, not text: whitespace between or around their children is layout. */
+const BLOCK = new Set(['ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'DIV', 'DL', 'DD', 'DT', 'FIGCAPTION', 'FIGURE', 'FOOTER', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HEADER', 'HR', 'IMG', 'LI', 'OL', 'P', 'PRE', 'SECTION', 'TABLE', 'TBODY', 'TD', 'TFOOT', 'TH', 'THEAD', 'TR', 'UL']);
+type DomNode = InstanceType<JSDOM['window']['Node']>;
+type DomElement = InstanceType<JSDOM['window']['Element']>;
+const isBlock = (node: DomNode | null) => !!node && node.nodeType === 1 && BLOCK.has((node as DomElement).tagName);
+
+/**
+ * Drops the whitespace that is only layout (between blocks, as Markdown's HTML and pretty-printed
+ * HTML have) and turns line breaks inside text into spaces, as a browser shows them. What is
+ * left is the text as typed, so it can be parsed without collapsing: a space a person just typed
+ * at the end of a paragraph, stored in the middle of their typing, stays a space (collapsing it
+ * made a later merge of an agent's write delete it from under the person's caret).
+ */
+function dropLayoutWhitespace(element: DomElement): void {
+  for (const child of [...element.childNodes]) {
+    if (child.nodeType === 1) {
+      if ((child as DomElement).tagName !== 'PRE') dropLayoutWhitespace(child as DomElement);
+    } else if (child.nodeType === 3) {
+      const text = child.nodeValue ?? '';
+      const layout = !/[^ \t\r\n\f]/.test(text) && (isBlock(child.previousSibling) || isBlock(child.nextSibling) || !child.previousSibling || !child.nextSibling) && [...element.childNodes].some(isBlock);
+      if (layout) child.remove();
+      else if (/[\t\r\n\f]/.test(text)) child.nodeValue = text.replace(/[ \t\r\n\f]*[\t\r\n\f][ \t\r\n\f]*/g, ' ');
+    }
+  }
+}
+
 /** The ProseMirror JSON of stored HTML (anything the schema does not know is dropped, as in the editor). */
 export function htmlToJSON(html: string): Record<string, any> {
   const body = win().document.createElement('div');
   body.innerHTML = html || '<p></p>';
-  return PMDOMParser.fromSchema(schemaOf()).parse(body as any).toJSON();
+  dropLayoutWhitespace(body);
+  return PMDOMParser.fromSchema(schemaOf()).parse(body as any, { preserveWhitespace: true }).toJSON();
 }
 
 /** The HTML of a fragment, as the canvas would save it. */
