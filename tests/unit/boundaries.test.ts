@@ -219,7 +219,6 @@ describe('layers and the admin code', () => {
     'src/plugins/quire/admin/src/canvas/ReviewPanels.tsx imports "../../../server/src/domain/word-diff"',
   ];
   const CANVAS_PENDING_FETCHES: string[] = [
-    'src/plugins/quire/admin/src/canvas/BriefPanel.tsx calls useFetchClient',
     'src/plugins/quire/admin/src/canvas/ReviewPanels.tsx calls useFetchClient',
     'src/plugins/quire/admin/src/canvas/SectionEditor.tsx calls useFetchClient',
     'src/plugins/quire/admin/src/pages/ArticlePage.tsx calls useFetchClient',
@@ -227,7 +226,6 @@ describe('layers and the admin code', () => {
 
   /** The canvas's own message helpers (`const m = (id, text) => formatMessage(...)`), each to become `useMessages()`. */
   const CANVAS_PENDING_MESSAGE_HELPERS: string[] = [
-    'src/plugins/quire/admin/src/canvas/BriefPanel.tsx defines m',
     'src/plugins/quire/admin/src/canvas/ReviewPanels.tsx defines useMessages',
     'src/plugins/quire/admin/src/canvas/SectionEditor.tsx defines m',
     'src/plugins/quire/admin/src/pages/ArticlePage.tsx defines m',
