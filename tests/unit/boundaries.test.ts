@@ -217,7 +217,6 @@ describe('layers and the admin code', () => {
   const CANVAS_PENDING_IMPORTS: string[] = [
   ];
   const CANVAS_PENDING_FETCHES: string[] = [
-    'src/plugins/quire/admin/src/canvas/BriefPanel.tsx calls useFetchClient',
     'src/plugins/quire/admin/src/canvas/ReviewPanels.tsx calls useFetchClient',
     'src/plugins/quire/admin/src/canvas/SectionEditor.tsx calls useFetchClient',
     'src/plugins/quire/admin/src/pages/ArticlePage.tsx calls useFetchClient',
@@ -225,9 +224,6 @@ describe('layers and the admin code', () => {
 
   /** The canvas's own message helpers (`const m = (id, text) => formatMessage(...)`), each to become `useMessages()`. */
   const CANVAS_PENDING_MESSAGE_HELPERS: string[] = [
-    'src/plugins/quire/admin/src/canvas/BriefPanel.tsx defines m',
-    'src/plugins/quire/admin/src/canvas/Outline.tsx defines m',
-    'src/plugins/quire/admin/src/canvas/Presence.tsx defines m',
     'src/plugins/quire/admin/src/canvas/SectionEditor.tsx defines m',
     'src/plugins/quire/admin/src/pages/ArticlePage.tsx defines m',
   ];

@@ -1,8 +1,7 @@
 /**
  * The shapes the plugin's admin routes answer, from the server's schemas only (type-only
- * imports, erased from the bundle), and the helpers the canvas still uses. The calls
- * themselves are in api/<resource>.ts (articles, sections, notes, suggestions, trash, live,
- * widgets), on the kernel's admin-ui/fetch.ts.
+ * imports, erased from the bundle). The calls themselves are in api/<resource>.ts (articles,
+ * sections, notes, suggestions, trash, live, widgets), on the kernel's admin-ui/fetch.ts.
  */
 import type { z } from 'zod';
 import type { actor, editResult, revisionEntry, revisionRecord, suggestionRecord, trashEntry } from '../../server/src/schemas/records';
@@ -12,7 +11,6 @@ import type { adminSuggestionInPlace, adminSuggestionPlace } from '../../server/
 export type { AdminArticle, AdminArticleDetail, Owner } from './api/schema-types';
 export type { LinkPreview, NoteKind, NoteRecord, OutlineEntry, SectionRecord } from '../../server/src/schemas/records';
 export { articleUrl } from './api/articles';
-export { isConflict } from '../../../../kernel/admin-ui/fetch';
 
 /** Review (CONTRACT 12, 14): who made a change, a section's versions, the trash, suggestions. */
 export type Actor = z.infer<typeof actor>;
@@ -27,12 +25,3 @@ export type SuggestionPlace = z.infer<typeof adminSuggestionPlace>;
 
 /** A user who owns articles (GET /quire/owners without the count). */
 export type ArticleOwner = Omit<Owner, 'articles'>;
-
-/**
- * A response read as text (the admin's JSON reader hides headers): its parsed `data` and ETag.
- * The API modules use the kernel's `readVersioned` instead; this stays until the canvas moves to them.
- */
-export const parsed = <T,>(response: unknown): { data: T; etag: string | null } => {
-  const { data, headers } = response as { data: string; headers?: Headers };
-  return { data: JSON.parse(data).data as T, etag: headers?.get('ETag') ?? null };
-};

@@ -6,20 +6,19 @@
 import { Box, Button, Dialog, Field, Flex, IconButton, TextInput } from '@strapi/design-system';
 import { Plus } from '@strapi/icons';
 import * as React from 'react';
-import { useIntl } from 'react-intl';
 import styled from 'styled-components';
-import { t } from '../pluginId';
+import { useMessages } from '../messages';
 import type { Placement } from './Outline';
 
 export type { Placement };
 
 /** The question of the dialog: where the new section goes, in words. */
 export const useWhereLabel = () => {
-  const { formatMessage } = useIntl();
+  const { m } = useMessages();
   return {
-    atStart: formatMessage({ id: t('canvas.insert.atStart'), defaultMessage: 'Add a section at the start' }),
-    after: (title: string) => formatMessage({ id: t('canvas.insert.after'), defaultMessage: 'Add a section after "{title}"' }, { title }),
-    atEnd: formatMessage({ id: t('canvas.addSection.title'), defaultMessage: 'Add a section at the end' }),
+    atStart: m('canvas.insert.atStart', 'Add a section at the start'),
+    after: (title: string) => m('canvas.insert.after', 'Add a section after "{title}"', { title }),
+    atEnd: m('canvas.addSection.title', 'Add a section at the end'),
   };
 };
 
@@ -31,8 +30,7 @@ interface DialogProps {
 }
 
 export const AddSectionDialog = ({ where, onClose, onAdd }: DialogProps) => {
-  const { formatMessage } = useIntl();
-  const m = (id: string, defaultMessage: string) => formatMessage({ id: t(id), defaultMessage });
+  const { m } = useMessages();
   const [title, setTitle] = React.useState('');
   React.useEffect(() => {
     if (where !== null) setTitle('');

@@ -11,7 +11,7 @@ import { useIntl } from 'react-intl';
 import type { AdminArticleDetail } from '../api';
 import { ArticleActions, ChangedBadge, PreviewButton } from '../components/ArticleManagement';
 import { StatusBadge } from '../components/StatusBadge';
-import { t } from '../pluginId';
+import { useMessages } from '../messages';
 
 interface Props {
   article: AdminArticleDetail;
@@ -27,8 +27,8 @@ interface Props {
 }
 
 export const ArticleHeader = ({ article, version, canEdit, canDelete, canPublish, publishing, onPublish, onRenamed, onDeleted }: Props) => {
-  const { formatMessage, formatDate } = useIntl();
-  const m = (key: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: t(key), defaultMessage }, values as never);
+  const { formatDate } = useIntl();
+  const { m } = useMessages();
   const published = article.status === 'published';
   return (
     <Layouts.Header

@@ -12,11 +12,13 @@
 import { Badge, Box, Button, Dialog, Field, Flex, IconButton, SingleSelect, SingleSelectOption, TextInput, Textarea, Typography } from '@strapi/design-system';
 import type * as Y from 'yjs';
 import { Pencil, Plus, Trash } from '@strapi/icons';
-import { ConfirmDialog, useAPIErrorHandler, useFetchClient, useNotification } from '@strapi/strapi/admin';
+import { ConfirmDialog } from '@strapi/strapi/admin';
 import * as React from 'react';
-import { useIntl } from 'react-intl';
-import { articleUrl, isConflict, parsed, type NoteKind, type NoteRecord } from '../api';
-import { t } from '../pluginId';
+import { useAdminMutation } from '../../../../../kernel/admin-ui/use-admin-mutation';
+import { useConditionalMutation } from '../../../../../kernel/admin-ui/use-conditional-mutation';
+import type { NoteKind, NoteRecord } from '../api';
+import { useNotesApi } from '../api/notes';
+import { useMessages } from '../messages';
 import { applyTextDiff } from './live';
 import { NoteBody } from './NoteBody';
 
@@ -58,10 +60,10 @@ interface NoteEditing {
 }
 
 export const KindTag = ({ kind }: { kind: NoteKind }) => {
-  const { formatMessage } = useIntl();
+  const { m } = useMessages();
   return (
     <Badge {...KIND_COLOURS[kind]} data-kind={kind}>
-      {formatMessage({ id: t(`note.kind.${kind}`), defaultMessage: kind })}
+      {m(`note.kind.${kind}`, kind)}
     </Badge>
   );
 };
@@ -128,23 +130,33 @@ interface BriefProps {
 }
 
 export const BriefPanel = ({ articleId, canEdit, live, notesRev }: BriefProps) => {
-  const { formatMessage } = useIntl();
-  const m = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: t(id), defaultMessage }, values as never);
-  const { get, put, post, del } = useFetchClient();
-  const { toggleNotification } = useNotification();
-  const { formatAPIError } = useAPIErrorHandler();
+  const { m, notify } = useMessages();
+  const notes = useNotesApi(articleId);
+  const mutation = useAdminMutation();
   const [brief, setBrief] = React.useState<Brief | null>(null);
   const [premise, setPremise] = React.useState('');
   const [editing, setEditing] = React.useState<NoteEditing | null>(null);
   const [doomed, setDoomed] = React.useState<{ note: NoteRecord; etag: string | null } | null>(null);
-  const [busy, setBusy] = React.useState(false);
+  /** The anchor of the note being written (what a refused write reads again). */
+  const writingRef = React.useRef('');
+  const noteWrite = useConditionalMutation({ read: () => notes.read(writingRef.current) });
+  const noteRemoval = useConditionalMutation({
+    read: () => notes.read(writingRef.current),
+    conflictMessage: () =>
+      m('brief.note.deleteConflict', 'The note "{title}" changed after you asked to delete it, so it was kept. Read it again, then delete it if you still want to.', {
+        title: doomed?.note.title ?? '',
+      }),
+  });
+  /** A note's save, from the write to the new ETag read after it (the dialog says "Saving…" meanwhile). */
+  const [saving, setSaving] = React.useState(false);
+  const busy = saving || mutation.busy || noteRemoval.busy;
 
-  const fail = (error: unknown) => toggleNotification({ type: 'danger', message: formatAPIError(error as never) });
+  const fail = notify.failure;
 
   const load = React.useCallback(async () => {
-    const { data } = await get<{ data: Brief }>(articleUrl(articleId, '/brief'));
-    setBrief(data.data);
-    setPremise(data.data.premise ?? '');
+    const data = await notes.brief();
+    setBrief(data);
+    setPremise(data.premise ?? '');
   }, [articleId]); // eslint-disable-line react-hooks/exhaustive-deps
 
   React.useEffect(() => {
@@ -156,25 +168,10 @@ export const BriefPanel = ({ articleId, canEdit, live, notesRev }: BriefProps) =
     if (notesRev !== undefined) load().catch(() => undefined);
   }, [notesRev]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const run = async (work: () => Promise<unknown>, done: string) => {
-    setBusy(true);
-    try {
-      await work();
-      await load();
-      toggleNotification({ type: 'success', message: done });
-      return true;
-    } catch (error) {
-      fail(error);
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
-
   /** A note as it is now, with the ETag its edits send back as If-Match. */
   const readNote = async (anchor: string) => {
-    const { data, etag } = parsed<{ note: NoteRecord }>(await get<string>(articleUrl(articleId, `/notes/${anchor}`), { responseType: 'text' } as never));
-    return { note: data.note, etag };
+    const { value, etag } = await notes.read(anchor);
+    return { note: value.note, etag };
   };
 
   const openNote = async (anchor: string) => {
@@ -196,7 +193,14 @@ export const BriefPanel = ({ articleId, canEdit, live, notesRev }: BriefProps) =
     }
   };
 
-  const savePremise = () => run(() => put(articleUrl(articleId, '/brief'), { premise: premise.trim() || null }), m('brief.premise.saved', 'Premise saved'));
+  const savePremise = () =>
+    mutation.run(
+      async () => {
+        await notes.savePremise({ premise: premise.trim() || null });
+        await load();
+      },
+      { success: m('brief.premise.saved', 'Premise saved') },
+    );
 
   const editingRef = React.useRef(editing);
   editingRef.current = editing;
@@ -214,33 +218,33 @@ export const BriefPanel = ({ articleId, canEdit, live, notesRev }: BriefProps) =
     const { anchor, draft } = current;
     if (!draft.title.trim() || (current.saved && JSON.stringify(current.saved) === JSON.stringify(draft))) return;
     const fields = { kind: draft.kind, title: draft.title.trim(), body: draft.body.trim() || null, url: draft.url.trim() || null };
-    const ifMatch = etag === undefined ? current.etag : etag;
-    setBusy(true);
+    setSaving(true);
     try {
       if (anchor) {
-        await put(articleUrl(articleId, `/notes/${anchor}`), fields, ifMatch ? { headers: { 'If-Match': ifMatch } } : undefined);
-        // The fetch client's PUT hides the answer's headers: read the new ETag. Should someone
-        // have written in between, the note read is not ours: shown as theirs, not overwritten later.
-        const fresh = await readNote(anchor);
-        const ours = fresh.note.kind === fields.kind && fresh.note.title === fields.title && (fresh.note.body ?? null) === fields.body && (fresh.note.url ?? null) === fields.url;
-        setEditing((now) => (now?.anchor === anchor ? { ...now, saved: draft, ...(ours ? { etag: fresh.etag, theirs: undefined } : { theirs: fresh }) } : now));
+        // If-Match: the version last read or saved, or theirs when the editor chose to save over it.
+        writingRef.current = anchor;
+        const { data, conflict } = await noteWrite.write((request) => notes.update(anchor, fields, request), { etag: etag === undefined ? current.etag : etag, reread: false });
+        if (conflict) {
+          const theirs = { note: conflict.value.note, etag: conflict.etag };
+          setEditing((now) => (now?.anchor === anchor ? { ...now, theirs } : now));
+        } else if (data) {
+          // The fetch client's PUT hides the answer's headers: read the new ETag. Should someone
+          // have written in between, the note read is not ours: shown as theirs, not overwritten later.
+          const fresh = await readNote(anchor);
+          const ours = fresh.note.kind === fields.kind && fresh.note.title === fields.title && (fresh.note.body ?? null) === fields.body && (fresh.note.url ?? null) === fields.url;
+          setEditing((now) => (now?.anchor === anchor ? { ...now, saved: draft, ...(ours ? { etag: fresh.etag, theirs: undefined } : { theirs: fresh }) } : now));
+        }
       } else {
-        const { data } = await post<{ data: { note: NoteRecord } }>(articleUrl(articleId, '/notes'), fields);
-        const created = data.data.note.anchor;
-        const { etag: fresh } = await readNote(created);
-        setEditing((now) => (now && now.anchor === null ? { ...now, anchor: created, etag: fresh, saved: draft } : now));
+        const { data: created } = await mutation.run(async () => {
+          const { note } = await notes.create(fields);
+          return { anchor: note.anchor, etag: (await readNote(note.anchor)).etag };
+        });
+        if (created) setEditing((now) => (now && now.anchor === null ? { ...now, anchor: created.anchor, etag: created.etag, saved: draft } : now));
       }
     } catch (error) {
-      if (anchor && isConflict(error)) {
-        try {
-          const theirs = await readNote(anchor);
-          setEditing((now) => (now?.anchor === anchor ? { ...now, theirs } : now));
-        } catch (again) {
-          fail(again);
-        }
-      } else fail(error);
+      fail(error);
     } finally {
-      setBusy(false);
+      setSaving(false);
       await load().catch(() => undefined);
     }
   };
@@ -267,7 +271,7 @@ export const BriefPanel = ({ articleId, canEdit, live, notesRev }: BriefProps) =
     await flushNote();
     const current = editingRef.current;
     if (!current?.theirs) {
-      if (current?.anchor && current.saved) toggleNotification({ type: 'success', message: m('brief.note.saved', 'Note saved') });
+      if (current?.anchor && current.saved) notify.success(m('brief.note.saved', 'Note saved'));
       setEditing(null);
     }
   };
@@ -281,22 +285,12 @@ export const BriefPanel = ({ articleId, canEdit, live, notesRev }: BriefProps) =
   const removeNote = async () => {
     if (!doomed) return;
     const { note, etag } = doomed;
-    setBusy(true);
-    try {
-      await del(articleUrl(articleId, `/notes/${note.anchor}`), etag ? { headers: { 'If-Match': etag } } : undefined);
-      toggleNotification({ type: 'success', message: m('brief.note.deleted', 'Note deleted') });
-    } catch (error) {
-      if (isConflict(error)) {
-        toggleNotification({
-          type: 'warning',
-          message: m('brief.note.deleteConflict', 'The note "{title}" changed after you asked to delete it, so it was kept. Read it again, then delete it if you still want to.', { title: note.title }),
-        });
-      } else fail(error);
-    } finally {
-      setBusy(false);
-      setDoomed(null);
-      await load().catch(() => undefined);
-    }
+    // If-Match: the version the person saw when they asked (a changed note is kept, with the warning above).
+    writingRef.current = note.anchor;
+    const { data } = await noteRemoval.write((request) => notes.remove(note.anchor, request), { etag, reread: false });
+    if (data) notify.success(m('brief.note.deleted', 'Note deleted'));
+    setDoomed(null);
+    await load().catch(() => undefined);
   };
 
   if (!brief) return null;

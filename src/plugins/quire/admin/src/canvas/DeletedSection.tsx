@@ -4,8 +4,7 @@
  */
 import { Box, Button, Flex, Typography } from '@strapi/design-system';
 import * as React from 'react';
-import { useIntl } from 'react-intl';
-import { t } from '../pluginId';
+import { useMessages } from '../messages';
 import { Prose } from './styles';
 import type { Ghost } from './useOutsideChanges';
 
@@ -20,8 +19,7 @@ interface Props {
 }
 
 export const DeletedSection = ({ ghost, by, canRestore, restoring, onRestore, onDismiss }: Props) => {
-  const { formatMessage } = useIntl();
-  const m = (key: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: t(key), defaultMessage }, values as never);
+  const { m } = useMessages();
   return (
     <Box tag="section" data-deleted={ghost.id} background="danger100" borderColor="danger200" borderStyle="solid" borderWidth="1px" hasRadius padding={4} role="alert">
       <Flex justifyContent="space-between" alignItems="center" gap={2} wrap="wrap" paddingBottom={2}>

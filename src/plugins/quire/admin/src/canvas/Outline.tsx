@@ -7,9 +7,8 @@ import { Box, Button, Dialog, Flex, IconButton, Typography } from '@strapi/desig
 import { ArrowDown, ArrowUp, Drag, Plus, Trash } from '@strapi/icons';
 import { ConfirmDialog } from '@strapi/strapi/admin';
 import * as React from 'react';
-import { useIntl } from 'react-intl';
 import type { SectionRecord } from '../api';
-import { t } from '../pluginId';
+import { useMessages } from '../messages';
 
 export type Placement = { after: string } | { before: string };
 
@@ -26,8 +25,7 @@ interface Props {
 export const untitled = (section: Pick<SectionRecord, 'title' | 'level'>, fallback: string) => section.title || fallback;
 
 export const Outline = ({ sections, canEdit, onJump, onMove, onAdd, onDelete }: Props) => {
-  const { formatMessage } = useIntl();
-  const m = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: t(id), defaultMessage }, values as never);
+  const { m } = useMessages();
   const [dragged, setDragged] = React.useState<string | null>(null);
   const [over, setOver] = React.useState<string | null>(null);
   const [doomed, setDoomed] = React.useState<SectionRecord | null>(null);

@@ -5,8 +5,7 @@
  */
 import { Box, Flex, Typography } from '@strapi/design-system';
 import * as React from 'react';
-import { useIntl } from 'react-intl';
-import { t } from '../pluginId';
+import { useMessages } from '../messages';
 import type { LiveStatus, LiveUser, Peer } from './live';
 
 /** An entry of the server's presence answer (CONTRACT 19), other than the editors. */
@@ -22,8 +21,7 @@ const Dot = ({ color }: { color: string }) => (
 );
 
 export const PresenceBar = ({ me, peers, agents }: { me: LiveUser | null; peers: Peer[]; agents: PresentAgent[] }) => {
-  const { formatMessage } = useIntl();
-  const m = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: t(id), defaultMessage }, values as never);
+  const { m } = useMessages();
   // One entry per person, even with the article open in two tabs.
   const people = [...new Map(peers.map((peer) => [String(peer.id ?? peer.name), peer])).values()].filter((peer) => !me || String(peer.id ?? peer.name) !== String(me.id ?? me.name));
   const agentNames = [...new Set(agents.map((agent) => agent.name))];
@@ -60,8 +58,7 @@ export const PresenceBar = ({ me, peers, agents }: { me: LiveUser | null; peers:
 };
 
 export const LiveStatusBadge = ({ status, synced, unsynced, reason }: { status: LiveStatus; synced: boolean; unsynced: number; reason: string | null }) => {
-  const { formatMessage } = useIntl();
-  const m = (id: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: t(id), defaultMessage }, values as never);
+  const { m } = useMessages();
   const [state, colour, text] =
     status === 'refused'
       ? (['refused', 'danger600', reason ? m('live.refusedWhy', 'Live editing refused: {reason}', { reason }) : m('live.refused', 'Live editing refused')] as const)

@@ -11,9 +11,8 @@ import { Badge, Box, Button, Flex, Typography } from '@strapi/design-system';
 import { Clock } from '@strapi/icons';
 import type { HocuspocusProvider } from '@hocuspocus/provider';
 import * as React from 'react';
-import { useIntl } from 'react-intl';
 import type { SectionRecord } from '../api';
-import { t } from '../pluginId';
+import { useMessages } from '../messages';
 import { InsertSection, useWhereLabel, type Placement } from './AddSection';
 import { DeletedSection } from './DeletedSection';
 import type { LiveUser, Peer } from './live';
@@ -54,8 +53,7 @@ interface Props {
 
 export const SectionList = (props: Props) => {
   const { title, sections, provider, synced, me, peers, editable, canEdit, changed, ghosts, deletedBy, restoring, onRestoreGhost, onDismissGhost, onHistory, onTyped, onInsert, suggestionsOn, suggestionsView, onTypingStarts } = props;
-  const { formatMessage } = useIntl();
-  const m = (key: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: t(key), defaultMessage }, values as never);
+  const { m } = useMessages();
   const where = useWhereLabel();
   const noTitle = m('canvas.untitled', '(text before the first heading)');
   const peersIn = (sectionId: string) => peers.filter((peer) => peer.section === sectionId).map((peer) => peer.name);

@@ -4,9 +4,9 @@
  * there (the HTTP order until then). A section the live order names and the records lack (an
  * agent or another editor added it) is read at once.
  */
-import { useFetchClient } from '@strapi/strapi/admin';
 import * as React from 'react';
-import { articleUrl, parsed, type SectionRecord } from '../api';
+import type { SectionRecord } from '../api';
+import { useSectionsApi } from '../api/sections';
 import type { useLiveArticle } from './live';
 
 /** How often the canvas asks whether the outline changed (a 304 costs one indexed read): titles and word counts. */
@@ -20,23 +20,23 @@ export interface LoadedSections {
 type Live = ReturnType<typeof useLiveArticle>;
 
 export function useCanvasSections(id: string, found: boolean, live: Live, onOutlineChanged: () => void, fail: (problem: unknown) => void) {
-  const { get } = useFetchClient();
+  const api = useSectionsApi(id);
   const [loaded, setLoaded] = React.useState<LoadedSections | null>(null);
   const etagRef = React.useRef<string | null>(null);
   const changedRef = React.useRef(onOutlineChanged);
   changedRef.current = onOutlineChanged;
 
-  /** The sections and the outline's ETag they match (read as text: the JSON reader hides headers). */
+  /** The sections and the outline's ETag they match. */
   const loadSections = React.useCallback(async () => {
-    const { data: answer, etag } = parsed<{ sections: SectionRecord[] }>(await get<string>(articleUrl(id, '/sections'), { responseType: 'text' } as never));
+    const { value, etag } = await api.list();
     etagRef.current = etag;
-    setLoaded({ sections: answer.sections, etag });
+    setLoaded({ sections: value.sections, etag });
   }, [id]); // eslint-disable-line react-hooks/exhaustive-deps
 
   /** The current version of a section, with its ETag (the revisions dialog restores over it). */
   const readSection = async (anchor: string) => {
-    const { data: answer, etag } = parsed<{ section: SectionRecord }>(await get<string>(articleUrl(id, `/sections/${anchor}`), { responseType: 'text' } as never));
-    return { section: answer.section, etag };
+    const { value, etag } = await api.read(anchor);
+    return { section: value.section, etag };
   };
 
   React.useEffect(() => {
@@ -51,12 +51,8 @@ export function useCanvasSections(id: string, found: boolean, live: Live, onOutl
     const timer = window.setInterval(async () => {
       if (stopped || document.hidden || !etagRef.current) return;
       try {
-        const response = await get<string>(articleUrl(id, '/outline'), {
-          responseType: 'text',
-          headers: { 'If-None-Match': etagRef.current },
-          validateStatus: (status: number) => status === 304,
-        } as never);
-        if ((response as { status?: number }).status === 304 || stopped) return;
+        const outline = await api.outlineIfChanged(etagRef.current);
+        if (outline === null || stopped) return;
         await loadSections();
         changedRef.current();
       } catch {

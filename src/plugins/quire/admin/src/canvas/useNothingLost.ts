@@ -3,19 +3,15 @@
  * changes the server has not acknowledged asks first; Ctrl+S / Cmd+S says that everything is
  * stored as typed (or kept until the connection is back) instead of the browser's save dialog.
  */
-import { useNotification } from '@strapi/strapi/admin';
 import * as React from 'react';
-import { useIntl } from 'react-intl';
 import { useBlocker } from 'react-router-dom';
-import { t } from '../pluginId';
+import { useMessages } from '../messages';
 import type { useLiveArticle } from './live';
 
 type Live = ReturnType<typeof useLiveArticle>;
 
 export function useNothingLost(live: Live) {
-  const { formatMessage } = useIntl();
-  const m = (key: string, defaultMessage: string) => formatMessage({ id: t(key), defaultMessage });
-  const { toggleNotification } = useNotification();
+  const { m, notify } = useMessages();
 
   const unsaved = live.unsynced > 0 || Boolean(live.provider?.hasUnsyncedChanges);
   const unsavedRef = React.useRef(unsaved);
@@ -42,12 +38,8 @@ export function useNothingLost(live: Live) {
       event.preventDefault();
       live.provider?.flushPendingUpdates();
       const offline = live.status !== 'connected';
-      toggleNotification({
-        type: offline ? 'warning' : 'info',
-        message: offline
-          ? m('canvas.saveOffline', 'Offline: your changes are kept in this page and sent when the connection is back.')
-          : m('canvas.savedAutomatically', 'Saved automatically: everything you type is stored as you go.'),
-      });
+      if (offline) notify.warning(m('canvas.saveOffline', 'Offline: your changes are kept in this page and sent when the connection is back.'));
+      else notify.info(m('canvas.savedAutomatically', 'Saved automatically: everything you type is stored as you go.'));
     };
     window.addEventListener('keydown', save);
     return () => window.removeEventListener('keydown', save);
