@@ -208,25 +208,6 @@ describe('layers and the admin code', () => {
   const ts = require('typescript');
   const { appDir, sourceFiles } = require('../helpers/imports');
 
-  /**
-   * Temporary, named exceptions: the quire canvas files are being changed on other branches
-   * (suggestions in place; the toolbar, insert and ArticlePage split) and were left alone here.
-   * After merging, the integrator moves them to the hooks and API modules (docs/admin.md,
-   * "Shared admin hooks") and empties these lists; an entry that no longer occurs fails the test.
-   */
-  const CANVAS_PENDING_IMPORTS: string[] = [
-  ];
-  const CANVAS_PENDING_FETCHES: string[] = [
-    'src/plugins/quire/admin/src/canvas/ReviewPanels.tsx calls useFetchClient',
-    'src/plugins/quire/admin/src/canvas/SectionEditor.tsx calls useFetchClient',
-    'src/plugins/quire/admin/src/pages/ArticlePage.tsx calls useFetchClient',
-  ];
-
-  /** The canvas's own message helpers (`const m = (id, text) => formatMessage(...)`), each to become `useMessages()`. */
-  const CANVAS_PENDING_MESSAGE_HELPERS: string[] = [
-    'src/plugins/quire/admin/src/canvas/SectionEditor.tsx defines m',
-    'src/plugins/quire/admin/src/pages/ArticlePage.tsx defines m',
-  ];
 
   interface ServerImport {
     from: string;
@@ -297,11 +278,6 @@ describe('layers and the admin code', () => {
   const adminFiles: string[] = sourceFiles('src/plugins').filter((file: string) => /^src\/plugins\/[^/]+\/admin\/src\//.test(file));
   const adminServerImports = adminFiles.flatMap((file) => serverImportsOf(file, read(file)));
 
-  /** What a rule finds, less its named exceptions; and the exceptions that no longer occur (to be removed). */
-  const unexcused = (found: string[], exceptions: string[]) => ({
-    found: found.filter((entry) => !exceptions.includes(entry)),
-    stale: exceptions.filter((entry) => !found.includes(entry)),
-  });
 
   it('finds what it checks (the checks themselves can fail)', () => {
     const file = 'src/plugins/x/admin/src/pages/P.tsx';
@@ -349,16 +325,16 @@ describe('layers and the admin code', () => {
 
   it('admin code takes from the server only types, and only from its schemas', () => {
     const found = adminServerImports.filter((i) => !(i.typeOnly && /\/server\/src\/schemas\//.test(i.resolved))).map(describeImport);
-    expect(unexcused(found, CANVAS_PENDING_IMPORTS)).toEqual({ found: [], stale: [] });
+    expect(found).toEqual([]);
   });
 
   it('admin pages call their API modules (admin/src/api/), never the fetch client themselves', () => {
     const found = adminFiles.filter((file) => !/\/admin\/src\/api\//.test(file)).flatMap((file) => fetchCallsOf(file, read(file)));
-    expect(unexcused(found, CANVAS_PENDING_FETCHES)).toEqual({ found: [], stale: [] });
+    expect(found).toEqual([]);
   });
 
   it('admin pages take their words and toasts from their plugin\'s messages.ts (the kernel\'s useMessages), not helpers of their own', () => {
     const found = adminFiles.filter((file) => !/\/admin\/src\/messages\.ts$/.test(file)).flatMap((file) => messageHelpersOf(file, read(file)));
-    expect(unexcused(found, CANVAS_PENDING_MESSAGE_HELPERS)).toEqual({ found: [], stale: [] });
+    expect(found).toEqual([]);
   });
 });

@@ -9,12 +9,13 @@
  * canvas/suggestions/.
  */
 import { Badge, Box, Button, Field, Flex, Grid, Modal, SingleSelect, SingleSelectOption, Typography } from '@strapi/design-system';
-import { useAPIErrorHandler, useFetchClient, useNotification } from '@strapi/strapi/admin';
 import * as React from 'react';
-import { articleUrl, type Actor, type Revision, type RevisionEntry, type SectionRecord, type TrashEntry } from '../api';
+import type { Actor, Revision, RevisionEntry, SectionRecord, TrashEntry } from '../api';
 import { markWordChanges } from '../../../shared/word-diff';
 import { ByLine, Marked, Panel } from './review-common';
 import { useMessages } from '../messages';
+import { useSectionsApi } from '../api/sections';
+import { useTrashApi } from '../api/trash';
 
 /** GET .../accepted: versions that came from an accepted suggestion, and who accepted them. */
 interface Accepted {
@@ -59,28 +60,26 @@ export const RevisionsDialog = ({
   onClose: () => void;
   onRestored: () => void;
 }) => {
-  const { m } = useMessages();
-  const { get, post } = useFetchClient();
-  const { toggleNotification } = useNotification();
-  const { formatAPIError } = useAPIErrorHandler();
+  const { m, notify } = useMessages();
+  const sectionsApi = useSectionsApi(articleId);
   const [revisions, setRevisions] = React.useState<RevisionEntry[] | null>(null);
   const [accepted, setAccepted] = React.useState<Map<number, Actor>>(new Map());
   const [current, setCurrent] = React.useState<Current | null>(null);
   const [shown, setShown] = React.useState<Revision | null>(null);
   const [restoring, setRestoring] = React.useState(false);
   const comparison = React.useRef<HTMLDivElement>(null);
-  const fail = (error: unknown) => toggleNotification({ type: 'danger', message: formatAPIError(error as never) });
+  const fail = (error: unknown) => notify.failure(error);
 
   const load = React.useCallback(async () => {
-    const [{ data }, now, decided] = await Promise.all([
-      get<{ data: { revisions: RevisionEntry[] } }>(articleUrl(articleId, `/sections/${anchor}/revisions`)),
+    const [list, now, decided] = await Promise.all([
+      sectionsApi.revisions(anchor),
       readCurrent(),
-      get<{ data: { accepted: Accepted[] } }>(articleUrl(articleId, `/sections/${anchor}/accepted`)).then(
-        ({ data: answer }) => answer.data.accepted,
+      sectionsApi.accepted(anchor).then(
+        (answer) => answer.accepted as Accepted[],
         () => [] as Accepted[],
       ),
     ]);
-    setRevisions(data.data.revisions);
+    setRevisions(list.revisions as RevisionEntry[]);
     setAccepted(new Map(decided.map((entry) => [entry.rev, entry.acceptedBy])));
     setCurrent(now);
   }, [articleId, anchor]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -95,19 +94,19 @@ export const RevisionsDialog = ({
   }, [shown]);
 
   const show = (rev: number) =>
-    get<{ data: { revision: Revision } }>(articleUrl(articleId, `/sections/${anchor}/revisions/${rev}`)).then(({ data }) => setShown(data.data.revision), fail);
+    sectionsApi.revision(anchor, rev).then((answer) => setShown(answer.revision as Revision), fail);
 
   const restore = async () => {
     if (!shown) return;
     setRestoring(true);
     try {
-      await post(articleUrl(articleId, `/sections/${anchor}/revisions/${shown.rev}/restore`), {}, current?.etag ? { headers: { 'If-Match': current.etag } } : undefined);
-      toggleNotification({ type: 'success', message: m('review.restored', 'Revision {rev} restored as a new revision', { rev: shown.rev }) });
+      await sectionsApi.restoreRevision(anchor, shown.rev, current?.etag ? { headers: { 'If-Match': current.etag } } : undefined);
+      notify.success(m('review.restored', 'Revision {rev} restored as a new revision', { rev: shown.rev }));
       onRestored();
       onClose();
     } catch (error) {
       if ((error as { status?: number }).status === 412) {
-        toggleNotification({ type: 'warning', message: m('review.restore.changed', 'This section changed while you were looking: nothing was restored. Here is its history as it is now.') });
+        notify.warning(m('review.restore.changed', 'This section changed while you were looking: nothing was restored. Here is its history as it is now.'));
         setShown(null);
         await load().catch(fail);
         onRestored();
@@ -301,16 +300,14 @@ export const TrashPanel = ({
   sections: SectionRecord[];
   onRestored: () => void;
 }) => {
-  const { m } = useMessages();
-  const { get, post } = useFetchClient();
-  const { toggleNotification } = useNotification();
-  const { formatAPIError } = useAPIErrorHandler();
+  const { m, notify } = useMessages();
+  const trashApi = useTrashApi();
   const [trash, setTrash] = React.useState<TrashEntry[]>([]);
   const [picking, setPicking] = React.useState<TrashEntry | null>(null);
   const [busy, setBusy] = React.useState(false);
   const [failures, setFailures] = React.useState(0);
   const load = React.useCallback(
-    () => get<{ data: { sections: TrashEntry[] } }>(articleUrl(articleId, '/trash')).then(({ data }) => setTrash(data.data.sections)),
+    () => trashApi.sections(articleId).then((answer) => setTrash(answer.sections as TrashEntry[])),
     [articleId], // eslint-disable-line react-hooks/exhaustive-deps
   );
   // Reloaded whenever the outline changes (a deletion, a restore).
@@ -322,23 +319,21 @@ export const TrashPanel = ({
   const restore = async (entry: TrashEntry, place: Place) => {
     setBusy(true);
     try {
-      await post(articleUrl(articleId, `/trash/${entry.anchor}/restore`), place);
+      await trashApi.restoreSection(articleId, entry.anchor, place);
       const title = entry.title || untitled;
       const after = 'after' in place ? sections.find((s) => s.anchor === place.after)?.title || untitled : null;
-      toggleNotification({
-        type: 'success',
-        message:
-          after !== null
-            ? m('review.trash.restoredAfter', '"{title}" is back, after "{after}"', { title, after })
-            : 'before' in place
-              ? m('review.trash.restoredStart', '"{title}" is back, at the start', { title })
-              : m('review.trash.restored', '"{title}" is back, at the end', { title }),
-      });
+      notify.success(
+        after !== null
+          ? m('review.trash.restoredAfter', '"{title}" is back, after "{after}"', { title, after })
+          : 'before' in place
+            ? m('review.trash.restoredStart', '"{title}" is back, at the start', { title })
+            : m('review.trash.restored', '"{title}" is back, at the end', { title }),
+      );
       setPicking(null);
       onRestored();
     } catch (error) {
       // The dialog stays open (the section picked may have gone meanwhile): pick again.
-      toggleNotification({ type: 'danger', message: formatAPIError(error as never) });
+      notify.failure(error);
       setFailures((n) => n + 1);
       onRestored();
     } finally {

@@ -26,17 +26,16 @@ import {
   StrikeThrough,
   Trash,
 } from '@strapi/icons';
-import { useFetchClient, useNotification, useStrapiApp } from '@strapi/strapi/admin';
+import { useStrapiApp } from '@strapi/strapi/admin';
 import type { HocuspocusProvider } from '@hocuspocus/provider';
 import Collaboration from '@tiptap/extension-collaboration';
 import CollaborationCaret from '@tiptap/extension-collaboration-caret';
 import { EditorContent, useEditor, type Editor } from '@tiptap/react';
 import { ySyncPluginKey } from '@tiptap/y-tiptap';
 import * as React from 'react';
-import { useIntl } from 'react-intl';
 import { editorExtensions } from '../../../shared/editor-extensions';
-import type { LinkPreview } from '../api';
-import { t } from '../pluginId';
+import { useLiveApi } from '../api/live';
+import { useMessages } from '../messages';
 import { pastedLink } from './link-card';
 import type { LiveUser } from './live';
 
@@ -55,10 +54,8 @@ interface Props {
 }
 
 export const SectionEditor = ({ provider, sectionId, user, editable, header, onTyped }: Props) => {
-  const { formatMessage } = useIntl();
-  const m = (id: string, defaultMessage: string) => formatMessage({ id: t(id), defaultMessage });
-  const { get } = useFetchClient();
-  const { toggleNotification } = useNotification();
+  const { m, notify } = useMessages();
+  const liveApi = useLiveApi();
   const components = useStrapiApp('SectionEditor', (state) => state.components);
   const MediaLibraryDialog = components['media-library'] as React.ComponentType<any> | undefined;
   const [mediaOpen, setMediaOpen] = React.useState(false);
@@ -72,16 +69,15 @@ export const SectionEditor = ({ provider, sectionId, user, editable, header, onT
       const editor = editorRef.current;
       if (!editor) return;
       try {
-        const { data } = await get<{ data: LinkPreview }>('/quire/unfurl', { params: { url } });
-        const preview = data.data;
+        const preview = await liveApi.unfurl(url);
         editor.chain().focus().insertLinkCard({ url: preview.url, title: preview.title, description: preview.description, image: preview.image, siteName: preview.host }).run();
       } catch {
         // No preview (the page failed, or too many): keep the link as a plain link.
         editor.chain().focus().insertContent(`<p><a href="${url.replace(/"/g, '&quot;')}">${url.replace(/</g, '&lt;')}</a></p>`).run();
-        toggleNotification({ type: 'warning', message: m('canvas.unfurl.failed', 'No preview for this link: it was inserted as a plain link.') });
+        notify.warning(m('canvas.unfurl.failed', 'No preview for this link: it was inserted as a plain link.'));
       }
     },
-    [get, toggleNotification], // eslint-disable-line react-hooks/exhaustive-deps
+    [liveApi, notify], // eslint-disable-line react-hooks/exhaustive-deps
   );
 
   const editor = useEditor(

@@ -17,13 +17,9 @@
  * insert controls (SectionList.tsx, AddSection.tsx).
  */
 import { Flex, Grid, LinkButton, EmptyStateLayout } from '@strapi/design-system';
-import { BackButton, Layouts, Page, useAPIErrorHandler, useAuth, useFetchClient, useNotification, useRBAC } from '@strapi/strapi/admin';
+import { BackButton, Layouts, Page, useAuth } from '@strapi/strapi/admin';
 import * as React from 'react';
-import { useIntl } from 'react-intl';
 import { NavLink, useNavigate, useParams } from 'react-router-dom';
-import type { AdminItem } from '../../../../../kernel/admin-ui/types';
-import { useAdminGet } from '../../../../../kernel/admin-ui/use-admin-get';
-import { articleUrl, type AdminArticleDetail } from '../api';
 import { AddSectionDialog, useWhereLabel } from '../canvas/AddSection';
 import { ArticleHeader } from '../canvas/ArticleHeader';
 import { BriefPanel } from '../canvas/BriefPanel';
@@ -40,27 +36,29 @@ import { useNothingLost } from '../canvas/useNothingLost';
 import { isMark, useOutsideChanges, type Ghost } from '../canvas/useOutsideChanges';
 import { usePresentAgents } from '../canvas/usePresentAgents';
 import { PERMISSIONS } from '../permissions';
-import { t } from '../pluginId';
+import { useArticle, useArticlesApi } from '../api/articles';
+import { useLiveApi } from '../api/live';
+import { useSectionsApi } from '../api/sections';
+import { useTrashApi } from '../api/trash';
+import { useMessages } from '../messages';
+import { usePermissions } from '../../../../../kernel/admin-ui/use-permissions';
 
 export { POLL_MS } from '../canvas/useCanvasSections';
 export { PRESENCE_MS } from '../canvas/usePresentAgents';
 export { CHANGED_MS } from '../canvas/useOutsideChanges';
 
-/** An array, as useRBAC asks (an object of permissions is deprecated and warned about on every page). */
-const EDIT_AND_PUBLISH = [...PERMISSIONS.edit, ...PERMISSIONS.publish, ...PERMISSIONS.delete];
+
 
 export const ArticlePage = () => {
   const { id = '' } = useParams<{ id: string }>();
-  const { formatMessage } = useIntl();
-  const m = (key: string, defaultMessage: string, values?: Record<string, unknown>) => formatMessage({ id: t(key), defaultMessage }, values as never);
-  const { get, post, del } = useFetchClient();
-  const { toggleNotification } = useNotification();
-  const { formatAPIError } = useAPIErrorHandler();
-  const {
-    allowedActions: { canEdit, canPublish, canDelete },
-  } = useRBAC(EDIT_AND_PUBLISH);
+  const { m, notify } = useMessages();
+  const sectionsApi = useSectionsApi(id);
+  const articlesApi = useArticlesApi();
+  const liveApi = useLiveApi();
+  const trashApi = useTrashApi();
+  const { canEdit, canPublish, canDelete } = usePermissions(PERMISSIONS.edit, PERMISSIONS.publish, PERMISSIONS.delete);
   const navigate = useNavigate();
-  const { data, error, isLoading, reload: reloadArticle } = useAdminGet<AdminItem<AdminArticleDetail>>(id ? articleUrl(id) : null);
+  const { data, error, isLoading, reload: reloadArticle } = useArticle(id || null);
   const article = data?.data;
 
   const auth = useAuth('ArticlePage', (state) => state.user);
@@ -78,12 +76,12 @@ export const ArticlePage = () => {
   const [inserting, setInserting] = React.useState<{ placement: Placement | null; where: string } | null>(null);
   const where = useWhereLabel();
 
-  const fail = (problem: unknown) => toggleNotification({ type: 'danger', message: formatAPIError(problem as never) });
+  const fail = (problem: unknown) => notify.failure(problem);
 
   // The live channel's token: the admin's access token, refreshed first when it expired (the
   // fetch client refreshes on a 401 of any admin call).
   const freshToken = React.useCallback(async () => {
-    await get('/admin/users/me').catch(() => undefined);
+    await liveApi.touchSession().catch(() => undefined);
     return storedToken();
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
   const found = article?.id === id;
@@ -97,14 +95,14 @@ export const ArticlePage = () => {
 
   // A change the server refused: say why (the document was reopened without it).
   React.useEffect(() => {
-    if (live.refusal) toggleNotification({ type: 'danger', message: m('canvas.refused', 'Your last change was not kept: {reason}', { reason: live.refusal.reason }) });
+    if (live.refusal) notify.danger(m('canvas.refused', 'Your last change was not kept: {reason}', { reason: live.refusal.reason }));
   }, [live.refusal?.at]); // eslint-disable-line react-hooks/exhaustive-deps
 
   /** A write of ours: run it, then show the sections and totals as the server has them. */
   const write = async (work: () => Promise<unknown>, done?: string) => {
     try {
       await work();
-      if (done) toggleNotification({ type: 'success', message: done });
+      if (done) notify.success(done);
       return true;
     } catch (problem) {
       fail(problem);
@@ -148,7 +146,7 @@ export const ArticlePage = () => {
       others.splice('after' in placement ? target + 1 : target, 0, moving);
       return { ...current, sections: others };
     });
-    void write(() => post(articleUrl(id, `/sections/${anchor}/move`), placement));
+    void write(() => sectionsApi.move(anchor, placement));
   };
 
   /** A new section headed `title`: at `placement` (after or before a section), or at the end. */
@@ -157,8 +155,8 @@ export const ArticlePage = () => {
     const at = placement ?? (last ? { after: last.anchor } : {});
     let added: string | undefined;
     await write(async () => {
-      const { data: answer } = await post<{ data: { added: Array<{ anchor: string }> } }>(articleUrl(id, '/sections'), { markdown: `## ${title.replace(/\s+/g, ' ')}`, ...at });
-      added = answer.data.added[0]?.anchor;
+      const answer = await sectionsApi.add({ markdown: `## ${title.replace(/\s+/g, ' ')}`, ...at });
+      added = answer.added[0]?.anchor;
     }, m('canvas.added', 'Section added'));
     if (added) jump(added);
   };
@@ -166,7 +164,7 @@ export const ArticlePage = () => {
   const remove = (anchor: string) => {
     const doomed = sections.find((section) => section.anchor === anchor);
     if (doomed) outside.removingHere(doomed.id);
-    void write(() => del(articleUrl(id, `/sections/${anchor}`)), m('canvas.deleted', 'Section deleted'));
+    void write(() => sectionsApi.remove(anchor), m('canvas.deleted', 'Section deleted'));
   };
 
   /** Brings back a section deleted while this person typed in it (the trash holds their text), where it was. */
@@ -175,7 +173,7 @@ export const ArticlePage = () => {
     const trashId = isMark(mark) && mark.trashId ? mark.trashId : ghost.id;
     const after = ghost.after ? byId.get(ghost.after)?.anchor : undefined;
     setRestoring(ghost.id);
-    const ok = await write(() => post(articleUrl(id, `/trash/${encodeURIComponent(trashId)}/restore`), after ? { after } : {}), m('canvas.ghost.restored', 'Section restored'));
+    const ok = await write(() => trashApi.restoreSection(id, trashId, after ? { after } : {}), m('canvas.ghost.restored', 'Section restored'));
     setRestoring(null);
     if (ok) outside.dismissGhost(ghost.id);
   };
@@ -191,7 +189,7 @@ export const ArticlePage = () => {
   const setPublished = async (publish: boolean) => {
     setPublishing(true);
     await write(
-      () => (publish ? post(articleUrl(id, '/publish'), {}) : del(articleUrl(id, '/publish'))),
+      () => (publish ? articlesApi.publish(id) : articlesApi.unpublish(id)),
       publish ? m('canvas.published', 'Published') : m('canvas.unpublished', 'Unpublished: the public page is down'),
     );
     setPublishing(false);
