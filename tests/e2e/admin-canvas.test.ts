@@ -231,7 +231,11 @@ it('merges an agent who changed the section while the editor typed in it: the ed
     const editor = music.locator('[contenteditable="true"]');
     // The section as the earlier test left it, before the caret goes to its end.
     await editor.getByText('It might compose elaborate pieces of music. Edited in the canvas.').waitFor();
-    await editor.locator('p').first().click();
+    // Clicked at the end of the paragraph's last line, then End as well (a key pressed right after
+    // a click can be lost on a loaded machine): the caret must be at its end, not mid-word.
+    const first = editor.locator('p').first();
+    const box = (await first.boundingBox())!;
+    await first.click({ position: { x: box.width - 2, y: box.height - 2 } });
     await page.keyboard.press('End');
     await page.keyboard.press('Enter');
     await page.keyboard.type('The editor insists.');
@@ -481,9 +485,11 @@ describe('review', () => {
       await place.click();
       await page.getByRole('option', { name: 'At the start' }).click();
       await place.getByText('At the start').waitFor();
+      // Watched for from before the click: the toast goes after a few seconds, which a loaded machine can spend waiting for the dialog to close.
+      const toast = page.getByText('"Scratch" is back, at the start').waitFor();
       await dialog.getByRole('button', { name: 'Restore' }).click();
+      await toast;
       await dialog.waitFor({ state: 'detached' });
-      await page.getByText('"Scratch" is back, at the start').waitFor();
       expect(await outlineTitles()).toEqual(['Scratch', 'Numbers', 'Looms', 'Music']);
       // Back in the trash for the tests that follow.
       expect((await api('delete', `/api/articles/${articleId}/sections/${scratch}`)).status).toBe(200);

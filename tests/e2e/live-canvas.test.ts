@@ -68,7 +68,11 @@ const blocksOf = (page: Page, anchor: string) =>
 const shows = (page: Page, anchor: string, text: string) => until(() => blocksOf(page, anchor), (blocks) => blocks.some((block) => block.includes(text)), `"${text}" in the canvas`);
 /** Puts the caret at the end (or start) of a section's paragraph, as a click there does. */
 async function caretIn(page: Page, anchor: string, paragraph: string, where: 'End' | 'Home' = 'End') {
-  await section(page, anchor).locator('.ProseMirror p', { hasText: paragraph }).click();
+  const block = section(page, anchor).locator('.ProseMirror p', { hasText: paragraph });
+  // Clicked at the corner the caret goes to, so the key is only a second guard: on a loaded
+  // machine a key pressed just after a click could be lost to a remote update's selection restore.
+  const box = (await block.boundingBox())!;
+  await block.click({ position: where === 'End' ? { x: box.width - 2, y: box.height - 2 } : { x: 1, y: 2 } });
   await page.keyboard.press(where);
 }
 
