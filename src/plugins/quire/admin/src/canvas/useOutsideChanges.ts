@@ -6,6 +6,7 @@
  * restored or dismissed.
  */
 import * as React from 'react';
+import type * as Y from 'yjs';
 import type { SectionRecord } from '../api';
 import type { ChangeMark, LiveUser, useLiveArticle } from './live';
 
@@ -41,6 +42,31 @@ export function useOutsideChanges(live: Live, me: LiveUser | null, byId: Map<str
   const refreshRef = React.useRef(refresh);
   refreshRef.current = refresh;
 
+  // Who changed a section, read from each change of the meta map as it comes, not from the
+  // snapshot a render sees: an agent's mark and the mark of this person's own typing stored a
+  // moment later can reach a busy page between two renders, and the second hid the first.
+  const meRef = React.useRef(me);
+  meRef.current = me;
+  const doc = live.synced ? live.doc : null;
+  React.useEffect(() => {
+    if (!doc) return;
+    const meta = doc.getMap('meta');
+    const marks = (event: Y.YMapEvent<unknown>) => {
+      const fresh: Record<string, string> = {};
+      for (const key of event.keysChanged) {
+        const value = meta.get(key);
+        if (!key.startsWith('changed:') || !isMark(value)) continue;
+        if (value.kind === 'editor' && value.name === meRef.current?.name) continue; // our own typing, stored
+        fresh[key.slice('changed:'.length)] = value.name;
+      }
+      if (!Object.keys(fresh).length) return;
+      setChanged((current) => ({ ...current, ...fresh }));
+      window.setTimeout(() => setChanged((current) => Object.fromEntries(Object.entries(current).filter(([key]) => !(key in fresh)))), CHANGED_MS);
+    };
+    meta.observe(marks);
+    return () => meta.unobserve(marks);
+  }, [doc]);
+
   React.useEffect(() => {
     if (!live.synced) {
       metaRef.current = null;
@@ -50,16 +76,6 @@ export function useOutsideChanges(live: Live, me: LiveUser | null, byId: Map<str
     const before = metaRef.current;
     metaRef.current = live.meta;
     if (before) {
-      const fresh: Record<string, string> = {};
-      for (const [key, value] of Object.entries(live.meta)) {
-        if (!key.startsWith('changed:') || !isMark(value) || JSON.stringify(before[key]) === JSON.stringify(value)) continue;
-        if (value.kind === 'editor' && value.name === me?.name) continue; // our own typing, stored
-        fresh[key.slice('changed:'.length)] = value.name;
-      }
-      if (Object.keys(fresh).length) {
-        setChanged((current) => ({ ...current, ...fresh }));
-        window.setTimeout(() => setChanged((current) => Object.fromEntries(Object.entries(current).filter(([key]) => !(key in fresh)))), CHANGED_MS);
-      }
       if (before.notesRev !== live.meta.notesRev || before.titleRev !== live.meta.titleRev) refreshRef.current.article();
     }
   }, [live.synced, live.meta]); // eslint-disable-line react-hooks/exhaustive-deps
