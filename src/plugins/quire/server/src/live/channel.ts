@@ -27,7 +27,6 @@ import IORedis from 'ioredis';
 import { WebSocketServer, type WebSocket } from 'ws';
 import * as Y from 'yjs';
 import { ApiError } from '../../../../../kernel/errors';
-import { knexOf } from '../../../../../kernel/db';
 import { liveRepository } from '../repositories/live';
 import { normalizeId } from '../domain/anchors';
 import type { ArticleChange, ArticleEvent, EventActor } from '../domain/article-events';
@@ -193,14 +192,14 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
 
   /** The article's sections as stored, in order, with their revisions. */
   async function storedSections(articleRowId: number) {
-    const rows = await repository.sectionRows(await knexOf(strapi), articleRowId);
+    const rows = await repository.sectionRows(articleRowId);
     const byId = new Map(rows.map((row) => [row.uuid as string, row]));
     const outline = Outline.of(rows);
     return { outline, rows: outline.items.map((item) => ({ id: item.uuid, rev: Number(item.rev), html: String(byId.get(item.uuid)?.html ?? '') })) };
   }
 
   async function articleRow(articleId: string) {
-    return repository.article(await knexOf(strapi), articleId);
+    return repository.article(articleId);
   }
 
   /**
@@ -215,7 +214,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
       premise: state.premise,
       updated_at: new Date(),
     };
-    await repository.saveState(await knexOf(strapi), state.articleRowId, row);
+    await repository.saveState(state.articleRowId, row);
   }
 
   async function load(document: Document, articleId: string): Promise<void> {
@@ -224,7 +223,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
     if (ownership && !(await ownership.claim(document.name)) && (await follow(document, articleId, article))) return;
     const { rows } = await storedSections(Number(article.id));
     const premise = String(article.premise ?? '');
-    const saved = await repository.savedState(await knexOf(strapi), Number(article.id));
+    const saved = await repository.savedState(Number(article.id));
     if (saved) {
       await resume(document, articleId, article, rows, premise, saved);
       return;
@@ -337,7 +336,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
   async function follow(document: Document, articleId: string, article): Promise<boolean> {
     const end = Date.now() + 3 * OWNER_TTL_MS;
     for (;;) {
-      const saved = await repository.savedState(await knexOf(strapi), Number(article.id));
+      const saved = await repository.savedState(Number(article.id));
       if (saved) {
         Y.applyUpdate(document, Buffer.from(String(saved.state), 'base64'), LOAD_ORIGIN);
         const state = adopt(document, articleId, article, saved, false);
@@ -364,7 +363,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
    */
   async function takeover(document: Document, state: LiveState): Promise<void> {
     if (!(await ownership?.confirm(document.name))) return;
-    const saved = await repository.savedState(await knexOf(strapi), state.articleRowId);
+    const saved = await repository.savedState(state.articleRowId);
     const article = await articleRow(state.articleId);
     if (!saved || !article) return;
     const { rows } = await storedSections(state.articleRowId);
@@ -420,7 +419,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
     if (!state.held.length) return;
     const held = state.held.splice(0);
     try {
-      await repository.saveRevs(await knexOf(strapi), state.articleRowId, JSON.stringify(Object.fromEntries([...state.synced].map(([id, s]) => [id, s.rev]))));
+      await repository.saveRevs(state.articleRowId, JSON.stringify(Object.fromEntries([...state.synced].map(([id, s]) => [id, s.rev]))));
     } catch (error) {
       log.warn(`live ${state.articleId}: state not saved before a merge: ${(error as Error).message}`);
     }
@@ -502,7 +501,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
             ? async (trx, { outline }) => {
                 const revs = Object.fromEntries([...state.synced].map(([key, s]) => [key, s.rev]));
                 revs[id] = outline.find(id)?.rev ?? next;
-                await repository.saveRevs(trx, state.articleRowId, JSON.stringify(revs));
+                await repository.in(trx).saveRevs(state.articleRowId, JSON.stringify(revs));
               }
             : undefined,
         });
@@ -660,7 +659,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
   /** The trash entry of a section deleted while someone typed in it holds their text. */
   async function keepInTrash(state: LiveState, sectionId: string, html: string) {
     const content = await service('workers').canvasSection(html || '<p></p>');
-    await repository.trashContent(await knexOf(strapi), state.articleRowId, sectionId, content);
+    await repository.trashContent(state.articleRowId, sectionId, content);
   }
 
   const hocuspocus = new Hocuspocus<LiveContext>({

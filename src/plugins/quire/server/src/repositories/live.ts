@@ -6,7 +6,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { tableName } from '../../../../../kernel/db';
+import { repositoryOf, tableName } from '../../../../../kernel/db';
 import { TABLE } from './store';
 
 export interface LiveStateRow {
@@ -18,39 +18,44 @@ export interface LiveStateRow {
 
 export function liveRepository(strapi: Core.Strapi) {
   const table = (name: string) => tableName(strapi, name);
-  return {
-    /** The admin user with their roles (for their permissions), or null. */
-    adminUser(id: number) {
-      return strapi.db.query('admin::user').findOne({ where: { id }, populate: ['roles'] });
+  // Queries run on the open transaction or the pool, or on `repo.in(trx)` (kernel/db repositoryOf).
+  return Object.assign(
+    repositoryOf(strapi, {
+      sectionRows(k: Knex, articleRowId: number) {
+        return k(table(TABLE.sections)).where({ article_id: articleRowId }).select(['uuid', 'rank', 'level', 'title', 'words', 'source', 'rev', 'html']);
+      },
+      article(k: Knex, uuid: string) {
+        return k(table(TABLE.articles)).where({ uuid }).first(['id', 'user_id', 'premise']);
+      },
+      savedState(k: Knex, articleRowId: number) {
+        return k(table(TABLE.liveStates)).where({ article_id: articleRowId }).first(['state', 'revs', 'premise']);
+      },
+      /** Writes the document's state; a row another process inserted meanwhile is updated instead. */
+      async saveState(k: Knex, articleRowId: number, row: LiveStateRow): Promise<void> {
+        const states = table(TABLE.liveStates);
+        const updated = await k(states).where({ article_id: articleRowId }).update(row);
+        if (!updated) await k(states).insert({ article_id: articleRowId, ...row, created_at: new Date() }).catch(() => k(states).where({ article_id: articleRowId }).update(row));
+      },
+      /**
+       * Records the section revisions the document holds without its state (several processes:
+       * written in the transaction of a section's store, so a process taking the document over
+       * knows that revision came from the document and is not merged into it again).
+       */
+      async saveRevs(k: Knex, articleRowId: number, revs: string): Promise<void> {
+        await k(table(TABLE.liveStates)).where({ article_id: articleRowId }).update({ revs, updated_at: new Date() });
+      },
+      /** The trash entry of a section holds `content` (the text typed in it when it was deleted). */
+      async trashContent(k: Knex, articleRowId: number, sectionId: string, content: { html: string; title: string | null; level: number; words: number }): Promise<void> {
+        await k(table(TABLE.trash))
+          .where({ article_id: articleRowId, uuid: sectionId })
+          .update({ source: 'html', html: content.html, markdown: null, title: content.title, level: content.level, words: content.words, updated_at: new Date() });
+      },
+    }),
+    {
+      /** The admin user with their roles (for their permissions), or null. */
+      adminUser(id: number) {
+        return strapi.db.query('admin::user').findOne({ where: { id }, populate: ['roles'] });
+      },
     },
-    sectionRows(k: Knex, articleRowId: number) {
-      return k(table(TABLE.sections)).where({ article_id: articleRowId }).select(['uuid', 'rank', 'level', 'title', 'words', 'source', 'rev', 'html']);
-    },
-    article(k: Knex, uuid: string) {
-      return k(table(TABLE.articles)).where({ uuid }).first(['id', 'user_id', 'premise']);
-    },
-    savedState(k: Knex, articleRowId: number) {
-      return k(table(TABLE.liveStates)).where({ article_id: articleRowId }).first(['state', 'revs', 'premise']);
-    },
-    /** Writes the document's state; a row another process inserted meanwhile is updated instead. */
-    async saveState(k: Knex, articleRowId: number, row: LiveStateRow): Promise<void> {
-      const states = table(TABLE.liveStates);
-      const updated = await k(states).where({ article_id: articleRowId }).update(row);
-      if (!updated) await k(states).insert({ article_id: articleRowId, ...row, created_at: new Date() }).catch(() => k(states).where({ article_id: articleRowId }).update(row));
-    },
-    /**
-     * Records the section revisions the document holds without its state (several processes:
-     * written in the transaction of a section's store, so a process taking the document over
-     * knows that revision came from the document and is not merged into it again).
-     */
-    async saveRevs(k: Knex, articleRowId: number, revs: string): Promise<void> {
-      await k(table(TABLE.liveStates)).where({ article_id: articleRowId }).update({ revs, updated_at: new Date() });
-    },
-    /** The trash entry of a section holds `content` (the text typed in it when it was deleted). */
-    async trashContent(k: Knex, articleRowId: number, sectionId: string, content: { html: string; title: string | null; level: number; words: number }): Promise<void> {
-      await k(table(TABLE.trash))
-        .where({ article_id: articleRowId, uuid: sectionId })
-        .update({ source: 'html', html: content.html, markdown: null, title: content.title, level: content.level, words: content.words, updated_at: new Date() });
-    },
-  };
+  );
 }
