@@ -283,14 +283,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
       if (known && known.rev === row.rev && (!ownership || renderedHtml(row.html) === known.html)) continue;
       mergeSection(document, state, by, row.id, row);
     }
-    const order = document.getArray<string>('order');
-    const ids = rows.map((row) => row.id);
-    if (order.toArray().join() !== ids.join()) {
-      document.transact(() => {
-        order.delete(0, order.length);
-        order.insert(0, ids);
-      }, LOAD_ORIGIN);
-    }
+    setOrder(document, rows.map((row) => row.id));
     if (premise !== state.premise) {
       merge(document, state, by, 'premise', (doc) => setText(doc.getText('premise'), premise));
       state.premise = premise;
@@ -298,7 +291,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
     await flushMerges(document, state);
     // Merged on load: the same in `base`, so nothing here is "changed since stored".
     Y.applyUpdate(base, Y.encodeStateAsUpdate(document));
-    for (const id of order.toArray()) state.longest = Math.max(state.longest, fragmentLength(document.getXmlFragment(sectionField(id))));
+    state.longest = Math.max(state.longest, longestSection(document));
   }
 
   const parseRevs = (saved): Record<string, number> => (typeof saved.revs === 'string' ? JSON.parse(saved.revs) : (saved.revs ?? {}));
@@ -340,7 +333,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
       if (saved) {
         Y.applyUpdate(document, Buffer.from(String(saved.state), 'base64'), LOAD_ORIGIN);
         const state = adopt(document, articleId, article, saved, false);
-        for (const id of document.getArray<string>('order').toArray()) state.longest = Math.max(state.longest, fragmentLength(document.getXmlFragment(sectionField(id))));
+        state.longest = Math.max(state.longest, longestSection(document));
         states.set(document.name, state);
         return true;
       }
@@ -387,14 +380,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
       }
       mergeSection(document, state, by, row.id, row);
     }
-    const order = document.getArray<string>('order');
-    const ids = rows.map((row) => row.id);
-    if (order.toArray().join() !== ids.join()) {
-      document.transact(() => {
-        order.delete(0, order.length);
-        order.insert(0, ids);
-      }, LOAD_ORIGIN);
-    }
+    setOrder(document, rows.map((row) => row.id));
     const premise = String(article.premise ?? '');
     if (premise !== state.premise) {
       // Stored from the document (by a store whose state was not saved), or written by someone else.
@@ -403,8 +389,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
       state.premise = premise;
     }
     await flushMerges(document, state);
-    state.longest = 0;
-    for (const id of order.toArray()) state.longest = Math.max(state.longest, fragmentLength(document.getXmlFragment(sectionField(id))));
+    state.longest = longestSection(document);
     state.current = true;
     log.info(`live ${document.name}: this process stores it now`);
     await store(document, state);
@@ -539,6 +524,23 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
     if (state.own.size > 1000) state.own.clear();
   }
 
+  /** The characters of the document's longest section (the 2,000,000 limit is checked against it). */
+  function longestSection(document: Document): number {
+    let longest = 0;
+    for (const id of document.getArray<string>('order').toArray()) longest = Math.max(longest, fragmentLength(document.getXmlFragment(sectionField(id))));
+    return longest;
+  }
+
+  /** Makes the document's section order the stored one (the server alone writes it). */
+  function setOrder(document: Document, ids: string[]) {
+    const order = document.getArray<string>('order');
+    if (order.toArray().join() === ids.join()) return;
+    document.transact(() => {
+      order.delete(0, order.length);
+      order.insert(0, ids);
+    }, LOAD_ORIGIN);
+  }
+
   /** Makes a text hold `value` by its common prefix and suffix: one delete and one insert. */
   function setText(text: Y.Text, value: string) {
     const current = text.toString();
@@ -620,14 +622,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
         document.transact(() => meta.set(`changed:${change.sectionId}`, { name: by.name, kind: by.kind, at }), LOAD_ORIGIN);
       }
       // The order as stored (the server alone writes it).
-      const order = document.getArray<string>('order');
-      const ids = rows.map((row) => row.id);
-      if (order.toArray().join() !== ids.join()) {
-        document.transact(() => {
-          order.delete(0, order.length);
-          order.insert(0, ids);
-        }, LOAD_ORIGIN);
-      }
+      setOrder(document, rows.map((row) => row.id));
       for (const row of rows) {
         if (!state.synced.has(row.id)) {
           // A section this document never had (inserted): filled as stored.
