@@ -20,6 +20,7 @@ const common = {
   transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`, '<rootDir>/dist/'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
   modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/build/', '<rootDir>/.tmp/'],
+  resolver: '<rootDir>/tests/helpers/jest-resolver.js',
 };
 
 /**

@@ -1,6 +1,7 @@
 /**
  * The import graph of our source: every module specifier of every file (imports, type-only
- * imports, `export ... from`, `require()`, `import()`), resolved to a path when it is relative.
+ * imports, `export ... from`, `require()`, `import()`), resolved to a path when it is relative
+ * or names the kernel by its alias.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,7 +14,7 @@ export interface ImportEdge {
   from: string;
   /** The specifier as written. */
   specifier: string;
-  /** Where a relative specifier points, relative to the app root (no extension resolution needed to compare folders). */
+  /** Where a relative or `#kernel/` specifier points, relative to the app root (no extension resolution needed to compare folders). */
   resolved?: string;
 }
 
@@ -40,8 +41,15 @@ export function importsOf(file: string, text: string): ImportEdge[] {
   return info.importedFiles.map(({ fileName: specifier }) => ({
     from: file,
     specifier,
-    resolved: specifier.startsWith('.') ? path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier)) : undefined,
+    resolved: resolve(file, specifier),
   }));
+}
+
+/** Where a specifier points, relative to the app root: relative ones, and the kernel's alias (`#kernel/db` is src/kernel/db). */
+function resolve(file: string, specifier: string): string | undefined {
+  if (specifier.startsWith('.')) return path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier));
+  if (specifier.startsWith('#kernel/')) return path.posix.join('src/kernel', specifier.slice('#kernel/'.length));
+  return undefined;
 }
 
 export function importsUnder(dir: string): ImportEdge[] {

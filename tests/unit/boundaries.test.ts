@@ -69,6 +69,13 @@ describe('import boundaries', () => {
     expect(crossPluginImports(plugins)).toEqual([]);
   });
 
+  it('a plugin names the kernel by its alias (#kernel/...), never by a relative path', () => {
+    // Its strapi-server.js is the exception: Strapi requires it from src/ before anything is compiled.
+    const found = plugins.filter((e) => !e.from.endsWith('/strapi-server.js') && e.specifier.startsWith('.') && e.resolved?.startsWith('src/kernel/')).map(describeEdge);
+    expect(found).toEqual([]);
+    expect(plugins.filter((e) => e.specifier.startsWith('#kernel/') && e.resolved?.startsWith('src/kernel/')).length).toBeGreaterThan(200);
+  });
+
   it('the kernel imports no plugin', () => {
     const found = importsUnder('src/kernel').filter((e) => e.resolved?.startsWith('src/plugins/')).map(describeEdge);
     expect(found).toEqual([]);

@@ -5,7 +5,7 @@
  * plugin's translations.
  */
 import { Book, Clock, Sparkle } from '@strapi/icons';
-import { registerTranslations } from '../../../../kernel/admin-ui/translations';
+import { registerTranslations } from '#kernel/admin-ui/translations';
 import { skipStrapiGuidedTour } from './guided-tour';
 import { PERMISSIONS } from './permissions';
 import { PLUGIN_ID, t } from './pluginId';

@@ -1,4 +1,4 @@
-import { translationId } from '../../../../kernel/admin-ui/translations';
+import { translationId } from '#kernel/admin-ui/translations';
 
 export const PLUGIN_ID = 'quire';
 

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { mountRootRoutes } from '../../../../kernel/routes';
+import { mountRootRoutes } from '#kernel/routes';
 import { routes } from './routes';
 import { QUIRE_ACTION_DEFINITIONS } from './permissions';
 import { backfillHtmlText, ensureSearchIndex } from './repositories/search-index';

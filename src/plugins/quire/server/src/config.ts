@@ -5,7 +5,7 @@
  */
 import os from 'node:os';
 import type { Core } from '@strapi/strapi';
-import { bool, duration, hostList, int, readSetting, readSettings, text, url, type ConfigOf, type EnvSource } from '../../../../kernel/config';
+import { bool, duration, hostList, int, readSetting, readSettings, text, url, type ConfigOf, type EnvSource } from '#kernel/config';
 import { DEFAULT_POLL_INTERVAL_SECONDS, MAX_POLL_INTERVAL_SECONDS } from './domain/device-login';
 import { DEFAULT_MAX_PIXELS } from './domain/upload-file';
 

@@ -3,7 +3,7 @@
  * the kernel's authenticator (services/auth.ts registerUserCredentials): one security scheme per
  * kind. scripts/openapi.js reads them too, to write docs/openapi.json without booting.
  */
-import type { SecurityScheme } from '../../../../kernel/auth';
+import type { SecurityScheme } from '#kernel/auth';
 import { API_KEY_PREFIX } from './services/keys';
 import { SESSION_COOKIE } from './services/web-sessions';
 import { AUTHORIZE_PATH } from './pages/oauth-page';

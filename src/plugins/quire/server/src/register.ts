@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
-import { registerPrefixes } from '../../../../kernel/envelope';
-import { declareRoutes } from '../../../../kernel/routes';
+import { registerPrefixes } from '#kernel/envelope';
+import { declareRoutes } from '#kernel/routes';
 import { routes } from './routes';
 import { registerUserCredentials } from './services/auth';
 import { extendUploadPlugin } from './upload-extension';

@@ -4,7 +4,7 @@
  * plugin::triggers.read, and the plugin's translations.
  */
 import { Lightning, WarningCircle } from '@strapi/icons';
-import { registerTranslations } from '../../../../kernel/admin-ui/translations';
+import { registerTranslations } from '#kernel/admin-ui/translations';
 import { PERMISSIONS } from './permissions';
 import { PLUGIN_ID, t } from './pluginId';
 

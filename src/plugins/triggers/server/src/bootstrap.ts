@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { mountRootRoutes } from '../../../../kernel/routes';
+import { mountRootRoutes } from '#kernel/routes';
 import { warmCompiler } from './domain/input-schema';
 import { TRIGGERS_ACTION_DEFINITIONS } from './permissions';
 import { routes } from './routes';

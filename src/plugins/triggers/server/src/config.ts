@@ -4,7 +4,7 @@
  * line (src/kernel/config.ts). Services read the result with `triggersConfig(strapi)`.
  */
 import type { Core } from '@strapi/strapi';
-import { duration, hostList, int, readSettings, text, type EnvSource } from '../../../../kernel/config';
+import { duration, hostList, int, readSettings, text, type EnvSource } from '#kernel/config';
 
 export const settings = {
   /** Accepted triggers per minute per process instance. */

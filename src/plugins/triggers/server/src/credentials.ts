@@ -14,11 +14,11 @@
  * why the first one presented failed, in the same words whether or not the ids exist.
  */
 import { randomBytes } from 'node:crypto';
-import { appRateLimits } from '../../../../kernel/rate-limit';
+import { appRateLimits } from '#kernel/rate-limit';
 import type { Core } from '@strapi/strapi';
-import { bearerToken, headerValue, registerCredential, type AuthRequest, type Caller, type SecurityScheme } from '../../../../kernel/auth';
+import { bearerToken, headerValue, registerCredential, type AuthRequest, type Caller, type SecurityScheme } from '#kernel/auth';
 import type { InstanceCaller } from '../../../../contracts/credentials';
-import { notFound, rateLimited } from '../../../../kernel/errors';
+import { notFound, rateLimited } from '#kernel/errors';
 import { INSTANCE_KEY_PREFIX, keyKind, ORGANIZATION_KEY_PREFIX } from './domain/keys';
 import { decodeSigningSecret, SIGNATURE_FAILURE_MESSAGES, signatureHeadersOf, verify } from './domain/signature';
 import type { TriggerWorkflow } from './services/workflows';

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
-import { registerPrefixes } from '../../../../kernel/envelope';
-import { declareRoutes } from '../../../../kernel/routes';
+import { registerPrefixes } from '#kernel/envelope';
+import { declareRoutes } from '#kernel/routes';
 import { registerTriggerCredentials } from './credentials';
 import { routes } from './routes';
 

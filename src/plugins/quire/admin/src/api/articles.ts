@@ -3,9 +3,9 @@
  * rename, delete to the trash, the preview of its public page, publish, the owners and users
  * an article can belong to. Reads are hooks (loading, reload); writes are calls.
  */
-import { dataOf, useClient } from '../../../../../kernel/admin-ui/fetch';
-import type { AdminItem, AdminList } from '../../../../../kernel/admin-ui/types';
-import { useAdminGet } from '../../../../../kernel/admin-ui/use-admin-get';
+import { dataOf, useClient } from '#kernel/admin-ui/fetch';
+import type { AdminItem, AdminList } from '#kernel/admin-ui/types';
+import { useAdminGet } from '#kernel/admin-ui/use-admin-get';
 import type { AdminArticle, AdminArticleDetail, AdminPreview, ArticleOnly, CreateArticleInput, Owner, Published, UserSummaryList } from './schema-types';
 
 /** The admin routes of one article. */

@@ -1,5 +1,5 @@
 /** Around the live canvas: who is present, link previews for pasted URLs, the admin's session kept fresh. */
-import { dataOf, useClient } from '../../../../../kernel/admin-ui/fetch';
+import { dataOf, useClient } from '#kernel/admin-ui/fetch';
 import { articleUrl } from './articles';
 import type { Presence, UnfurlPreview } from './schema-types';
 

@@ -1,5 +1,5 @@
 /** The Brief of an article: its premise and notes. Note writes are conditional (If-Match with the note's ETag). */
-import { dataOf, readVersioned, useClient, type Versioned } from '../../../../../kernel/admin-ui/fetch';
+import { dataOf, readVersioned, useClient, type Versioned } from '#kernel/admin-ui/fetch';
 import type { FetchOptions } from '@strapi/strapi/admin';
 import { articleUrl } from './articles';
 import type { Brief, CreateNoteInput, NoteOnly, NotesOnly, NoteWithMap, PatchBriefInput, PatchNoteInput, PremiseOnly } from './schema-types';

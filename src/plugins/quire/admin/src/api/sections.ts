@@ -2,7 +2,7 @@
  * An article's sections (the canvas): the outline and its ETag, the sections, one section
  * with its ETag, add, move, delete, and a section's versions (history, restore).
  */
-import { dataOf, readVersioned, useClient, type Versioned } from '../../../../../kernel/admin-ui/fetch';
+import { dataOf, readVersioned, useClient, type Versioned } from '#kernel/admin-ui/fetch';
 import type { FetchOptions } from '@strapi/strapi/admin';
 import { articleUrl } from './articles';
 import type { Actor } from '../api';

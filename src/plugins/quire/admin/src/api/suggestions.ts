@@ -1,5 +1,5 @@
 /** Suggestions on an article (edits proposed by a suggest-scoped caller), and an editor's decision on each. */
-import { dataOf, useClient } from '../../../../../kernel/admin-ui/fetch';
+import { dataOf, useClient } from '#kernel/admin-ui/fetch';
 import { articleUrl } from './articles';
 import type { AdminSuggestionsInPlace, SuggestionAccepted, SuggestionList, SuggestionOnly, SuggestionsQuery } from './schema-types';
 

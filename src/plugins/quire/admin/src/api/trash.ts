@@ -2,9 +2,9 @@
  * The trash: deleted articles (kept 30 days, restorable from the Trash page) and an article's
  * deleted sections (restorable from the canvas's Trash panel).
  */
-import { dataOf, useClient } from '../../../../../kernel/admin-ui/fetch';
-import type { AdminList } from '../../../../../kernel/admin-ui/types';
-import { useAdminGet } from '../../../../../kernel/admin-ui/use-admin-get';
+import { dataOf, useClient } from '#kernel/admin-ui/fetch';
+import type { AdminList } from '#kernel/admin-ui/types';
+import { useAdminGet } from '#kernel/admin-ui/use-admin-get';
 import { articleUrl } from './articles';
 import type { AdminArticleDetail, AdminTrashedArticle, Outline, RestoreFromTrashInput, TrashList } from './schema-types';
 

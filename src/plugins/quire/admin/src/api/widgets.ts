@@ -1,5 +1,5 @@
 /** The admin home's widgets: articles agents changed, suggestions waiting. */
-import { useAdminGet } from '../../../../../kernel/admin-ui/use-admin-get';
+import { useAdminGet } from '#kernel/admin-ui/use-admin-get';
 import type { AdminAgentChanges, AdminPendingSuggestions } from './schema-types';
 
 export const useAgentChanges = (limit = 5) => useAdminGet<{ data: AdminAgentChanges }>('/quire/widgets/agent-changes', { limit });

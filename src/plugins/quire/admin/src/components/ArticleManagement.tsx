@@ -9,8 +9,8 @@ import { Badge, Box, Button, Combobox, ComboboxOption, Dialog, Field, Flex, Moda
 import { Eye, Pencil, Trash } from '@strapi/icons';
 import { useDebounce } from '@strapi/strapi/admin';
 import * as React from 'react';
-import { useAdminMutation } from '../../../../../kernel/admin-ui/use-admin-mutation';
-import type { Message } from '../../../../../kernel/admin-ui/use-messages';
+import { useAdminMutation } from '#kernel/admin-ui/use-admin-mutation';
+import type { Message } from '#kernel/admin-ui/use-messages';
 import { useArticlesApi, useUsers } from '../api/articles';
 import type { AdminArticleDetail, AdminPreview } from '../api/schema-types';
 import { useMessages } from '../messages';

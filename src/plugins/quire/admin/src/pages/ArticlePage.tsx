@@ -41,7 +41,7 @@ import { useLiveApi } from '../api/live';
 import { useSectionsApi } from '../api/sections';
 import { useTrashApi } from '../api/trash';
 import { useMessages } from '../messages';
-import { usePermissions } from '../../../../../kernel/admin-ui/use-permissions';
+import { usePermissions } from '#kernel/admin-ui/use-permissions';
 
 export { POLL_MS } from '../canvas/useCanvasSections';
 export { PRESENCE_MS } from '../canvas/usePresentAgents';

@@ -9,10 +9,10 @@ import { Layouts, Page, SearchInput, useDebounce, useIsMobile, useQueryParams } 
 import * as React from 'react';
 import { useIntl } from 'react-intl';
 import { NavLink, useNavigate } from 'react-router-dom';
-import { CardDetails, CellText, ListView, type ListColumn } from '../../../../../kernel/admin-ui/list-view';
-import { searchText } from '../../../../../kernel/admin-ui/query';
-import { UserName } from '../../../../../kernel/admin-ui/user-name';
-import { usePermissions } from '../../../../../kernel/admin-ui/use-permissions';
+import { CardDetails, CellText, ListView, type ListColumn } from '#kernel/admin-ui/list-view';
+import { searchText } from '#kernel/admin-ui/query';
+import { UserName } from '#kernel/admin-ui/user-name';
+import { usePermissions } from '#kernel/admin-ui/use-permissions';
 import { useArticleList, useOwners } from '../api/articles';
 import type { AdminArticle } from '../api/schema-types';
 import { ArticleActions, ChangedBadge, NewArticleButton } from '../components/ArticleManagement';

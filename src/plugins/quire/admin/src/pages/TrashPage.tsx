@@ -9,10 +9,10 @@ import { BackButton, Layouts, Page, useQueryParams } from '@strapi/strapi/admin'
 import * as React from 'react';
 import { useIntl } from 'react-intl';
 import { useNavigate } from 'react-router-dom';
-import { CardDetails, CellText, ListView, type ListColumn } from '../../../../../kernel/admin-ui/list-view';
-import { useAdminMutation } from '../../../../../kernel/admin-ui/use-admin-mutation';
-import { usePermissions } from '../../../../../kernel/admin-ui/use-permissions';
-import { UserName } from '../../../../../kernel/admin-ui/user-name';
+import { CardDetails, CellText, ListView, type ListColumn } from '#kernel/admin-ui/list-view';
+import { useAdminMutation } from '#kernel/admin-ui/use-admin-mutation';
+import { usePermissions } from '#kernel/admin-ui/use-permissions';
+import { UserName } from '#kernel/admin-ui/user-name';
 import type { AdminTrashedArticle } from '../api/schema-types';
 import { useTrashApi, useTrashedArticles } from '../api/trash';
 import { useMessages } from '../messages';

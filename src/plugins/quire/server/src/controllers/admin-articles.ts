@@ -3,7 +3,7 @@
  * list, the owner filter, and articles from the panel (create, rename, the trash, preview).
  */
 import type { Core } from '@strapi/strapi';
-import { adminController, reply } from '../../../../../kernel/routes';
+import { adminController, reply } from '#kernel/routes';
 import { adminArticleRoutes } from '../routes/admin';
 import { editorOf } from './conditional';
 import { getService } from '../services/get-service';

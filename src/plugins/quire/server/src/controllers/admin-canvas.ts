@@ -9,7 +9,7 @@
  * change, decided by the editor (`decidedBy`), with the content API's 412 (stale) and 409.
  */
 import type { Core } from '@strapi/strapi';
-import { adminController, reply } from '../../../../../kernel/routes';
+import { adminController, reply } from '#kernel/routes';
 import { outlineTag } from '../domain/etags';
 import { adminCanvasRoutes } from '../routes/admin';
 import { getService, type QuireServiceMap } from '../services/get-service';

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { controller } from '../../../../../kernel/routes';
+import { controller } from '#kernel/routes';
 import { articleRoutes } from '../routes/articles';
 import { getService } from '../services/get-service';
 import { actorOf, tagged } from './conditional';

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type { UserCaller } from '../../../../../contracts/credentials';
-import { ApiError } from '../../../../../kernel/errors';
-import { pageController, text, type CsrfPurpose, type Page } from '../../../../../kernel/page-kit';
+import { ApiError } from '#kernel/errors';
+import { pageController, text, type CsrfPurpose, type Page } from '#kernel/page-kit';
 import { PAGE_PATH, confirmPage, decidedPage, enterCodePage, problemPage, signInPage, type PageUser } from '../pages/login-page';
 import { cliLoginPageRoutes } from '../routes/pages';
 import { getService } from '../services/get-service';

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { controller } from '../../../../../kernel/routes';
+import { controller } from '#kernel/routes';
 import { DEFAULT_DEVICE_NAME } from '../domain/device-login';
 import { cliLoginRoutes } from '../routes/cli-login';
 import { getService } from '../services/get-service';

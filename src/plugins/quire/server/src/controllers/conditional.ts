@@ -5,8 +5,8 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { UserCaller } from '../../../../../contracts/credentials';
-import { notModified, parseIfMatch } from '../../../../../kernel/conditional';
-import { notModifiedReply, reply } from '../../../../../kernel/routes';
+import { notModified, parseIfMatch } from '#kernel/conditional';
+import { notModifiedReply, reply } from '#kernel/routes';
 import type { Actor } from '../services/edit-types';
 import { getService } from '../services/get-service';
 

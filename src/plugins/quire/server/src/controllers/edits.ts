@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
-import { parseIfMatch } from '../../../../../kernel/conditional';
-import { controller, reply } from '../../../../../kernel/routes';
+import { parseIfMatch } from '#kernel/conditional';
+import { controller, reply } from '#kernel/routes';
 import { outlineTag } from '../domain/etags';
 import { editRoutes } from '../routes/edits';
 import type { EditOutcome } from '../services/edit-types';

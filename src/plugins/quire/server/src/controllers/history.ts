@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { controller, reply } from '../../../../../kernel/routes';
+import { controller, reply } from '#kernel/routes';
 import { historyRoutes } from '../routes/history';
 import { getService } from '../services/get-service';
 import { actorOf, precondition } from './conditional';

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import type { Caller } from '../../../../../kernel/auth';
+import type { Caller } from '#kernel/auth';
 import adminArticles from './admin-articles';
 import adminCanvas from './admin-canvas';
 import articles from './articles';

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { controller } from '../../../../../kernel/routes';
+import { controller } from '#kernel/routes';
 import { keyRoutes } from '../routes/keys';
 import { getService } from '../services/get-service';
 

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { ApiError } from '../../../../../kernel/errors';
+import { ApiError } from '#kernel/errors';
 import { McpEndpoint, toolset } from '../mcp/server';
 import { articleTools } from '../mcp/catalog';
 

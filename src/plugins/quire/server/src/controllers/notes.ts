@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { controller, reply } from '../../../../../kernel/routes';
+import { controller, reply } from '#kernel/routes';
 import { noteRoutes } from '../routes/notes';
 import { getService } from '../services/get-service';
 import { actorOf, authorOf, precondition, tagged } from './conditional';

@@ -1,9 +1,9 @@
 import type { Core } from '@strapi/strapi';
-import { publicUrl } from '../../../../../kernel/config';
-import { ApiError } from '../../../../../kernel/errors';
+import { publicUrl } from '#kernel/config';
+import { ApiError } from '#kernel/errors';
 import type { UserCaller } from '../../../../../contracts/credentials';
-import { pageController, text, type CsrfPurpose, type Page } from '../../../../../kernel/page-kit';
-import { controller } from '../../../../../kernel/routes';
+import { pageController, text, type CsrfPurpose, type Page } from '#kernel/page-kit';
+import { controller } from '#kernel/routes';
 import { OAuthError, authorizationServerMetadata, isS256Challenge, protectedResourceMetadata, scopeOf, type OAuthScope } from '../domain/oauth';
 import { AUTHORIZE_PATH, consentPage, oauthProblemPage, oauthSignInPage } from '../pages/oauth-page';
 import { oauthGrantRoutes, oauthRoutes } from '../routes/oauth';

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { controller } from '../../../../../kernel/routes';
+import { controller } from '#kernel/routes';
 import { articleUuid } from '../repositories/store';
 import { presenceRoutes } from '../routes/presence';
 

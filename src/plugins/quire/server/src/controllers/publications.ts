@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { controller } from '../../../../../kernel/routes';
+import { controller } from '#kernel/routes';
 import { publicationRoutes } from '../routes/publications';
 import { actorOf, authorOf } from './conditional';
 import { getService } from '../services/get-service';

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { controller } from '../../../../../kernel/routes';
+import { controller } from '#kernel/routes';
 import { searchRoutes } from '../routes/search';
 import { getService } from '../services/get-service';
 

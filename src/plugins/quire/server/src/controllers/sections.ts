@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import type { UserCaller } from '../../../../../contracts/credentials';
-import { controller, reply } from '../../../../../kernel/routes';
+import { controller, reply } from '#kernel/routes';
 import { sectionRoutes } from '../routes/sections';
 import { getService } from '../services/get-service';
 import { actorOf, credentialOf, precondition, tagged } from './conditional';

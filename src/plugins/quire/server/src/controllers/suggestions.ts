@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { controller, reply, type Handler } from '../../../../../kernel/routes';
+import { controller, reply, type Handler } from '#kernel/routes';
 import { suggestionRoutes } from '../routes/suggestions';
 import { getService } from '../services/get-service';
 import { actorOf, credentialOf } from './conditional';

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { controller } from '../../../../../kernel/routes';
+import { controller } from '#kernel/routes';
 import { uploadRoutes } from '../routes/media';
 import { getService } from '../services/get-service';
 

@@ -3,7 +3,7 @@
  * is unique among its siblings. Pure code; the services do the indexed lookups.
  */
 import { randomUUID } from 'node:crypto';
-import { invalidArgument, notFound } from '../../../../../kernel/errors';
+import { invalidArgument, notFound } from '#kernel/errors';
 
 /** Anchors handed out are never shorter than this, so they stay valid as an article grows. */
 export const MIN_ANCHOR_LENGTH = 6;

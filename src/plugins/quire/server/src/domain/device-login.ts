@@ -1,5 +1,5 @@
 import { createHmac, randomInt } from 'node:crypto';
-import { generateSecret } from '../../../../../kernel/secrets';
+import { generateSecret } from '#kernel/secrets';
 
 /**
  * The device-authorisation flow of the CLI (in the manner of RFC 8628): the device holds a long

@@ -1,5 +1,5 @@
 import { isMap, isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
-import { invalidArgument } from '../../../../../kernel/errors';
+import { invalidArgument } from '#kernel/errors';
 
 /** `---` on the first line, YAML, then `---` (or `...`) on a line of its own. */
 const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;

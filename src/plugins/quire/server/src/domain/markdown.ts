@@ -17,7 +17,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
-import { invalidArgument } from '../../../../../kernel/errors';
+import { invalidArgument } from '#kernel/errors';
 
 /** One section as the pipeline produces it (the stored fields that are not ids or order). */
 export interface SectionContent {

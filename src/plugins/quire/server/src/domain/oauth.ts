@@ -3,7 +3,7 @@
  * redirect URIs, scopes, the metadata documents (RFC 8414, RFC 9728) and the OAuth error format.
  */
 import { createHash } from 'node:crypto';
-import { safeEqual } from '../../../../../kernel/secrets';
+import { safeEqual } from '#kernel/secrets';
 
 export const OAUTH_SCOPES = ['write', 'suggest', 'read'] as const;
 export type OAuthScope = (typeof OAUTH_SCOPES)[number];

@@ -14,7 +14,7 @@ import { absolutizeHtml, absolutizeMarkdown } from './absolute-urls';
 import { htmlToMarkdown } from './html-to-markdown';
 import { sanitizeHtml } from './markdown';
 import { renderPublicPage } from './public-page';
-import { trimTrailingSlashes } from '../../../../../kernel/config';
+import { trimTrailingSlashes } from '#kernel/config';
 
 export interface PublishedSection {
   source: string;

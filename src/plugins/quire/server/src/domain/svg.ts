@@ -1,6 +1,6 @@
 import createDOMPurify from 'dompurify';
 import { JSDOM } from 'jsdom';
-import { invalidArgument } from '../../../../../kernel/errors';
+import { invalidArgument } from '#kernel/errors';
 
 /**
  * SVG is a document, not just an image: opened directly it runs script on our origin. An

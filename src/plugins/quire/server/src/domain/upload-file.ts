@@ -1,9 +1,9 @@
 import type { Readable } from 'node:stream';
-import { readCapped } from '../../../../../kernel/capped-stream';
+import { readCapped } from '#kernel/capped-stream';
 // file-type/core: the buffer API, without the Node file helpers (whose export map Jest cannot resolve).
 import { fileTypeFromBuffer } from 'file-type/core';
 import sharp from 'sharp';
-import { invalidArgument } from '../../../../../kernel/errors';
+import { invalidArgument } from '#kernel/errors';
 import { sanitizeUploadedSvg } from './svg';
 
 /**

@@ -8,7 +8,7 @@
  * Each export is a task by name, taking one structured-cloneable value. Modules that load
  * jsdom are required on first use, so that threads doing only Markdown start fast.
  */
-import { workerTask } from '../../../../../kernel/worker-task';
+import { workerTask } from '#kernel/worker-task';
 import * as diff from './diff';
 import * as frontMatter from './front-matter';
 import * as htmlReplace from './html-replace';

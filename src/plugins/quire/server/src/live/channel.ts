@@ -26,7 +26,7 @@ import { Redis as RedisExtension } from '@hocuspocus/extension-redis';
 import IORedis from 'ioredis';
 import { WebSocketServer, type WebSocket } from 'ws';
 import * as Y from 'yjs';
-import { ApiError } from '../../../../../kernel/errors';
+import { ApiError } from '#kernel/errors';
 import { liveRepository } from '../repositories/live';
 import { normalizeId } from '../domain/anchors';
 import type { ArticleChange, ArticleEvent, EventActor } from '../domain/article-events';

@@ -31,8 +31,8 @@ import {
   type MessageExtraInfo,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Caller } from '../../../../../kernel/auth';
-import { invokeRoute } from '../../../../../kernel/invoke';
+import type { Caller } from '#kernel/auth';
+import { invokeRoute } from '#kernel/invoke';
 import { BATCH_CONCURRENCY, FIRST_VERSION_WITHOUT_BATCHES, limiter, MAX_BATCH_MESSAGES } from './limits';
 import { callSkill, listSkillTools } from './skills';
 import { routeFor, type Tool } from './tools';

@@ -6,7 +6,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ApiError } from '../../../../../kernel/errors';
+import { ApiError } from '#kernel/errors';
 import type { SkillCallResult } from '../../../../../contracts/plugin-services';
 import { triggersService } from '../triggers';
 import { toolError } from './server';

@@ -9,7 +9,7 @@
  * then the tool is simply not listed.
  */
 import { z } from 'zod';
-import type { AnyRoute } from '../../../../../kernel/routes';
+import type { AnyRoute } from '#kernel/routes';
 import { MIN_ANCHOR_LENGTH } from '../domain/anchors';
 
 export interface ToolSpec {

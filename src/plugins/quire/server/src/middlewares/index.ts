@@ -1,4 +1,4 @@
-import { guardMiddleware } from '../../../../../kernel/routes';
+import { guardMiddleware } from '#kernel/routes';
 import authRateLimit from './auth-rate-limit';
 import oauthErrors from './oauth-errors';
 import uploadHeaders from './upload-headers';

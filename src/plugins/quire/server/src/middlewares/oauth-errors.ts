@@ -7,7 +7,7 @@
  * under /oauth (RFC 6749 5.2, RFC 7009 2.2.1). The envelope does the same for our /api prefixes
  * (kernel/envelope.ts); /oauth is not one of them, so without this Strapi's own shape answered.
  */
-import { tooDeep } from '../../../../../kernel/json-depth';
+import { tooDeep } from '#kernel/json-depth';
 import { OAuthError, PATHS } from '../domain/oauth';
 
 const OAUTH_PREFIX = '/oauth/';

@@ -5,8 +5,8 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { containsPattern } from '../../../../../kernel/admin-routes';
-import { repositoryOf, tableName } from '../../../../../kernel/db';
+import { containsPattern } from '#kernel/admin-routes';
+import { repositoryOf, tableName } from '#kernel/db';
 import { TABLE } from './store';
 
 const USER_UID = 'plugin::users-permissions.user';

@@ -7,7 +7,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { iso, repositoryOf, tableName } from '../../../../../kernel/db';
+import { iso, repositoryOf, tableName } from '#kernel/db';
 import { TABLE, toInt } from '../repositories/store';
 
 const USER_UID = 'plugin::users-permissions.user';

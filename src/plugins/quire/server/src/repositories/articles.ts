@@ -5,8 +5,8 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { iso, repositoryOf, tableName } from '../../../../../kernel/db';
-import { invalidArgument } from '../../../../../kernel/errors';
+import { iso, repositoryOf, tableName } from '#kernel/db';
+import { invalidArgument } from '#kernel/errors';
 import type { ArticleRecord } from '../schemas/records';
 import { TABLE, UID } from './store';
 

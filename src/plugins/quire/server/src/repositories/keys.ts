@@ -3,8 +3,8 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { roleAllowsColumn } from '../../../../../kernel/permissions';
-import { knexOf, repositoryOf, tableName } from '../../../../../kernel/db';
+import { roleAllowsColumn } from '#kernel/permissions';
+import { knexOf, repositoryOf, tableName } from '#kernel/db';
 
 export const KEYS_TABLE = 'quire_api_keys';
 export const KEY_UID = 'plugin::quire.api-key';

@@ -6,7 +6,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { repositoryOf, tableName } from '../../../../../kernel/db';
+import { repositoryOf, tableName } from '#kernel/db';
 import { TABLE } from './store';
 
 export interface LiveStateRow {

@@ -3,7 +3,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { repositoryOf, tableName } from '../../../../../kernel/db';
+import { repositoryOf, tableName } from '#kernel/db';
 import { newId } from '../domain/anchors';
 import type { NoteAuthor, NoteKind } from '../schemas/records';
 import { TABLE, UID } from './store';

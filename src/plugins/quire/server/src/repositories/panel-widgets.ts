@@ -5,7 +5,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { iso, repositoryOf, tableName } from '../../../../../kernel/db';
+import { iso, repositoryOf, tableName } from '#kernel/db';
 import { TABLE, toInt } from '../repositories/store';
 
 /** How many of the newest agent-written sections are read to find the articles they belong to. */

@@ -4,7 +4,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { iso, repositoryOf, tableName } from '../../../../../kernel/db';
+import { iso, repositoryOf, tableName } from '#kernel/db';
 import { TABLE } from './store';
 
 export interface PremiseRevisionRow {

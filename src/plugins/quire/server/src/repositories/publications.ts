@@ -4,7 +4,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { iso, knexOf, repositoryOf, tableName } from '../../../../../kernel/db';
+import { iso, knexOf, repositoryOf, tableName } from '#kernel/db';
 import { TABLE, UID } from './store';
 
 export interface PublicationDocument {

@@ -11,7 +11,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { repositoryOf, tableName } from '../../../../../kernel/db';
+import { repositoryOf, tableName } from '#kernel/db';
 import { codePoints, ftsQuery, likeContains, MIN_INDEXED_QUERY } from '../domain/search';
 import { newestFirst } from './articles';
 import { TABLE } from './store';

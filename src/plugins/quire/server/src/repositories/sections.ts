@@ -5,7 +5,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { repositoryOf, tableName } from '../../../../../kernel/db';
+import { repositoryOf, tableName } from '#kernel/db';
 import { newId } from '../domain/anchors';
 import type { SectionContent } from '../domain/markdown';
 import type { OutlineItem } from '../domain/outline';

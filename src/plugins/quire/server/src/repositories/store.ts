@@ -11,8 +11,8 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { ambiguousAnchor, anchorOf, normalizeAnchor, normalizeId, prefixUpperBound, unknownAnchor, type AnchorScope } from '../domain/anchors';
-import { knexOf, tableName } from '../../../../../kernel/db';
-import { invalidArgument, notFound } from '../../../../../kernel/errors';
+import { knexOf, tableName } from '#kernel/db';
+import { invalidArgument, notFound } from '#kernel/errors';
 
 export const UID = {
   article: 'plugin::quire.article',

@@ -3,7 +3,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { repositoryOf, tableName } from '../../../../../kernel/db';
+import { repositoryOf, tableName } from '#kernel/db';
 import { TABLE, UID } from './store';
 
 export const SUGGESTION_COLUMNS = ['uuid', 'status', 'note', 'ops', 'resolved_ops', 'base', 'results', 'proposed', 'by_kind', 'by_name', 'decided_at', 'decided_by_kind', 'decided_by_name', 'reason', 'created_at'];

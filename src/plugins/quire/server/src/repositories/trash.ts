@@ -4,7 +4,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { repositoryOf, tableName } from '../../../../../kernel/db';
+import { repositoryOf, tableName } from '#kernel/db';
 import { TABLE } from './store';
 
 export function trashRepository(strapi: Core.Strapi) {

@@ -2,8 +2,8 @@
  * The users-permissions users, as quire reads them (sign-in of our pages, credential changes).
  */
 import type { Core } from '@strapi/strapi';
-import { knexOf, tableName } from '../../../../../kernel/db';
-import { roleAllowsColumn } from '../../../../../kernel/permissions';
+import { knexOf, tableName } from '#kernel/db';
+import { roleAllowsColumn } from '#kernel/permissions';
 
 const USERS = 'plugin::users-permissions.user';
 

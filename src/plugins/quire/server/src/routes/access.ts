@@ -3,8 +3,8 @@
  * declared on the route, checked by the pipeline after parsing, for HTTP and MCP alike.
  */
 import type { UserCaller } from '../../../../../contracts/credentials';
-import { permissionDenied } from '../../../../../kernel/errors';
-import type { AccessRule } from '../../../../../kernel/routes';
+import { permissionDenied } from '#kernel/errors';
+import type { AccessRule } from '#kernel/routes';
 import { mayManageKeys } from '../services/keys';
 
 const KEYS_NEXT =

@@ -4,8 +4,8 @@
  * src/kernel/admin-routes.ts for the conventions and the error format.
  */
 import { z } from 'zod';
-import { adminData, adminErrorAnswers, adminPage } from '../../../../../kernel/admin-routes';
-import { empty } from '../../../../../kernel/routes';
+import { adminData, adminErrorAnswers, adminPage } from '#kernel/admin-routes';
+import { empty } from '#kernel/routes';
 import { QUIRE_ACTIONS } from '../permissions';
 import {
   adminArticle,

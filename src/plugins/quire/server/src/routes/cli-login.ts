@@ -1,4 +1,4 @@
-import { RATE_LIMIT_HEADERS } from '../../../../../kernel/rate-limit';
+import { RATE_LIMIT_HEADERS } from '#kernel/rate-limit';
 import { loginCompleteInput, loginRequestInput } from '../schemas/inputs';
 import { keyIssued, loginRequested } from '../schemas/responses';
 import { route } from './route';

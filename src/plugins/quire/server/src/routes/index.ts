@@ -1,4 +1,4 @@
-import { adminRouter, contentApiRouter, routeList } from '../../../../../kernel/routes';
+import { adminRouter, contentApiRouter, routeList } from '#kernel/routes';
 import { adminArticleRoutes, adminCanvasRoutes } from './admin';
 import { articleRoutes } from './articles';
 import { cliLoginRoutes } from './cli-login';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { content, empty, rawBody } from '../../../../../kernel/routes';
-import { publicUrl } from '../../../../../kernel/config';
+import { content, empty, rawBody } from '#kernel/routes';
+import { publicUrl } from '#kernel/config';
 import { PATHS } from '../domain/oauth';
 import { jsonRpcAnswer } from '../schemas/responses';
 import { FIRST_VERSION_WITHOUT_BATCHES, MAX_BATCH_MESSAGES } from '../mcp/limits';

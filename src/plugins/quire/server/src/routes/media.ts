@@ -1,7 +1,7 @@
-import { RATE_LIMIT_HEADERS } from '../../../../../kernel/rate-limit';
+import { RATE_LIMIT_HEADERS } from '#kernel/rate-limit';
 import { unfurlQuery } from '../schemas/inputs';
 import { imageHosted, preview } from '../schemas/responses';
-import { rawBody } from '../../../../../kernel/routes';
+import { rawBody } from '#kernel/routes';
 import { route, WORKER_ERRORS } from './route';
 
 // Replaces the upload plugin's multipart POST /api/upload (removed in upload-extension.ts).

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { RATE_LIMIT_HEADERS } from '../../../../../kernel/rate-limit';
-import { content, empty, form, page, rawBody, redirect } from '../../../../../kernel/routes';
+import { RATE_LIMIT_HEADERS } from '#kernel/rate-limit';
+import { content, empty, form, page, rawBody, redirect } from '#kernel/routes';
 import { PATHS } from '../domain/oauth';
 import { oauthDecisionForm, oauthSignInForm } from '../schemas/inputs';
 import { authorizationServerMetadata, clientRegistered, grantList, grantRevoked, oauthError, protectedResourceMetadata, tokenIssued } from '../schemas/responses';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { content, empty, form, page, redirect } from '../../../../../kernel/routes';
+import { content, empty, form, page, redirect } from '#kernel/routes';
 import { PAGE_PATH } from '../pages/login-page';
 import { codeForm, decisionForm, loginPageQuery, signInForm, signOutForm } from '../schemas/inputs';
 import { route } from './route';

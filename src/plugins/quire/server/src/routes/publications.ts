@@ -1,4 +1,4 @@
-import { RATE_LIMIT_HEADERS } from '../../../../../kernel/rate-limit';
+import { RATE_LIMIT_HEADERS } from '#kernel/rate-limit';
 import { importArticleInput } from '../schemas/inputs';
 import { articleOnly, articleWithOutline, published } from '../schemas/responses';
 import { articleParams, route, WORKER_ERRORS } from './route';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { empty, routeGroup, type RouteSpec } from '../../../../../kernel/routes';
+import { empty, routeGroup, type RouteSpec } from '#kernel/routes';
 
 /** The credentials of a user: an API key, an OAuth access token, a users-permissions JWT (Bearer), or the session cookie. */
 export const USER_CREDENTIALS = ['api-key', 'oauth', 'jwt', 'session'] as const;

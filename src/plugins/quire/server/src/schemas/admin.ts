@@ -1,7 +1,7 @@
 /** The admin panel's article routes (routes/admin.ts): their queries and what they answer (Strapi's admin format). */
 import { z } from 'zod';
-import { pagingQuery } from '../../../../../kernel/admin-routes';
-import { timestamp } from '../../../../../kernel/schemas';
+import { pagingQuery } from '#kernel/admin-routes';
+import { timestamp } from '#kernel/schemas';
 import { LIMITS, markdownText, titleField } from './inputs';
 import { actor, ARTICLE_STATUSES, sectionRecord, suggestionRecord, userSummary } from './records';
 

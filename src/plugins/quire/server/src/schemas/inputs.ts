@@ -6,7 +6,7 @@
  * and nextAction (`rule`).
  */
 import { z } from 'zod';
-import { describeIssue, rule, withHint, type HintContext } from '../../../../../kernel/parse';
+import { describeIssue, rule, withHint, type HintContext } from '#kernel/parse';
 import { DEFAULT_DEVICE_NAME, DEVICE_NAME_MAX } from '../domain/device-login';
 import { MAX_QUERY_LENGTH } from '../domain/search';
 import { KEY_SCOPES, NOTE_KINDS } from './records';

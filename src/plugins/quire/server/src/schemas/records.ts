@@ -4,7 +4,7 @@
  * its types from them.
  */
 import { z } from 'zod';
-import { timestamp, type Agrees, type SameShape } from '../../../../../kernel/schemas';
+import { timestamp, type Agrees, type SameShape } from '#kernel/schemas';
 import type { LinkPreview as LinkPreviewShape } from '../domain/link-preview';
 import type { OutlineEntry as OutlineEntryShape } from '../domain/outline';
 

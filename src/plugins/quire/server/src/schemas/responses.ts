@@ -4,7 +4,7 @@
  * the CLI takes its types from them (`Data<'articlePage'>`...).
  */
 import { z } from 'zod';
-import { deletedId } from '../../../../../kernel/schemas';
+import { deletedId } from '#kernel/schemas';
 import {
   actor,
   apiKeyRecord,

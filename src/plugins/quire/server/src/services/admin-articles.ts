@@ -4,10 +4,10 @@
  * API (owner-scoped, services/articles) is not involved.
  */
 import type { Core } from '@strapi/strapi';
-import { containsPattern, paginationOf, type Pagination } from '../../../../../kernel/admin-routes';
-import { publicUrl } from '../../../../../kernel/config';
-import { inTransaction, iso } from '../../../../../kernel/db';
-import { invalidArgument, notFound } from '../../../../../kernel/errors';
+import { containsPattern, paginationOf, type Pagination } from '#kernel/admin-routes';
+import { publicUrl } from '#kernel/config';
+import { inTransaction, iso } from '#kernel/db';
+import { invalidArgument, notFound } from '#kernel/errors';
 import { normalizeId } from '../domain/anchors';
 import type { ArticleChange, EventActor } from '../domain/article-events';
 import { adminArticleRepository } from '../repositories/admin-articles';

@@ -12,7 +12,7 @@ import type { NoteInput, NoteMapEntry } from './notes';
 import type { SectionRecord } from './sections';
 import type { Actor } from './edit-types';
 import type { ArticleChange } from '../domain/article-events';
-import { inTransaction } from '../../../../../kernel/db';
+import { inTransaction } from '#kernel/db';
 import { articleRepository, encodeCursor, newestFirst, type ArticleRow } from '../repositories/articles';
 import { articleNotFound, articleUuid, toInt } from '../repositories/store';
 

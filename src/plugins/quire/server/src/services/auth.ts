@@ -1,9 +1,9 @@
 import type { Core } from '@strapi/strapi';
-import { bearerToken, headerValue, registerCredential, type AuthRequest, type CallerUser, type Verdict } from '../../../../../kernel/auth';
+import { bearerToken, headerValue, registerCredential, type AuthRequest, type CallerUser, type Verdict } from '#kernel/auth';
 import type { UserCaller } from '../../../../../contracts/credentials';
 import { USER_CREDENTIAL_SCHEMES } from '../credentials';
 import { userRepository } from '../repositories/users';
-import { publicUrl } from '../../../../../kernel/config';
+import { publicUrl } from '#kernel/config';
 import { API_KEY_PREFIX, type KeyCheck } from './keys';
 import { ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX, CODE_PREFIX } from '../domain/oauth';
 

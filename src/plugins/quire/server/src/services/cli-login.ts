@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
-import { publicUrl } from '../../../../../kernel/config';
+import { publicUrl } from '#kernel/config';
 import { quireConfig } from '../config';
-import { ApiError, notFound } from '../../../../../kernel/errors';
+import { ApiError, notFound } from '#kernel/errors';
 import {
   LOGIN_TTL_SECONDS,
   MAX_POLL_INTERVAL_SECONDS,
@@ -14,7 +14,7 @@ import {
   pollOutcome,
   type LoginStatus,
 } from '../domain/device-login';
-import { hashSecret } from '../../../../../kernel/secrets';
+import { hashSecret } from '#kernel/secrets';
 import { cliLoginRepository } from '../repositories/cli-login';
 
 export const LOGIN_PAGE_PATH = '/cli/login';

@@ -4,7 +4,7 @@
  * suggestions) and the controllers need not import it.
  */
 import type { Knex } from 'knex';
-import type { Precondition } from '../../../../../kernel/conditional';
+import type { Precondition } from '#kernel/conditional';
 import type { EventActor } from '../domain/article-events';
 import type { DiffPart } from '../domain/diff';
 import type { SectionContent } from '../domain/markdown';

@@ -18,8 +18,8 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { ApiError, invalidArgument, notFound } from '../../../../../kernel/errors';
-import { parseIfMatch, preconditionFailed, preconditionHolds, type Precondition } from '../../../../../kernel/conditional';
+import { ApiError, invalidArgument, notFound } from '#kernel/errors';
+import { parseIfMatch, preconditionFailed, preconditionHolds, type Precondition } from '#kernel/conditional';
 import type { AnchorScope } from '../domain/anchors';
 import type { ArticleChange } from '../domain/article-events';
 import type { DiffPart } from '../domain/diff';

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { createEventBus, type EventBus } from '../../../../../kernel/events';
+import { createEventBus, type EventBus } from '#kernel/events';
 import type { ArticleChange, ArticleEvent, EventActor } from '../domain/article-events';
 import { quireConfig } from '../config';
 

@@ -5,8 +5,8 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { notFound } from '../../../../../kernel/errors';
-import { iso } from '../../../../../kernel/db';
+import { notFound } from '#kernel/errors';
+import { iso } from '#kernel/db';
 import { sectionTag } from '../domain/etags';
 import type { SectionContent } from '../domain/markdown';
 import { sectionScope } from '../domain/scopes';

@@ -1,9 +1,9 @@
 import type { Core } from '@strapi/strapi';
 import { quireConfig } from '../config';
 import { LIMITS, importFrontMatter } from '../schemas/inputs';
-import { ApiError, invalidArgument } from '../../../../../kernel/errors';
+import { ApiError, invalidArgument } from '#kernel/errors';
 import type { ArticleDraft, HtmlJob } from '../domain/worker-tasks';
-import { parseInput } from '../../../../../kernel/parse';
+import { parseInput } from '#kernel/parse';
 import type { NoteAuthor, NoteInput } from './notes';
 import type { Subject } from './workers';
 

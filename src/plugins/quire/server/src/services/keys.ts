@@ -1,9 +1,9 @@
 import type { Core } from '@strapi/strapi';
-import type { Scope } from '../../../../../kernel/auth';
+import type { Scope } from '#kernel/auth';
 import type { UserCaller } from '../../../../../contracts/credentials';
-import { invalidArgument, notFound } from '../../../../../kernel/errors';
-import { displayPrefix, generateSecret, hashSecret, safeEqual } from '../../../../../kernel/secrets';
-import { iso, lastUsedRecorder } from '../../../../../kernel/db';
+import { invalidArgument, notFound } from '#kernel/errors';
+import { displayPrefix, generateSecret, hashSecret, safeEqual } from '#kernel/secrets';
+import { iso, lastUsedRecorder } from '#kernel/db';
 import { KEY_UID, keyRepository } from '../repositories/keys';
 import type { ApiKeyRecord } from '../schemas/records';
 

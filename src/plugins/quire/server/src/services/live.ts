@@ -7,7 +7,7 @@ import type { Core } from '@strapi/strapi';
 import type { ArticleEvent } from '../domain/article-events';
 import { quireConfig } from '../config';
 import { startLiveChannel, type LiveChannel } from '../live/channel';
-import { appRedis } from '../../../../../kernel/redis';
+import { appRedis } from '#kernel/redis';
 
 /** Agents count as present this long after a write. */
 export const AGENT_PRESENCE_MS = 60_000;

@@ -4,8 +4,8 @@
  */
 import type { Core } from '@strapi/strapi';
 import { anchorsOf, resolveAnchor, sortIds, type AnchorScope } from '../domain/anchors';
-import { inTransaction, iso } from '../../../../../kernel/db';
-import { preconditionFailed, preconditionHolds, type Precondition } from '../../../../../kernel/conditional';
+import { inTransaction, iso } from '#kernel/db';
+import { preconditionFailed, preconditionHolds, type Precondition } from '#kernel/conditional';
 import { noteTag } from '../domain/etags';
 import { articleRepository } from '../repositories/articles';
 import { FULL_COLUMNS, noteRepository, type NewNote } from '../repositories/notes';

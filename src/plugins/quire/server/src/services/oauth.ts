@@ -6,10 +6,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
-import { ApiError, notFound } from '../../../../../kernel/errors';
-import { generateSecret, hashSecret, safeEqual } from '../../../../../kernel/secrets';
-import { iso, lastUsedRecorder } from '../../../../../kernel/db';
-import { safeFetch } from '../../../../../kernel/safe-fetch';
+import { ApiError, notFound } from '#kernel/errors';
+import { generateSecret, hashSecret, safeEqual } from '#kernel/secrets';
+import { iso, lastUsedRecorder } from '#kernel/db';
+import { safeFetch } from '#kernel/safe-fetch';
 import { quireConfig } from '../config';
 import {
   ACCESS_TOKEN_PREFIX,
@@ -31,7 +31,7 @@ import {
   redirectUriAllowed,
   type OAuthScope,
 } from '../domain/oauth';
-import type { CallerUser } from '../../../../../kernel/auth';
+import type { CallerUser } from '#kernel/auth';
 import { OAUTH_GRANT_UID, oauthRepository } from '../repositories/oauth';
 import { userRepository } from '../repositories/users';
 

@@ -1,10 +1,10 @@
 import type { Core } from '@strapi/strapi';
-import { publicUrl } from '../../../../../kernel/config';
+import { publicUrl } from '#kernel/config';
 import type { Knex } from 'knex';
 import { assemblePublication, type PublicationContent, type PublishedSection } from '../domain/publication';
 import { slugFromTitle, uniqueSlug } from '../domain/slug';
 import { articleRecord, type ArticleRecord } from './articles';
-import { isUniqueViolation } from '../../../../../kernel/db';
+import { isUniqueViolation } from '#kernel/db';
 import { articleRepository } from '../repositories/articles';
 import { publicationRepository } from '../repositories/publications';
 import { articleUuid, lockArticle } from '../repositories/store';

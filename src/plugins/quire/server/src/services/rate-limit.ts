@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
-import { appRateLimits } from '../../../../../kernel/rate-limit';
+import { appRateLimits } from '#kernel/rate-limit';
 
-export type { LimitSpec } from '../../../../../kernel/rate-limit';
+export type { LimitSpec } from '#kernel/rate-limit';
 
 /**
  * The app's named rate limits (kernel/rate-limit.ts appRateLimits), as this plugin's services

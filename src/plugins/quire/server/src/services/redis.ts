@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { appRedis } from '../../../../../kernel/redis';
+import { appRedis } from '#kernel/redis';
 
 /**
  * The app's Redis (kernel/redis.ts: REDIS_URL, REDIS_KEY_PREFIX), as this plugin's services

@@ -10,7 +10,7 @@
  * (article_id, uuid) index), a page of articles at a time; still never the whole table.
  */
 import type { Core } from '@strapi/strapi';
-import { iso } from '../../../../../kernel/db';
+import { iso } from '#kernel/db';
 import { literalPattern, matchText } from '../domain/search';
 import type { Outline } from '../domain/outline';
 import type { SearchMatch } from '../schemas/records';

@@ -4,7 +4,7 @@
  * repositories/sections.
  */
 import type { Core } from '@strapi/strapi';
-import type { Precondition } from '../../../../../kernel/conditional';
+import type { Precondition } from '#kernel/conditional';
 import { outlineTag, sectionTag } from '../domain/etags';
 import { emptySection, type SectionContent } from '../domain/markdown';
 import { ranksBetween } from '../domain/ordering';

@@ -7,9 +7,9 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { ApiError } from '../../../../../kernel/errors';
-import { preconditionFailed, type Precondition } from '../../../../../kernel/conditional';
-import { iso } from '../../../../../kernel/db';
+import { ApiError } from '#kernel/errors';
+import { preconditionFailed, type Precondition } from '#kernel/conditional';
+import { iso } from '#kernel/db';
 import { anchorsOf, newId, resolveAnchor, sortIds, type AnchorScope } from '../domain/anchors';
 import { outlineTag } from '../domain/etags';
 import type { EditOp } from '../schemas/inputs';

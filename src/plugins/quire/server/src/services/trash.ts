@@ -5,8 +5,8 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import type { Precondition } from '../../../../../kernel/conditional';
-import { iso } from '../../../../../kernel/db';
+import type { Precondition } from '#kernel/conditional';
+import { iso } from '#kernel/db';
 import { anchorsOf, resolveAnchor, sortIds, type AnchorScope } from '../domain/anchors';
 import { outlineTag } from '../domain/etags';
 import { revisionRepository } from '../repositories/revisions';

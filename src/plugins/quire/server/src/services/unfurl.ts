@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { quireConfig } from '../config';
-import { ApiError, invalidArgument, notFound } from '../../../../../kernel/errors';
+import { ApiError, invalidArgument, notFound } from '#kernel/errors';
 import { decodeHtml } from '../domain/html-text';
 import { extractLinkPreview, type LinkPreview } from '../domain/link-preview';
 import {
@@ -9,7 +9,7 @@ import {
   FetchFailedError,
   safeFetch,
   type FetchFailureReason,
-} from '../../../../../kernel/safe-fetch';
+} from '#kernel/safe-fetch';
 
 const FETCH_NEXT = 'Check that the link opens in a browser, then retry later.';
 const UNREACHABLE_NEXT = "Check the URL (host name and port); if it is right, check the server's outbound network (DNS, firewall, proxy), then retry.";

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
-import { setPageCookie } from '../../../../../kernel/page-kit';
-import { generateSecret, hashSecret } from '../../../../../kernel/secrets';
-import type { CallerUser } from '../../../../../kernel/auth';
+import { setPageCookie } from '#kernel/page-kit';
+import { generateSecret, hashSecret } from '#kernel/secrets';
+import type { CallerUser } from '#kernel/auth';
 import { userRepository } from '../repositories/users';
 import { webSessionRepository } from '../repositories/web-sessions';
 

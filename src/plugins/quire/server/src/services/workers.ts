@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
-import { createWorkerPool, PoolBusyError, TaskLimitError, type WorkerPool } from '../../../../../kernel/worker-pool';
-import type { SerializedError } from '../../../../../kernel/worker-task';
-import { ApiError, invalidArgument, rateLimited } from '../../../../../kernel/errors';
+import { createWorkerPool, PoolBusyError, TaskLimitError, type WorkerPool } from '#kernel/worker-pool';
+import type { SerializedError } from '#kernel/worker-task';
+import { ApiError, invalidArgument, rateLimited } from '#kernel/errors';
 import { quireConfig } from '../config';
 import type { Tasks } from '../domain/worker-tasks';
 

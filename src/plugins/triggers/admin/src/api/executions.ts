@@ -1,7 +1,7 @@
 /** An instance's executions: the list, one with its attempts, replay; and the failures of every instance (the home widget). */
-import { dataOf, useClient } from '../../../../../kernel/admin-ui/fetch';
-import type { AdminItem, AdminList } from '../../../../../kernel/admin-ui/types';
-import { useAdminGet } from '../../../../../kernel/admin-ui/use-admin-get';
+import { dataOf, useClient } from '#kernel/admin-ui/fetch';
+import type { AdminItem, AdminList } from '#kernel/admin-ui/types';
+import { useAdminGet } from '#kernel/admin-ui/use-admin-get';
 import type { AdminExecution, AdminExecutionDetail, AdminFailedExecution, AdminReplayed } from '../api';
 import { instanceUrl } from './instances';
 

@@ -1,7 +1,7 @@
 /** Process instances: one instance, its key (revealed, regenerated), and the actions a workflow can run. */
-import { dataOf, useClient } from '../../../../../kernel/admin-ui/fetch';
-import type { AdminItem } from '../../../../../kernel/admin-ui/types';
-import { useAdminGet } from '../../../../../kernel/admin-ui/use-admin-get';
+import { dataOf, useClient } from '#kernel/admin-ui/fetch';
+import type { AdminItem } from '#kernel/admin-ui/types';
+import { useAdminGet } from '#kernel/admin-ui/use-admin-get';
 import type { AdminAction, AdminInstanceKey, AdminInstanceSummary } from '../api';
 
 export const instanceUrl = (id: string, rest = '') => `/triggers/instances/${encodeURIComponent(id)}${rest}`;

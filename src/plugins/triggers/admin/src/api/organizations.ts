@@ -1,7 +1,7 @@
 /** Organizations (server routes/admin.ts): the list of every user's, one, create, their keys and new instances, and the users who can own one. */
-import { dataOf, useClient } from '../../../../../kernel/admin-ui/fetch';
-import type { AdminItem, AdminList } from '../../../../../kernel/admin-ui/types';
-import { useAdminGet } from '../../../../../kernel/admin-ui/use-admin-get';
+import { dataOf, useClient } from '#kernel/admin-ui/fetch';
+import type { AdminItem, AdminList } from '#kernel/admin-ui/types';
+import { useAdminGet } from '#kernel/admin-ui/use-admin-get';
 import type { AdminInstanceSummary, AdminKeyIssued, AdminOrganization, AdminOrganizationDetail, AdminUser, CreateOrganizationInput } from '../api';
 
 const organizationUrl = (id: string, rest = '') => `/triggers/organizations/${encodeURIComponent(id)}${rest}`;

@@ -1,7 +1,7 @@
 /** An instance's workflows: list, create, change, delete, their signing and callback secrets, and the panel's call of the trigger route. */
-import { dataOf, useClient } from '../../../../../kernel/admin-ui/fetch';
-import type { AdminItem } from '../../../../../kernel/admin-ui/types';
-import { useAdminGet } from '../../../../../kernel/admin-ui/use-admin-get';
+import { dataOf, useClient } from '#kernel/admin-ui/fetch';
+import type { AdminItem } from '#kernel/admin-ui/types';
+import { useAdminGet } from '#kernel/admin-ui/use-admin-get';
 import type { AdminSecretAdded, AdminWorkflow, AdminWorkflowIssued, CreateWorkflowInput, UpdateWorkflowInput } from '../api';
 import { instanceUrl } from './instances';
 

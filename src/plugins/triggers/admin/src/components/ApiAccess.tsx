@@ -5,8 +5,8 @@
 import { Button, Flex, Typography } from '@strapi/design-system';
 import { Eye, EyeStriked } from '@strapi/icons';
 import * as React from 'react';
-import { useAdminMutation } from '../../../../../kernel/admin-ui/use-admin-mutation';
-import { useAllowed } from '../../../../../kernel/admin-ui/use-permissions';
+import { useAdminMutation } from '#kernel/admin-ui/use-admin-mutation';
+import { useAllowed } from '#kernel/admin-ui/use-permissions';
 import type { AdminInstanceSummary } from '../api';
 import { useInstancesApi } from '../api/instances';
 import { useMessages } from '../messages';

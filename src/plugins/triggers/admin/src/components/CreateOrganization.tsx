@@ -2,7 +2,7 @@
 import { Button, Combobox, ComboboxOption, Field, Flex, Modal, TextInput } from '@strapi/design-system';
 import { Plus } from '@strapi/icons';
 import * as React from 'react';
-import { useAdminMutation } from '../../../../../kernel/admin-ui/use-admin-mutation';
+import { useAdminMutation } from '#kernel/admin-ui/use-admin-mutation';
 import type { AdminOrganizationDetail, AdminUser } from '../api';
 import { useOrganizationsApi } from '../api/organizations';
 import { useMessages } from '../messages';

@@ -6,7 +6,7 @@
  */
 import { Box, Button, Field, Flex, Modal, SingleSelect, SingleSelectOption, Switch, Textarea, TextInput, Typography } from '@strapi/design-system';
 import * as React from 'react';
-import { useAdminMutation } from '../../../../../kernel/admin-ui/use-admin-mutation';
+import { useAdminMutation } from '#kernel/admin-ui/use-admin-mutation';
 import type { AdminAction, AdminWorkflow, CreateWorkflowInput, UpdateWorkflowInput } from '../api';
 import { useWorkflowsApi } from '../api/workflows';
 import { useMessages } from '../messages';

@@ -6,8 +6,8 @@
 import { Badge, Box, Button, Flex, Tabs, Typography } from '@strapi/design-system';
 import { Pencil, Play, Plus } from '@strapi/icons';
 import * as React from 'react';
-import { useAdminMutation } from '../../../../../kernel/admin-ui/use-admin-mutation';
-import { useAllowed } from '../../../../../kernel/admin-ui/use-permissions';
+import { useAdminMutation } from '#kernel/admin-ui/use-admin-mutation';
+import { useAllowed } from '#kernel/admin-ui/use-permissions';
 import type { AdminAction, AdminWorkflow } from '../api';
 import { triggerFromPanel, useWorkflowsApi } from '../api/workflows';
 import { useMessages } from '../messages';

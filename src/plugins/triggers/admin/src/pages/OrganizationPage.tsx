@@ -9,8 +9,8 @@ import { BackButton, Layouts, Page, Table, useIsMobile } from '@strapi/strapi/ad
 import * as React from 'react';
 import { useIntl } from 'react-intl';
 import { NavLink, useNavigate, useParams } from 'react-router-dom';
-import { useAdminMutation } from '../../../../../kernel/admin-ui/use-admin-mutation';
-import { useAllowed } from '../../../../../kernel/admin-ui/use-permissions';
+import { useAdminMutation } from '#kernel/admin-ui/use-admin-mutation';
+import { useAllowed } from '#kernel/admin-ui/use-permissions';
 import type { AdminInstanceSummary, AdminOrganizationDetail } from '../api';
 import { useOrganization, useOrganizationsApi } from '../api/organizations';
 import { ConfirmButton, Mono, SecretOnceDialog, Section } from '../components/secrets';

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { invalidArgument } from '../../../../../kernel/errors';
-import { parseHostExemptions } from '../../../../../kernel/address-policy';
+import { invalidArgument } from '#kernel/errors';
+import { parseHostExemptions } from '#kernel/address-policy';
 import {
   BlockedUrlError,
   checkUrl,
   FetchFailedError,
   safeFetch,
-} from '../../../../../kernel/safe-fetch';
+} from '#kernel/safe-fetch';
 import { triggersConfig } from '../config';
 import { ActionError } from '../domain/action-error';
 import type { ActionDefinition } from './types';

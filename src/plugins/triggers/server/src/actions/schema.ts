@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseInput } from '../../../../../kernel/parse';
+import { parseInput } from '#kernel/parse';
 
 /**
  * Parses `value` with `schema`, naming fields from `root` ("config.url", "payload.title") in

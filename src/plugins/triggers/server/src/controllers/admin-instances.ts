@@ -1,6 +1,6 @@
 /** Admin routes of a process instance's trigger panel: key, workflows, executions (see routes/admin.ts). */
 import type { Core } from '@strapi/strapi';
-import { adminController } from '../../../../../kernel/routes';
+import { adminController } from '#kernel/routes';
 import { adminInstanceRoutes } from '../routes/admin';
 import { getService } from '../services/get-service';
 

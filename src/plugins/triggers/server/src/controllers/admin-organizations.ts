@@ -1,6 +1,6 @@
 /** Admin routes of organizations and their keys and instances (see routes/admin.ts and src/kernel/admin-routes.ts). */
 import type { Core } from '@strapi/strapi';
-import { adminController } from '../../../../../kernel/routes';
+import { adminController } from '#kernel/routes';
 import { adminOrganizationRoutes } from '../routes/admin';
 import { getService } from '../services/get-service';
 

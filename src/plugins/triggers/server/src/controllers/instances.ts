@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
-import { invalidArgument } from '../../../../../kernel/errors';
-import { controller, reply } from '../../../../../kernel/routes';
+import { invalidArgument } from '#kernel/errors';
+import { controller, reply } from '#kernel/routes';
 import { principalOf } from '../domain/principal';
 import { instanceRoutes } from '../routes';
 import { getService, type TriggersServiceMap } from '../services/get-service';

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
-import { permissionDenied } from '../../../../../kernel/errors';
+import { permissionDenied } from '#kernel/errors';
 import type { OrganizationCaller, UserCaller } from '../../../../../contracts/credentials';
-import { controller } from '../../../../../kernel/routes';
+import { controller } from '#kernel/routes';
 import { organizationRoutes } from '../routes';
 import { getService } from '../services/get-service';
 

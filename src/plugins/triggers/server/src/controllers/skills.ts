@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { controller } from '../../../../../kernel/routes';
+import { controller } from '#kernel/routes';
 import { principalOf } from '../domain/principal';
 import { skillRoutes } from '../routes';
 import { getService } from '../services/get-service';

@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
-import { invalidArgument, notFound } from '../../../../../kernel/errors';
-import { appRateLimits } from '../../../../../kernel/rate-limit';
-import { jsonTextTooDeep, tooDeep } from '../../../../../kernel/json-depth';
-import { controller } from '../../../../../kernel/routes';
+import { invalidArgument, notFound } from '#kernel/errors';
+import { appRateLimits } from '#kernel/rate-limit';
+import { jsonTextTooDeep, tooDeep } from '#kernel/json-depth';
+import { controller } from '#kernel/routes';
 import { triggersConfig } from '../config';
 import { triggerRoutes } from '../routes';
 import type { StartedWith } from '../schemas/records';

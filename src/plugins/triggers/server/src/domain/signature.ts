@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { safeEqual } from '../../../../../kernel/secrets';
+import { safeEqual } from '#kernel/secrets';
 
 /**
  * Standard Webhooks (v1.0.0) symmetric signatures, verified the way the reference library

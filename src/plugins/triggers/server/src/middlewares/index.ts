@@ -1,4 +1,4 @@
-import { guardMiddleware } from '../../../../../kernel/routes';
+import { guardMiddleware } from '#kernel/routes';
 import rawBody from './raw-body';
 import redactQuery from './redact-query';
 

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
-import { readCapped } from '../../../../../kernel/capped-stream';
-import { ApiError } from '../../../../../kernel/errors';
+import { readCapped } from '#kernel/capped-stream';
+import { ApiError } from '#kernel/errors';
 
 /** 1 MiB, the trigger route's body limit. */
 export const TRIGGER_BODY_LIMIT = 1_048_576;

@@ -5,8 +5,8 @@
  * (snake_case), and the admin services map them.
  */
 import type { Core } from '@strapi/strapi';
-import { containsPattern } from '../../../../../kernel/admin-routes';
-import { knexOf, tableName } from '../../../../../kernel/db';
+import { containsPattern } from '#kernel/admin-routes';
+import { knexOf, tableName } from '#kernel/db';
 
 const UID = {
   organization: 'plugin::triggers.organization',

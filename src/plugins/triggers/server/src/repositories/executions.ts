@@ -6,7 +6,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { knexOf, tableName } from '../../../../../kernel/db';
+import { knexOf, tableName } from '#kernel/db';
 import { executionRecord } from './records';
 import type { ExecutionRecord } from '../schemas/records';
 import { INSTANCES } from './instances';

@@ -4,7 +4,7 @@
  * (kernel/db: the transaction's handle, the schema-qualified table name).
  */
 import type { Core } from '@strapi/strapi';
-import { knexOf, tableName } from '../../../../../kernel/db';
+import { knexOf, tableName } from '#kernel/db';
 import { TRIGGER_COLUMNS, triggerWorkflowOf, WORKFLOWS, type TriggerWorkflow } from './workflows';
 
 /** An instance as its key finds it. */

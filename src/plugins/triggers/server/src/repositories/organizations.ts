@@ -3,7 +3,7 @@
  * timestamps, the open transaction). Keys are found by their indexed hash.
  */
 import type { Core } from '@strapi/strapi';
-import { lastUsedRecorder } from '../../../../../kernel/db';
+import { lastUsedRecorder } from '#kernel/db';
 
 const ORG = 'plugin::triggers.organization';
 const KEY = 'plugin::triggers.organization-key';

@@ -1,5 +1,5 @@
 /** Row → API record mappers, shared by the repositories and services. The records' shapes are schemas/records.ts. */
-import { iso } from '../../../../../kernel/db';
+import { iso } from '#kernel/db';
 import type { ExecutionRecord, OrganizationKeyRecord, OrganizationRecord, WorkflowRecord } from '../schemas/records';
 
 

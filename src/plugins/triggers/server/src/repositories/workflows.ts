@@ -5,7 +5,7 @@
  * handle, the schema-qualified table name).
  */
 import type { Core } from '@strapi/strapi';
-import { knexOf, tableName } from '../../../../../kernel/db';
+import { knexOf, tableName } from '#kernel/db';
 
 const UID = 'plugin::triggers.workflow';
 export const WORKFLOWS = 'triggers_workflows';

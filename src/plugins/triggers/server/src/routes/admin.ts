@@ -6,7 +6,7 @@
  * plugin::triggers.manage.
  */
 import { z } from 'zod';
-import { adminData, adminErrorAnswers, adminPage } from '../../../../../kernel/admin-routes';
+import { adminData, adminErrorAnswers, adminPage } from '#kernel/admin-routes';
 import { TRIGGERS_ACTIONS } from '../permissions';
 import {
   adminAction,

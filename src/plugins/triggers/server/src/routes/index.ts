@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { RATE_LIMIT_HEADERS } from '../../../../../kernel/rate-limit';
-import { adminRouter, contentApiRouter, header, rawBody, routeList } from '../../../../../kernel/routes';
+import { RATE_LIMIT_HEADERS } from '#kernel/rate-limit';
+import { adminRouter, contentApiRouter, header, rawBody, routeList } from '#kernel/routes';
 import { adminInstanceRoutes, adminOrganizationRoutes } from './admin';
 import { STATUS_NEXT, statusGrants, TRIGGER_NEXT, triggerGrants } from '../credentials';
 import {

@@ -1,4 +1,4 @@
-import { routeGroup } from '../../../../../kernel/routes';
+import { routeGroup } from '#kernel/routes';
 
 /** The users' management API takes a user's credential (API key, JWT or session), like the article API. */
 export const USER_CREDENTIALS = ['api-key', 'jwt', 'session'] as const;

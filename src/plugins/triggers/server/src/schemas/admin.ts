@@ -1,7 +1,7 @@
 /** The admin panel's organization routes: their query and what they answer (Strapi's admin format). */
 import { z } from 'zod';
-import { pagingQuery } from '../../../../../kernel/admin-routes';
-import { timestamp } from '../../../../../kernel/schemas';
+import { pagingQuery } from '#kernel/admin-routes';
+import { timestamp } from '#kernel/schemas';
 import { STARTED_WITH } from './records';
 
 export const adminOrganizationsQuery = z.object({

@@ -3,7 +3,7 @@
  * the field ("name must not be empty.").
  */
 import { z } from 'zod';
-import { withHint } from '../../../../../kernel/parse';
+import { withHint } from '#kernel/parse';
 import { EXECUTION_STATUSES } from './records';
 import { decodeSigningSecret } from '../domain/signature';
 

@@ -1,6 +1,6 @@
 /** The records the trigger service answers with (services build them in domain/records.ts). */
 import { z } from 'zod';
-import { timestamp } from '../../../../../kernel/schemas';
+import { timestamp } from '#kernel/schemas';
 
 export const EXECUTION_STATUSES = ['pending', 'running', 'success', 'failed'] as const;
 export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];

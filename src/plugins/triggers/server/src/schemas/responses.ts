@@ -1,6 +1,6 @@
 /** What the trigger service's routes answer: the `data` of each success envelope. */
 import { z } from 'zod';
-import { deletedId } from '../../../../../kernel/schemas';
+import { deletedId } from '#kernel/schemas';
 import { executionRecord, instanceRecord, organizationKeyRecord, organizationRecord, skillRecord, workflowRecord } from './records';
 
 

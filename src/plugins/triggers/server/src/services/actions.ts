@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { invalidArgument } from '../../../../../kernel/errors';
+import { invalidArgument } from '#kernel/errors';
 import { articleImport, articleNote } from '../actions/articles';
 import echo from '../actions/echo';
 import http from '../actions/http';

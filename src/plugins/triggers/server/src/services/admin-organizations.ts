@@ -4,8 +4,8 @@
  * services/organizations) is not involved.
  */
 import type { Core } from '@strapi/strapi';
-import { paginationOf, type Pagination } from '../../../../../kernel/admin-routes';
-import { iso } from '../../../../../kernel/db';
+import { paginationOf, type Pagination } from '#kernel/admin-routes';
+import { iso } from '#kernel/db';
 import { adminRepository } from '../repositories/admin';
 import type { AdminOrganization } from '../schemas/admin';
 

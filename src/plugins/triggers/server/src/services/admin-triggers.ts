@@ -7,12 +7,12 @@
  */
 import type { Core } from '@strapi/strapi';
 import { createHash, randomBytes } from 'node:crypto';
-import { paginationOf, type Pagination } from '../../../../../kernel/admin-routes';
-import { iso } from '../../../../../kernel/db';
+import { paginationOf, type Pagination } from '#kernel/admin-routes';
+import { iso } from '#kernel/db';
 import { adminRepository } from '../repositories/admin';
 import { executionsRepository } from '../repositories/executions';
-import { invalidArgument, notFound } from '../../../../../kernel/errors';
-import { publicUrl } from '../../../../../kernel/config';
+import { invalidArgument, notFound } from '#kernel/errors';
+import { publicUrl } from '#kernel/config';
 import { decodeSigningSecret } from '../domain/signature';
 import type { Principal } from '../domain/principal';
 import { fromJson } from '../repositories/records';

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { BlockedUrlError, FetchFailedError, safeFetch } from '../../../../../kernel/safe-fetch';
+import { BlockedUrlError, FetchFailedError, safeFetch } from '#kernel/safe-fetch';
 import { callbackDelayMs } from '../domain/backoff';
 import { decodeSigningSecret, sign } from '../domain/signature';
 import { triggersConfig } from '../config';

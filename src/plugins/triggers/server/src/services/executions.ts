@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import { createHash, randomUUID } from 'node:crypto';
-import { isUniqueViolation } from '../../../../../kernel/db';
+import { isUniqueViolation } from '#kernel/db';
 import { executionsRepository, type ClaimedExecution, type ListFilters } from '../repositories/executions';
-import { ApiError } from '../../../../../kernel/errors';
+import { ApiError } from '#kernel/errors';
 import { triggersConfig } from '../config';
 import type { ExecutionRecord, ExecutionStatus, StartedWith } from '../schemas/records';
 import type { TriggerWorkflow } from './workflows';

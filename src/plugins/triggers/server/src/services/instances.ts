@@ -1,9 +1,9 @@
 import type { Core } from '@strapi/strapi';
-import { notFound } from '../../../../../kernel/errors';
-import { generateSecret, hashSecret, safeEqual } from '../../../../../kernel/secrets';
+import { notFound } from '#kernel/errors';
+import { generateSecret, hashSecret, safeEqual } from '#kernel/secrets';
 import { INSTANCE_KEY_PREFIX } from '../domain/keys';
 import { instanceScope, type Principal } from '../domain/principal';
-import { iso } from '../../../../../kernel/db';
+import { iso } from '#kernel/db';
 import type { InstanceRecord } from '../schemas/records';
 import { orgNotFound } from './organizations';
 import { instancesRepository } from '../repositories/instances';

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
-import { notFound } from '../../../../../kernel/errors';
-import { displayPrefix, generateSecret, hashSecret, safeEqual } from '../../../../../kernel/secrets';
+import { notFound } from '#kernel/errors';
+import { displayPrefix, generateSecret, hashSecret, safeEqual } from '#kernel/secrets';
 import { ORGANIZATION_KEY_PREFIX } from '../domain/keys';
 import { organizationKeyRecord, organizationRecord } from '../repositories/records';
 import type { OrganizationKeyRecord, OrganizationRecord } from '../schemas/records';

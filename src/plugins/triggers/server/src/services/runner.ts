@@ -1,9 +1,9 @@
 import type { Core } from '@strapi/strapi';
 import { EventEmitter } from 'node:events';
-import { appRedis } from '../../../../../kernel/redis';
+import { appRedis } from '#kernel/redis';
 import { Queue, Worker } from 'bullmq';
-import { ApiError, notFound } from '../../../../../kernel/errors';
-import { publicUrl } from '../../../../../kernel/config';
+import { ApiError, notFound } from '#kernel/errors';
+import { publicUrl } from '#kernel/config';
 import { ActionError } from '../domain/action-error';
 import { retryDelayMs } from '../domain/backoff';
 import { isFinal } from '../domain/execution-status';

@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import { createHash } from 'node:crypto';
-import { appRateLimits } from '../../../../../kernel/rate-limit';
-import { publicUrl } from '../../../../../kernel/config';
-import { invalidArgument, notFound } from '../../../../../kernel/errors';
+import { appRateLimits } from '#kernel/rate-limit';
+import { publicUrl } from '#kernel/config';
+import { invalidArgument, notFound } from '#kernel/errors';
 import type { SkillCallResult, SkillRecord } from '../../../../../contracts/plugin-services';
 import { isFinal } from '../domain/execution-status';
 import { fromJson } from '../repositories/records';

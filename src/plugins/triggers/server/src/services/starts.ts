@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
-import { publicUrl } from '../../../../../kernel/config';
-import { ApiError, invalidArgument } from '../../../../../kernel/errors';
+import { publicUrl } from '#kernel/config';
+import { ApiError, invalidArgument } from '#kernel/errors';
 import { problemsOf, ValidationTooSlow } from '../domain/input-schema';
 import type { ExecutionStatus } from '../schemas/records';
 import type { DeliveryKeys } from './executions';

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { appSealingKey, open, seal } from '../../../../../kernel/secrets';
+import { appSealingKey, open, seal } from '#kernel/secrets';
 
 /** Seals and opens the secrets the server must read back, under keys derived from ENCRYPTION_KEY. */
 export default ({ strapi }: { strapi: Core.Strapi }) => {

@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
-import { publicUrl } from '../../../../../kernel/config';
-import { invalidArgument, notFound } from '../../../../../kernel/errors';
-import { parseHostExemptions } from '../../../../../kernel/address-policy';
-import { BlockedUrlError, checkUrl } from '../../../../../kernel/safe-fetch';
+import { publicUrl } from '#kernel/config';
+import { invalidArgument, notFound } from '#kernel/errors';
+import { parseHostExemptions } from '#kernel/address-policy';
+import { BlockedUrlError, checkUrl } from '#kernel/safe-fetch';
 import { triggersConfig } from '../config';
 import { generateSigningSecret } from '../domain/signature';
 import type { Principal } from '../domain/principal';
