@@ -3,7 +3,7 @@
 /**
  * The live canvas (issue 22), measured with Node clients of the live document (Y.Doc +
  * HocuspocusProvider over `ws`, as the canvas runs them) against the compiled server run as a
- * child process (bench/live-server.js), so its CPU and memory are read from /proc apart from
+ * child process (tests/helpers/strapi-process.js), so its CPU and memory are read from /proc apart from
  * the clients'. npm run bench runs it last; alone: `BENCH_ONLY=live node bench/run.js`, or
  * `node bench/live.js` (after `npm run compile`).
  *
@@ -31,14 +31,13 @@
  *
  * Not part of the tests: numbers depend on the machine and on what else runs on it.
  */
-const { spawn, execSync } = require('node:child_process');
+const { execSync } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
-const net = require('node:net');
-const os = require('node:os');
 const path = require('node:path');
 const { serverEnv } = require('../tests/helpers/server-env');
+const { freePort, postgresDatabase, sqliteDatabase, startStrapiProcess, stopStrapiProcess } = require('../tests/helpers/processes');
 
 const ROOT = path.join(__dirname, '..');
 const N = Number(process.env.BENCH_LIVE_N || 100);
@@ -68,17 +67,6 @@ try {
   // not Linux: /proc is not read either
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
 
 /** One HTTP request; resolves to {status, text, headers, json()}. */
@@ -105,62 +93,26 @@ async function expectStatus(promise, status, what) {
 }
 
 /**
- * Starts bench/live-server.js with `env` and waits for it to listen. usage() reads its CPU time
- * and RSS from /proc (the server alone: its worker threads count, the bench's clients do not)
- * and its heap over IPC.
+ * Starts a server with `env` (tests/helpers/processes.js) and waits for it to listen. usage()
+ * reads its CPU time and RSS from /proc (the server alone: its worker threads count, the bench's
+ * clients do not) and its heap over IPC.
  */
 async function startServer(env, label, { profileDir } = {}) {
-  const port = await freePort();
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const child = spawn(process.execPath, ['--expose-gc', ...profile, path.join(__dirname, 'live-server.js')], {
-    cwd: ROOT,
-    env: { ...env, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` },
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (c) => (stderr = (stderr + c).slice(-4000)));
-  let nextId = 0;
-  const waiting = new Map();
-  child.on('message', (message) => {
-    const pending = waiting.get(message.id);
-    if (!pending) return;
-    waiting.delete(message.id);
-    if (message.error) pending.reject(new Error(message.error));
-    else pending.resolve(message);
-  });
-  await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${label}: the server did not start in 180 s:\n${stderr}`)), 180_000);
-    child.on('message', (message) => {
-      if (message.type === 'ready') {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${label}: the server exited (${code}):\n${stderr}`));
-    });
-  });
-  const ask = (message) =>
-    new Promise((resolve, reject) => {
-      const id = ++nextId;
-      waiting.set(id, { resolve, reject });
-      child.send({ ...message, id });
-    });
+  const child = await startStrapiProcess(env, { port: await freePort(), nodeArgs: ['--expose-gc', ...profile], logs: false, label });
   const hasProc = fs.existsSync(`/proc/${child.pid}/stat`);
-  const baseUrl = `http://127.0.0.1:${port}`;
   return {
     label,
     pid: child.pid,
-    baseUrl,
-    liveUrl: `ws://127.0.0.1:${port}/quire/live`,
-    createAdmin: (user) => ask({ type: 'admin', user }),
+    baseUrl: child.origin,
+    liveUrl: `ws://127.0.0.1:${child.port}/quire/live`,
+    createAdmin: (user) => child.ask({ type: 'admin', user }),
     /**
      * CPU seconds so far and RSS (MiB) from /proc; over IPC (unless `heap` is false) the heap
      * (MiB, after a full GC when `gc`) and the event loop's delay since the last such call.
      */
     async usage({ gc = false, heap = true } = {}) {
-      const answer = heap ? await ask({ type: 'usage', gc }) : null;
+      const answer = heap ? await child.ask({ type: 'usage', gc }) : null;
       const memory = answer?.memory;
       const out = { heapMiB: memory ? memory.heapUsed / 1048576 : null, rssMiB: memory ? memory.rss / 1048576 : null, cpuSec: null, cpuWaitSec: null, eventLoop: answer?.eventLoop ?? null };
       if (hasProc) {
@@ -175,13 +127,7 @@ async function startServer(env, label, { profileDir } = {}) {
       }
       return out;
     },
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-      await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve)));
-      clearTimeout(killer);
-    },
+    stop: () => stopStrapiProcess(child),
   };
 }
 
@@ -465,13 +411,12 @@ function sectionsOf(client, created) {
 }
 
 async function oneProcess(log) {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-live-'));
+  const db = sqliteDatabase('quire-bench-live');
   const env = {
     ...process.env,
     ...serverEnv(),
     NODE_ENV: 'production',
-    DATABASE_CLIENT: 'sqlite',
-    DATABASE_FILENAME: path.join(tmp, 'bench.db'),
+    ...db.env,
     AUTH_RATELIMIT_MAX: '1000000',
   };
   delete env.DATABASE_URL;
@@ -480,7 +425,10 @@ async function oneProcess(log) {
   delete env.SERVE_ADMIN_PANEL;
   log('Live canvas: starting a server (SQLite, child process)...');
   // BENCH_LIVE_PROFILE=<dir>: a CPU profile of this server (.cpuprofile, written when it stops).
-  const server = await startServer(env, 'live', { profileDir: process.env.BENCH_LIVE_PROFILE });
+  const server = await startServer(env, 'live', { profileDir: process.env.BENCH_LIVE_PROFILE }).catch(async (error) => {
+    await db.remove();
+    throw error;
+  });
   const clients = [];
   try {
     const s = await setUp(server);
@@ -524,7 +472,7 @@ async function oneProcess(log) {
   } finally {
     for (const c of clients) c.destroy();
     await server.stop();
-    fs.rmSync(tmp, { recursive: true, force: true });
+    await db.remove();
   }
 }
 
@@ -570,25 +518,17 @@ async function twoProcesses(log) {
   if (process.env.BENCH_LIVE_CROSS === 'false') return { skipped: 'BENCH_LIVE_CROSS=false' };
   const reason = await reachable(pgBase, redisUrl);
   if (reason) return { skipped: reason };
-  const { Client } = require('pg');
   const Redis = require('ioredis');
   const tag = crypto.randomBytes(4).toString('hex');
-  const dbName = `quire_bench_live_${process.pid}_${tag}`;
   const prefix = `quire-bench-live-${tag}:`;
   const queue = `quire-bench-live-${tag}`;
-  const admin = new Client({ connectionString: pgBase });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  await admin.end();
-  const dbUrl = new URL(pgBase);
-  dbUrl.pathname = `/${dbName}`;
+  const db = await postgresDatabase(pgBase, 'quire_bench_live');
   // One environment for both, secrets included: an admin session signed in on one is valid on the other.
   const env = {
     ...process.env,
     ...serverEnv(),
     NODE_ENV: 'production',
-    DATABASE_CLIENT: 'postgres',
-    DATABASE_URL: dbUrl.toString(),
+    ...db.env,
     REDIS_URL: redisUrl,
     REDIS_KEY_PREFIX: prefix,
     // A queue of its own: on a shared Redis these servers must not take anyone's trigger runs.
@@ -634,15 +574,7 @@ async function twoProcesses(log) {
   } finally {
     for (const c of clients) c.destroy();
     for (const server of servers) await server.stop();
-    const drop = new Client({ connectionString: pgBase });
-    try {
-      await drop.connect();
-      await drop.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    } catch (error) {
-      log(`Live canvas: could not drop ${dbName}: ${error.message}`);
-    } finally {
-      await drop.end().catch(() => undefined);
-    }
+    await db.remove().catch((error) => log(`Live canvas: could not drop ${db.name}: ${error.message}`));
     const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
     try {
       const keys = [];

@@ -3,8 +3,8 @@
 /**
  * npm run bench: throughput of the article API against Strapi's own floor.
  *
- * Starts the compiled server (`strapi start`, no admin panel) on a fresh SQLite database in a
- * temporary folder, seeds a user, an API key and articles, then measures each scenario with
+ * Starts the compiled server (tests/helpers/strapi-process.js, no admin panel) on a fresh SQLite
+ * database in a temporary folder, seeds a user, an API key and articles, then measures each scenario with
  * autocannon (20 connections, BENCH_DURATION seconds each, default 10):
  *   - GET /_health (Strapi's floor) and users-permissions' stock GET /api/users/me (JWT);
  *   - ours, with an API key: GET section by anchor (and the same read as the MCP tool
@@ -32,21 +32,19 @@
  *
  * Not part of the tests: numbers depend on the machine and on what else runs on it.
  */
-const { spawn } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
 const { serverEnv } = require('../tests/helpers/server-env');
+const { freePort, sqliteDatabase, startStrapiProcess, stopStrapiProcess } = require('../tests/helpers/processes');
 const { hostileCases, hostileTable, thresholdBodies, INLINE_MAX } = require('./event-loop');
 const { revisionCases, revisionTable } = require('./revisions');
 const { validationBench, validationLine, skillCallBench, skillCallLine } = require('./skills');
 const { liveBench, liveTable } = require('./live');
 
-const ROOT = path.join(__dirname, '..');
 const DURATION = Number(process.env.BENCH_DURATION || 10);
 const CONNECTIONS = 20;
 const INSERT_SAMPLES = Number(process.env.BENCH_INSERT_SAMPLES || 200);
@@ -54,17 +52,6 @@ const POST_ARTICLES = 40; // inserts spread over this many articles of 200 secti
 
 const sectionsDoc = (n, prefix = 'Section') =>
   Array.from({ length: n }, (_, i) => `## ${prefix} ${i + 1}\n\nThe body of section ${i + 1}, a few words of prose to render.`).join('\n\n');
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
 
@@ -103,16 +90,12 @@ function extraServerEnv() {
 }
 
 async function startServer(extraEnv = {}) {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-'));
-  const port = await freePort();
+  const db = sqliteDatabase('quire-bench');
   const env = {
     ...process.env,
     ...serverEnv(),
     NODE_ENV: 'production',
-    PORT: String(port),
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    DATABASE_CLIENT: 'sqlite',
-    DATABASE_FILENAME: path.join(tmp, 'bench.db'),
+    ...db.env,
     SERVE_ADMIN_PANEL: 'false',
     AUTH_RATELIMIT_MAX: '1000000',
     ...extraServerEnv(),
@@ -120,34 +103,18 @@ async function startServer(extraEnv = {}) {
   };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/@strapi/strapi/bin/strapi.js'), 'start'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
+  const server = await startStrapiProcess(env, { port: await freePort(), logs: false, label: 'the bench server' }).catch(async (error) => {
+    await db.remove();
+    throw error;
   });
-  let stderr = '';
-  child.stderr.on('data', (c) => (stderr = (stderr + c).slice(-4000)));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${stderr}`);
-    try {
-      if ((await request(baseUrl, 'GET', '/_health')).status === 204) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`the server did not start in time:\n${stderr}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
   let stopped = false;
   return {
-    baseUrl,
+    baseUrl: server.origin,
     async stop() {
       if (stopped) return;
       stopped = true;
-      child.kill('SIGTERM');
-      await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
-      fs.rmSync(tmp, { recursive: true, force: true });
+      await stopStrapiProcess(server);
+      await db.remove();
     },
   };
 }

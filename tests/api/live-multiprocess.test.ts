@@ -83,7 +83,7 @@ beforeAll(async () => {
   const rows = await app.strapi.db.connection('quire_sections').where({ article_id: article.id }).select(['uuid', 'rank']);
   ids = rows.sort((x, y) => (x.rank < y.rank ? -1 : 1)).map((r) => r.uuid as string);
   // The same database (startApp set DATABASE_URL), the same Redis, a namespace of this run's own.
-  const env = { ...process.env, REDIS_URL, REDIS_KEY_PREFIX: PREFIX, TRIGGER_QUEUE: `quire-live-${tag}`, SECOND_PROCESS_TEST_ACTIONS: 'none', LOG_LEVEL: 'warn' };
+  const env = { ...process.env, REDIS_URL, REDIS_KEY_PREFIX: PREFIX, TRIGGER_QUEUE: `quire-live-${tag}`, LOG_LEVEL: 'warn' };
   [a, b] = await Promise.all([startStrapiProcess(env), startStrapiProcess(env)]);
 }, 300_000);
 

@@ -1,6 +1,6 @@
 /**
  * Exactly once, under a crash (issue 16, CONTRACT 17). Two Strapi processes, separate OS
- * processes (tests/helpers/second-process.js), share PostgreSQL and a BullMQ queue in Redis.
+ * processes (tests/helpers/processes.js), share PostgreSQL and a BullMQ queue in Redis.
  * A burst of 300 triggers goes to both; halfway through, one is killed with SIGKILL, then
  * started again. Every accepted execution must end `success`, none lost; a run the kill cut
  * is run again after its lease (its `attempts` shows it); no execution whose outcome was
@@ -10,15 +10,12 @@
  * another queue and never sweeps. Leases are short (TRIGGER_LEASE_MS) so recovery is quick.
  * It runs on PostgreSQL with Redis (CI has both) and says clearly why when it is skipped.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import supertest from 'supertest';
 import Redis from 'ioredis';
 import { Queue } from 'bullmq';
 import { Webhook } from 'standardwebhooks';
+import { freePort, killStrapiProcess, redisAvailable, startStrapiProcess, stopStrapiProcess } from '../helpers/processes';
 import { bearer, registerUser, startApp, type TestApp, type TestUser } from '../helpers/strapi';
 import { setup, type Setup } from '../helpers/triggers';
 
@@ -30,34 +27,9 @@ const LEASE_MS = 5_000;
 /** How long the callback receiver stays down after the burst (issue 16: "for the first minutes"). */
 const RECEIVER_DOWN_MS = Number(process.env.CRASH_RECEIVER_DOWN_MS ?? 60_000);
 
-async function redisAvailable(): Promise<boolean> {
-  const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 2_000 });
-  try {
-    await client.connect();
-    return (await client.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
-
-/** A free local port (for a receiver that is not listening yet). */
-async function freePort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface Child {
-  process: ChildProcess;
-  http: supertest.Agent;
-  pid: number;
-}
+type Child = Awaited<ReturnType<typeof startStrapiProcess>>;
 
 let app: TestApp;
 let alice: TestUser;
@@ -85,27 +57,9 @@ function childEnv(): NodeJS.ProcessEnv {
 }
 
 async function startChild(): Promise<Child> {
-  const child = spawn(process.execPath, [path.join(__dirname, '..', 'helpers', 'second-process.js')], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-  let errors = '';
-  child.stderr!.on('data', (chunk) => (errors += chunk));
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const match = /READY (\d+)/.exec(out);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once('exit', (code, signal) => reject(new Error(`a Strapi process exited (${code ?? signal}) before it was ready: ${errors}`)));
-  });
-  const started = { process: child, http: supertest.agent(`http://127.0.0.1:${port}`), pid: child.pid! };
+  const started = await startStrapiProcess(childEnv(), { testActions: true });
   children.push(started);
   return started;
-}
-
-function kill(child: Child) {
-  const exited = new Promise((resolve) => child.process.once('exit', resolve));
-  child.process.kill('SIGKILL');
-  return exited;
 }
 
 /**
@@ -199,7 +153,7 @@ async function checkRuns(ids: string[], killedPid: number): Promise<string[]> {
   return cut;
 }
 
-const ready = (async () => onPostgres && (await redisAvailable()))();
+const ready = (async () => onPostgres && (await redisAvailable(REDIS_URL)))();
 let enabled = false;
 
 beforeAll(async () => {
@@ -236,14 +190,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  for (const child of children) {
-    if (child.process.exitCode === null && child.process.signalCode === null) {
-      const exited = new Promise((resolve) => child.process.once('exit', resolve));
-      child.process.kill('SIGTERM');
-      await Promise.race([exited, sleep(10_000)]);
-      if (child.process.exitCode === null) child.process.kill('SIGKILL');
-    }
-  }
+  await Promise.all(children.map((child) => stopStrapiProcess(child, 10_000)));
   await app?.close();
   if (enabled) {
     for (const name of [QUEUE, `${QUEUE}-callbacks`, `${QUEUE}-setup`, `${QUEUE}-setup-callbacks`]) {
@@ -287,7 +234,7 @@ if (!onPostgres) {
       const started = Date.now();
       const ids = await burst(live, workflowId, 300, 'crash', () => {
         killedAt = Date.now();
-        killed = kill(victim);
+        killed = killStrapiProcess(victim);
       });
       const burstMs = Date.now() - started;
       await killed;
@@ -328,7 +275,7 @@ if (!onPostgres) {
       const [, victim] = live();
       let killed: Promise<unknown> = Promise.resolve();
       const ids = await burst(live, workflowId, 100, 'callback', () => {
-        killed = kill(victim);
+        killed = killStrapiProcess(victim);
       });
       await killed;
       const restart = startChild();

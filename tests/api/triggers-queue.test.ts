@@ -3,11 +3,9 @@
  * process joins the same database and queue, and a burst of triggers sent to both runs each
  * execution exactly once.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import supertest from 'supertest';
 import { Queue } from 'bullmq';
+import { startStrapiProcess, stopStrapiProcess } from '../helpers/processes';
 import { registerUser, startApp, type TestApp, type TestUser } from '../helpers/strapi';
 import { createWorkflow, finished, setup, type Setup } from '../helpers/triggers';
 
@@ -90,40 +88,20 @@ if (!onPostgres) {
 }
 
 twoProcesses('two Strapi processes sharing PostgreSQL and Redis (PostgreSQL only)', () => {
-  let child: ChildProcess;
-  let childHttp: supertest.Agent;
+  let child: Awaited<ReturnType<typeof startStrapiProcess>>;
 
   beforeAll(async () => {
-    child = spawn(process.execPath, [path.join(__dirname, '..', 'helpers', 'second-process.js')], {
-      env: { ...process.env, REDIS_URL, TRIGGER_QUEUE: QUEUE },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let errors = '';
-    child.stderr!.on('data', (chunk) => (errors += chunk));
-    const port = await new Promise<number>((resolve, reject) => {
-      let out = '';
-      child.stdout!.on('data', (chunk) => {
-        out += chunk;
-        const match = /READY (\d+)/.exec(out);
-        if (match) resolve(Number(match[1]));
-      });
-      child.on('exit', (code) => reject(new Error(`second process exited with ${code}: ${errors}`)));
-    });
-    childHttp = supertest.agent(`http://127.0.0.1:${port}`);
+    child = await startStrapiProcess({ ...process.env, REDIS_URL, TRIGGER_QUEUE: QUEUE }, { testActions: true });
   }, 120_000);
 
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    if (child) await stopStrapiProcess(child);
   });
 
   it('runs a burst of 200 triggers sent to both, each execution exactly once, the work shared', async () => {
     await app.strapi.db.connection('test_runs').del();
     const send = (n: number) =>
-      (n % 2 ? childHttp : app.http).post(`/webhook/${s.instanceId}/${countWf.id}`).set('X-API-Key', s.apiKey).send({ payload: n });
+      (n % 2 ? child.http : app.http).post(`/webhook/${s.instanceId}/${countWf.id}`).set('X-API-Key', s.apiKey).send({ payload: n });
     const responses = await Promise.all(Array.from({ length: 200 }, (_, n) => send(n)));
     expect(responses.map((r) => r.status)).toEqual(Array(200).fill(202));
     const ids = responses.map((r) => r.body.data.executionId);

@@ -4,12 +4,10 @@
  * Requests go over HTTP through supertest.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import supertest from 'supertest';
-import { Client } from 'pg';
 import { serverEnv } from './server-env';
+import { postgresDatabase, sqliteDatabase } from './processes';
 import { ResponseValidator, validationMiddleware } from './openapi';
 
 const appDir = path.resolve(__dirname, '..', '..');
@@ -20,30 +18,10 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-async function createPostgresDatabase(baseUrl: string) {
-  const name = `quire_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new Client({ connectionString: baseUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
-
 export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-test-'));
   const baseDbUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-  const pg = baseDbUrl ? await createPostgresDatabase(baseDbUrl) : undefined;
-  if (pg) process.env.TEST_DATABASE_URL = baseDbUrl;
+  const db = baseDbUrl ? await postgresDatabase(baseDbUrl, 'quire_test') : sqliteDatabase('quire-test');
+  if (baseDbUrl) process.env.TEST_DATABASE_URL = baseDbUrl;
 
   Object.assign(process.env, {
     ...serverEnv(),
@@ -51,11 +29,10 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     PORT: '1337',
     LOG_LEVEL: 'warn',
     AUTH_RATELIMIT_MAX: '100000',
-    DATABASE_CLIENT: pg ? 'postgres' : 'sqlite',
-    ...(pg ? { DATABASE_URL: pg.url } : { DATABASE_FILENAME: path.join(tmp, 'test.db') }),
+    ...db.env,
     ...env,
   });
-  if (!pg) delete process.env.DATABASE_URL;
+  if (!baseDbUrl) delete process.env.DATABASE_URL;
 
   const { createStrapi } = require('@strapi/strapi');
   const strapi = await createStrapi({ appDir, distDir: path.join(appDir, 'dist'), autoReload: false, serveAdminPanel: false }).load();
@@ -74,8 +51,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     http,
     async close() {
       await strapi.destroy();
-      if (pg) await pg.drop();
-      fs.rmSync(tmp, { recursive: true, force: true });
+      await db.remove();
     },
   };
 }
