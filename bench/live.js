@@ -34,9 +34,9 @@
 const { execSync } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
-const http = require('node:http');
 const path = require('node:path');
 const { serverEnv } = require('../tests/helpers/server-env');
+const { request, expectStatus } = require('./http');
 const { freePort, postgresDatabase, sqliteDatabase, startStrapiProcess, stopStrapiProcess } = require('../tests/helpers/processes');
 
 const ROOT = path.join(__dirname, '..');
@@ -65,31 +65,6 @@ try {
   clkTck = Number(execSync('getconf CLK_TCK', { encoding: 'utf8' }).trim()) || 100;
 } catch {
   // not Linux: /proc is not read either
-}
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
-
-/** One HTTP request; resolves to {status, text, headers, json()}. */
-function request(baseUrl, method, urlPath, { headers = {}, body } = {}) {
-  const data = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(new URL(urlPath, baseUrl), { method, agent, headers: { ...(data !== undefined && { 'content-type': 'application/json' }), ...headers } }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) });
-      });
-    });
-    req.on('error', reject);
-    req.end(data);
-  });
-}
-
-async function expectStatus(promise, status, what) {
-  const res = await promise;
-  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${res.text.slice(0, 300)}`);
-  return res;
 }
 
 /**

@@ -34,11 +34,11 @@
  */
 const crypto = require('node:crypto');
 const fs = require('node:fs');
-const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
 const { serverEnv } = require('../tests/helpers/server-env');
+const { request, expectStatus } = require('./http');
 const { freePort, sqliteDatabase, startStrapiProcess, stopStrapiProcess } = require('../tests/helpers/processes');
 const { hostileCases, hostileTable, thresholdBodies, INLINE_MAX } = require('./event-loop');
 const { revisionCases, revisionTable } = require('./revisions');
@@ -52,36 +52,6 @@ const POST_ARTICLES = 40; // inserts spread over this many articles of 200 secti
 
 const sectionsDoc = (n, prefix = 'Section') =>
   Array.from({ length: n }, (_, i) => `## ${prefix} ${i + 1}\n\nThe body of section ${i + 1}, a few words of prose to render.`).join('\n\n');
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
-
-/** One HTTP request; resolves to {status, text, json()}. */
-function request(baseUrl, method, urlPath, { headers = {}, body } = {}) {
-  const url = new URL(urlPath, baseUrl);
-  const data = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      { method, agent, headers: { ...(data !== undefined && { 'content-type': 'application/json' }), ...headers } },
-      (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(data);
-  });
-}
-
-async function expectStatus(promise, status, what) {
-  const res = await promise;
-  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${res.text.slice(0, 300)}`);
-  return res;
-}
 
 /** Server settings the optional scenario modules ask for (e.g. a trigger rate limit the load can pass). */
 function extraServerEnv() {
