@@ -2,10 +2,13 @@
  * POST /api/mcp answers the HTTP side of Streamable HTTP itself (mcp/server.ts `answerPost`, issue
  * 21 point 8) instead of through the SDK's WebStandardStreamableHTTPServerTransport: every case
  * here is sent both to the app and to that SDK transport in stateless JSON-response mode, and the
- * two answers must be the same (status, content type, body).
+ * two answers must be the same (status, content type, body). A plain tools/call is answered
+ * without the SDK Server's per-message dispatch (McpEndpoint.callDirect): the same call related
+ * to a task (which the Server runs itself) must get the same answer, byte for byte.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
 import { bearer, createKey, registerUser, startApp, type TestApp } from '../helpers/strapi';
 
 jest.setTimeout(120_000);
@@ -85,5 +88,42 @@ describe('POST /api/mcp answers as the SDK Streamable HTTP transport (stateless,
     });
     // Byte for byte, key order included: clients see the same text.
     expect(ours.body).toBe(sdk.body);
+  });
+});
+
+describe('a plain tools/call, answered without the SDK Server\'s dispatch, gets the answer the Server gives', () => {
+  const post = (body: unknown) =>
+    app.http.post('/api/mcp').set(bearer(key)).set('Accept', BOTH).set('Mcp-Protocol-Version', '2025-11-25').set('Content-Type', 'application/json').send(JSON.stringify(body)).buffer(true).parse((r, done) => {
+      let text = '';
+      r.on('data', (chunk) => (text += chunk));
+      r.on('end', () => done(null, text));
+    });
+  // The Server runs a call related to a task itself (McpEndpoint.callDirect leaves it to it); with no task store it answers as usual.
+  const viaServer = (params: Record<string, unknown>) => ({ ...params, _meta: { ...(params._meta as object), [RELATED_TASK_META_KEY]: { taskId: 'none' } } });
+
+  it.each([
+    ['a section', (id: string, sid: string) => ({ name: 'get_section', arguments: { id, sid } })],
+    ['a section that does not exist (a tool error)', (id: string) => ({ name: 'get_section', arguments: { id, sid: 'zzzzzz' } })],
+    ['an argument the tool does not take', (id: string, sid: string) => ({ name: 'get_section', arguments: { id, sid, colour: 'red' } })],
+    ['a tool that does not exist', () => ({ name: 'no_such_tool', arguments: {} })],
+    ['the Brief', (id: string) => ({ name: 'get_brief', arguments: { id } })],
+  ])('%s', async (_name, paramsOf) => {
+    const created = await app.http.post('/api/articles').set(bearer(key)).send({ title: 'Direct', markdown: '## One\n\nFirst.\n\n## Two\n\nSecond.' });
+    const { id } = created.body.data.article;
+    const sid = created.body.data.outline[1].anchor;
+    const params = paramsOf(id, sid) as Record<string, unknown>;
+    const direct = await post({ jsonrpc: '2.0', id: 5, method: 'tools/call', params });
+    const server = await post({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: viaServer(params) });
+    expect(direct.status).toBe(200);
+    expect(server.status).toBe(200);
+    // Reads of one article: the same data and ETag both times.
+    expect(JSON.parse(direct.body as string).result ?? JSON.parse(direct.body as string).error).toBeDefined();
+    expect(direct.body).toBe(server.body);
+  });
+
+  it('leaves a call the schema refuses to the Server (its JSON-RPC error)', async () => {
+    const res = await post({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { arguments: {} } });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body as string)).toEqual({ jsonrpc: '2.0', id: 6, error: { code: expect.any(Number), message: expect.stringContaining('name') } });
   });
 });

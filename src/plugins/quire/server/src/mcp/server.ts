@@ -10,6 +10,10 @@
  * 0). Each HTTP request is answered by `answerPost`, which does what the SDK's Streamable HTTP
  * transport does in stateless JSON-response mode (validates the HTTP side: Accept, Content-Type,
  * protocol version; assembles the JSON answer) on Koa's request, without its web Request/Response.
+ * A plain tools/call (the request agents make most, issue 21 point 8) skips the Server's
+ * per-message dispatch too (`callDirect`): same schemas, same answer, byte for byte; anything
+ * else (initialize, tools/list, ping, a call the schema refuses or one tied to a task) goes
+ * through the Server.
  *
  * A tool call runs its route in-process (kernel/invoke.ts) for the caller the MCP request
  * authenticated: the route's credentials, role action, key scope (a `suggest` key's write becomes
@@ -23,12 +27,17 @@ import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
+  CallToolResultSchema,
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+  ErrorCode,
   isInitializeRequest,
   isJSONRPCRequest,
   JSONRPCMessageSchema,
   ListToolsRequestSchema,
+  McpError,
+  RELATED_TASK_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
+  type CallToolRequest,
   type CallToolResult,
   type JSONRPCMessage,
   type JSONRPCRequest,
@@ -239,17 +248,46 @@ export class McpEndpoint {
       if (caller.kind === 'organization') return (await listSkillTools(this.strapi, caller.organizationId)) as never;
       return this.toolsFor(caller).listing as never;
     });
-    this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-      const caller = callerOf(extra);
-      if (caller.kind === 'organization') {
-        return callSkill(this.strapi, caller.organizationId, request.params.name, request.params.arguments, request.params._meta as Record<string, unknown> | undefined);
-      }
-      const tools = this.toolsFor(caller);
-      const tool = tools.byName.get(request.params.name);
-      if (!tool) return toolError({ code: 'not-found', message: `There is no tool "${request.params.name}".`, nextAction: 'Call tools/list for the tools there are.' });
-      return callTool(this.strapi, tools, tool, (request.params.arguments ?? {}) as Record<string, unknown>, caller);
-    });
+    this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => this.callFor(request.params, callerOf(extra)));
     this.connected = this.server.connect(this.multiplexer);
+  }
+
+  /** A tools/call's result for `caller`: an article tool's route run in-process, or an organization's skill. */
+  private callFor(params: CallToolRequest['params'], caller: Caller): Promise<CallToolResult> | CallToolResult {
+    if (caller.kind === 'organization') {
+      return callSkill(this.strapi, caller.organizationId, params.name, params.arguments, params._meta as Record<string, unknown> | undefined);
+    }
+    const tools = this.toolsFor(caller);
+    const tool = tools.byName.get(params.name);
+    if (!tool) return toolError({ code: 'not-found', message: `There is no tool "${params.name}".`, nextAction: 'Call tools/list for the tools there are.' });
+    return callTool(this.strapi, tools, tool, (params.arguments ?? {}) as Record<string, unknown>, caller);
+  }
+
+  /**
+   * A plain tools/call answered as the SDK's Server answers it, without its per-message dispatch
+   * (the Protocol's zod checks of each message's kind, two of which fail and build zod issues on
+   * every request, an AbortController, the request parsed twice): the request parsed once with
+   * CallToolRequestSchema, the result checked with CallToolResultSchema as Server does
+   * (McpError InvalidParams when it fails), the answer and the error built as Protocol builds
+   * them. A call the schema refuses, a task-augmented call or one related to a task is left to
+   * the Server (undefined).
+   */
+  private callDirect(message: JSONRPCRequest, caller: Caller): Promise<JSONRPCMessage> | undefined {
+    const parsed = CallToolRequestSchema.safeParse(message);
+    if (!parsed.success || parsed.data.params.task !== undefined || parsed.data.params._meta?.[RELATED_TASK_META_KEY] !== undefined) return undefined;
+    const { id } = message;
+    return Promise.resolve()
+      .then(() => this.callFor(parsed.data.params, caller))
+      .then((result) => {
+        const checked = CallToolResultSchema.safeParse(result);
+        if (!checked.success) throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call result: ${checked.error.message}`);
+        return { result: checked.data, jsonrpc: '2.0' as const, id };
+      })
+      .catch((error) => ({
+        jsonrpc: '2.0' as const,
+        id,
+        error: { code: Number.isSafeInteger(error?.code) ? (error.code as number) : ErrorCode.InternalError, message: error?.message ?? 'Internal error', ...(error?.data !== undefined && { data: error.data }) },
+      }));
   }
 
   /**
@@ -258,13 +296,13 @@ export class McpEndpoint {
    * (WebStandardStreamableHTTPServerTransport with no session id generator and
    * enableJsonResponse; `answerPost` below follows its handlePostRequest and send step by step).
    * Not that transport itself: it costs a web Request, Headers and Response per POST, reads the
-   * answer back through a stream, and checks each message's kind again with zod five to seven
-   * times (about a third of a one-at-a-time tools/call's time went there, issue 21).
+   * answer back through a stream, and checks each message's kind with zod five to seven times
+   * more (issue 21 point 8: a one-at-a-time get_section over MCP was 0.64x the plain GET).
    */
   async serve(ctx, caller: Caller): Promise<void> {
     if (refuseBatch(ctx)) return;
     await this.connected;
-    const answer = await answerPost(ctx, { authInfo: { token: '', clientId: '', scopes: [], extra: { caller } }, requestInfo: { headers: ctx.request.headers } }, (message, extra) => this.multiplexer.request(message, extra));
+    const answer = await answerPost(ctx, { authInfo: { token: '', clientId: '', scopes: [], extra: { caller } }, requestInfo: { headers: ctx.request.headers } }, (message, extra) => (message.method === 'tools/call' && this.callDirect(message, caller)) || this.multiplexer.request(message, extra));
     ctx.status = answer.status;
     if (answer.text === undefined) {
       ctx.body = null;
