@@ -7,8 +7,13 @@
  * transport per HTTP request; so the Server is connected once to `Multiplexer`, an in-process
  * transport that gives each request message a fresh internal id and hands the answer back to the
  * HTTP request it came from (JSON-RPC ids of different clients collide: every client counts from
- * 0). Each HTTP request gets its own web-standard transport, which validates the HTTP side
- * (Accept, Content-Type, protocol version) and assembles the JSON answer.
+ * 0). Each HTTP request is answered by `answerPost`, which does what the SDK's Streamable HTTP
+ * transport does in stateless JSON-response mode (validates the HTTP side: Accept, Content-Type,
+ * protocol version; assembles the JSON answer) on Koa's request, without its web Request/Response.
+ * A plain tools/call (the request agents make most, issue 21 point 8) skips the Server's
+ * per-message dispatch too (`callDirect`): same schemas, same answer, byte for byte; anything
+ * else (initialize, tools/list, ping, a call the schema refuses or one tied to a task) goes
+ * through the Server.
  *
  * A tool call runs its route in-process (kernel/invoke.ts) for the caller the MCP request
  * authenticated: the route's credentials, role action, key scope (a `suggest` key's write becomes
@@ -17,14 +22,22 @@
  */
 import type { Core } from '@strapi/strapi';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
+  CallToolResultSchema,
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+  ErrorCode,
   isInitializeRequest,
   isJSONRPCRequest,
+  JSONRPCMessageSchema,
   ListToolsRequestSchema,
+  McpError,
+  RELATED_TASK_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type CallToolRequest,
   type CallToolResult,
   type JSONRPCMessage,
   type JSONRPCRequest,
@@ -235,55 +248,141 @@ export class McpEndpoint {
       if (caller.kind === 'organization') return (await listSkillTools(this.strapi, caller.organizationId)) as never;
       return this.toolsFor(caller).listing as never;
     });
-    this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-      const caller = callerOf(extra);
-      if (caller.kind === 'organization') {
-        return callSkill(this.strapi, caller.organizationId, request.params.name, request.params.arguments, request.params._meta as Record<string, unknown> | undefined);
-      }
-      const tools = this.toolsFor(caller);
-      const tool = tools.byName.get(request.params.name);
-      if (!tool) return toolError({ code: 'not-found', message: `There is no tool "${request.params.name}".`, nextAction: 'Call tools/list for the tools there are.' });
-      return callTool(this.strapi, tools, tool, (request.params.arguments ?? {}) as Record<string, unknown>, caller);
-    });
+    this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => this.callFor(request.params, callerOf(extra)));
     this.connected = this.server.connect(this.multiplexer);
+  }
+
+  /** A tools/call's result for `caller`: an article tool's route run in-process, or an organization's skill. */
+  private callFor(params: CallToolRequest['params'], caller: Caller): Promise<CallToolResult> | CallToolResult {
+    if (caller.kind === 'organization') {
+      return callSkill(this.strapi, caller.organizationId, params.name, params.arguments, params._meta as Record<string, unknown> | undefined);
+    }
+    const tools = this.toolsFor(caller);
+    const tool = tools.byName.get(params.name);
+    if (!tool) return toolError({ code: 'not-found', message: `There is no tool "${params.name}".`, nextAction: 'Call tools/list for the tools there are.' });
+    return callTool(this.strapi, tools, tool, (params.arguments ?? {}) as Record<string, unknown>, caller);
+  }
+
+  /**
+   * A plain tools/call answered as the SDK's Server answers it, without its per-message dispatch
+   * (the Protocol's zod checks of each message's kind, two of which fail and build zod issues on
+   * every request, an AbortController, the request parsed twice): the request parsed once with
+   * CallToolRequestSchema, the result checked with CallToolResultSchema as Server does
+   * (McpError InvalidParams when it fails), the answer and the error built as Protocol builds
+   * them. A call the schema refuses, a task-augmented call or one related to a task is left to
+   * the Server (undefined).
+   */
+  private callDirect(message: JSONRPCRequest, caller: Caller): Promise<JSONRPCMessage> | undefined {
+    const parsed = CallToolRequestSchema.safeParse(message);
+    if (!parsed.success || parsed.data.params.task !== undefined || parsed.data.params._meta?.[RELATED_TASK_META_KEY] !== undefined) return undefined;
+    const { id } = message;
+    return Promise.resolve()
+      .then(() => this.callFor(parsed.data.params, caller))
+      .then((result) => {
+        const checked = CallToolResultSchema.safeParse(result);
+        if (!checked.success) throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call result: ${checked.error.message}`);
+        return { result: checked.data, jsonrpc: '2.0' as const, id };
+      })
+      .catch((error) => ({
+        jsonrpc: '2.0' as const,
+        id,
+        error: { code: Number.isSafeInteger(error?.code) ? (error.code as number) : ErrorCode.InternalError, message: error?.message ?? 'Internal error', ...(error?.data !== undefined && { data: error.data }) },
+      }));
   }
 
   /**
    * Answers one POST /api/mcp for `caller`: the JSON-RPC message(s) in, the answer out (JSON, no
-   * session). The web-standard transport hands back a Response that Koa then writes like any
-   * other answer (so the envelope, logging and response checks see it).
+   * session), as the SDK's Streamable HTTP transport answers in stateless JSON-response mode
+   * (WebStandardStreamableHTTPServerTransport with no session id generator and
+   * enableJsonResponse; `answerPost` below follows its handlePostRequest and send step by step).
+   * Not that transport itself: it costs a web Request, Headers and Response per POST, reads the
+   * answer back through a stream, and checks each message's kind with zod five to seven times
+   * more (issue 21 point 8: a one-at-a-time get_section over MCP was 0.64x the plain GET).
    */
   async serve(ctx, caller: Caller): Promise<void> {
     if (refuseBatch(ctx)) return;
     await this.connected;
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    const limit = limiter(BATCH_CONCURRENCY);
-    transport.onmessage = (message, extra) => {
-      // Notifications and responses need no answer from a stateless server.
-      if (!isJSONRPCRequest(message)) return;
-      limit(() => this.multiplexer.request(message, extra))
-        .then((answer) => transport.send(answer))
-        .catch((error) => this.strapi.log.error(`MCP message ${String(message.id)} failed: ${(error as Error)?.stack ?? error}`));
-    };
-    await transport.start();
-    try {
-      const headers = new Headers();
-      for (const [name, value] of Object.entries<string | string[] | undefined>(ctx.request.headers)) {
-        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-      }
-      const request = new Request(`http://mcp.invalid${ctx.path}`, { method: ctx.method, headers });
-      const response = await transport.handleRequest(request, { parsedBody: ctx.request.body, authInfo: { token: '', clientId: '', scopes: [], extra: { caller } } });
-      const text = await response.text();
-      response.headers.forEach((value, name) => ctx.set(name, value));
-      ctx.status = response.status;
-      // The JSON as the transport wrote it (its Content-Type is set above): not parsed to be written again.
-      if (text) ctx.body = text;
-      else {
-        ctx.body = null;
-        ctx.status = response.status;
-      }
-    } finally {
-      await transport.close();
+    const answer = await answerPost(ctx, { authInfo: { token: '', clientId: '', scopes: [], extra: { caller } }, requestInfo: { headers: ctx.request.headers } }, (message, extra) => (message.method === 'tools/call' && this.callDirect(message, caller)) || this.multiplexer.request(message, extra));
+    ctx.status = answer.status;
+    if (answer.text === undefined) {
+      ctx.body = null;
+      ctx.status = answer.status;
+      return;
+    }
+    ctx.set('Content-Type', 'application/json');
+    // The JSON as the SDK's transport writes it: not an object Koa would stringify, nor one the envelope would read.
+    ctx.body = answer.text;
+  }
+}
+
+/** A JSON-RPC error for the whole POST, as the SDK's transport writes it (createJsonErrorResponse). */
+const transportError = (status: number, code: number, message: string) => ({ status, text: JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }) });
+
+/** A request header as the web Headers the SDK's transport reads would give it: repeated values joined, null when absent. */
+const headerOf = (ctx, name: string): string | null => {
+  const value: string | string[] | undefined = ctx.request.headers[name];
+  return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+};
+
+/**
+ * A message's kind, cheaply where the SDK's zod type guards are costly: a guard that fails builds
+ * zod's issues. Each message has passed JSONRPCMessageSchema, so one with a method is a request
+ * or a notification (isJSONRPCRequest, which passes at little cost, decides); initialize is
+ * parsed only when the method says so.
+ */
+const isRequest = (message: JSONRPCMessage): message is JSONRPCRequest => 'method' in message && 'id' in message && isJSONRPCRequest(message);
+const isInitialize = (message: JSONRPCMessage) => 'method' in message && message.method === 'initialize' && isInitializeRequest(message);
+
+/**
+ * One POST of Streamable HTTP in stateless JSON-response mode, exactly as the SDK's
+ * WebStandardStreamableHTTPServerTransport (1.x) answers it: Accept must list application/json
+ * and text/event-stream (406), Content-Type be JSON (415), the body one JSON-RPC message or a
+ * batch of at most MAX_BATCH_SIZE (400 -32600), each message valid (400 -32700), at most one
+ * initialize and only alone (400 -32600); after initialize, a Mcp-Protocol-Version header, when
+ * sent, must be a supported version (400). Notifications and responses alone: 202 without a body
+ * (a stateless server acts on none). Requests: each handed to `dispatch` (at most
+ * BATCH_CONCURRENCY at once), and once all are answered, 200 with the answer, or the array of
+ * answers in the order of their requests.
+ */
+export async function answerPost(
+  ctx,
+  extra: MessageExtraInfo,
+  dispatch: (message: JSONRPCRequest, extra: MessageExtraInfo) => Promise<JSONRPCMessage>,
+): Promise<{ status: number; text?: string }> {
+  const accept = headerOf(ctx, 'accept');
+  if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) {
+    return transportError(406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
+  }
+  if (!isJsonContentType(headerOf(ctx, 'content-type'))) return transportError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+  const raw: unknown = ctx.request.body;
+  if (Array.isArray(raw) && raw.length > MAX_BATCH_SIZE) return transportError(400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
+  let messages: JSONRPCMessage[];
+  try {
+    messages = Array.isArray(raw) ? raw.map((message) => JSONRPCMessageSchema.parse(message)) : [JSONRPCMessageSchema.parse(raw)];
+  } catch {
+    return transportError(400, -32700, 'Parse error: Invalid JSON-RPC message');
+  }
+  if (messages.some(isInitialize)) {
+    if (messages.length > 1) return transportError(400, -32600, 'Invalid Request: Only one initialization request is allowed');
+  } else {
+    const version = headerOf(ctx, 'mcp-protocol-version');
+    if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+      return transportError(400, -32000, `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
     }
   }
+  const requests = messages.filter(isRequest);
+  // Notifications and responses need no answer from a stateless server.
+  if (!requests.length) return { status: 202 };
+  // One answer per request id (a batch that repeats an id gets the first answer to it, as from the SDK's transport).
+  const answers = new Map<RequestId, JSONRPCMessage | undefined>(requests.map((request) => [request.id, undefined]));
+  const limit = limiter(BATCH_CONCURRENCY);
+  await Promise.all(
+    requests.map((request) =>
+      limit(() => dispatch(request, extra)).then((answer) => {
+        if (answers.get(request.id) === undefined) answers.set(request.id, answer);
+      }),
+    ),
+  );
+  const list = [...answers.values()];
+  return { status: 200, text: JSON.stringify(list.length === 1 ? list[0] : list) };
 }
