@@ -55,6 +55,48 @@ describe('POST /api/articles/{id}/edits', () => {
     expect((await a.get(`/api/articles/${article.id}/sections/${s1}`)).body.data.section.markdown).toBe('## S1\n\nText of S1.');
   });
 
+  it('writes each replaced section its own content, revision and history, also when a later op reads, changes or deletes it', async () => {
+    // Replaced sections are written together (one UPDATE): each must still get its own values, and
+    // a later op on one of them must see (and keep) what the earlier one wrote.
+    const { article, outline } = await newArticle(a, { title: 'T', markdown: sectionsDoc(6) });
+    const [s1, s2, s3, s4, s5, s6] = outline.map((e) => e.anchor);
+    const res = await a.post(`/api/articles/${article.id}/edits`, {
+      ops: [
+        { op: 'replace', section: s1, markdown: '# One\n\nThe first body, in six words.' },
+        { op: 'replace', section: s2, markdown: 'No heading here.' },
+        { op: 'replace', section: s3, html: '<h3>Three</h3><p>From the canvas.</p>' },
+        { op: 'replace', section: s4, markdown: '## Four\n\nOnce.' },
+        { op: 'replace', section: s4, markdown: '## Four\n\nTwice, quokka.' },
+        { op: 'replace', section: s5, markdown: '## Five\n\nReplaced, then deleted.' },
+        { op: 'delete', section: s5 },
+        { op: 'replace', section: s6, markdown: '## Six\n\nBefore the text change.' },
+        { op: 'replaceText', section: s6, find: 'Before', replace: 'After' },
+        { op: 'move', section: s1, after: s6 },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(titles(res.body.data.outline)).toEqual(['', 'Three', 'Four', 'Six', 'One']);
+    const read = async (anchor: string) => (await a.get(`/api/articles/${article.id}/sections/${anchor}`)).body.data.section;
+    expect(await read(s1)).toMatchObject({ level: 1, title: 'One', words: 7, source: 'markdown', markdown: '# One\n\nThe first body, in six words.', html: '<h1>One</h1>\n<p>The first body, in six words.</p>' });
+    expect(await read(s2)).toMatchObject({ level: 0, title: '', words: 3, source: 'markdown', markdown: 'No heading here.' });
+    expect(await read(s3)).toMatchObject({ level: 3, title: 'Three', source: 'html', markdown: null, html: '<h3>Three</h3><p>From the canvas.</p>' });
+    expect(await read(s4)).toMatchObject({ title: 'Four', markdown: '## Four\n\nTwice, quokka.' });
+    expect(await read(s6)).toMatchObject({ title: 'Six', markdown: '## Six\n\nAfter the text change.' });
+    const revs = Object.fromEntries((await a.get(`/api/articles/${article.id}/outline?include=rev`)).body.data.outline.map((e) => [e.anchor, e.rev]));
+    expect([s1, s2, s3, s4, s6].map((s) => revs[s])).toEqual([2, 2, 2, 3, 3]);
+    const history = (await a.get(`/api/articles/${article.id}/sections/${s4}/revisions`)).body.data.revisions;
+    expect(history.map((r) => r.rev)).toEqual([3, 2, 1]);
+    expect((await a.get(`/api/articles/${article.id}/sections/${s4}/revisions/2`)).body.data.revision.markdown).toBe('## Four\n\nOnce.');
+    expect((await a.get(`/api/articles/${article.id}/sections/${s6}/revisions/2`)).body.data.revision.markdown).toBe('## Six\n\nBefore the text change.');
+    const trash = (await a.get(`/api/articles/${article.id}/trash`)).body.data.sections;
+    expect(trash.map((t) => t.title)).toEqual(['Five']);
+    // The search index follows the rows' last content.
+    const search = async (q: string) => (await a.get(`/api/articles/${article.id}/search?q=${q}`)).body.data.matches.map((m) => m.title);
+    expect(await search('quokka')).toEqual(['Four']);
+    expect(await search('Once')).toEqual([]);
+    expect(await search('canvas')).toEqual(['Three']);
+  });
+
   it('dryRun: the same answer with unified diffs, and nothing written', async () => {
     const { article, outline } = await newArticle(a, { title: 'T', markdown: sectionsDoc(3) });
     const before = await snapshot(article.id);

@@ -1,4 +1,11 @@
-import { canvasSection, countWords, emptySection, renderMarkdown, splitMarkdown } from '../../src/plugins/quire/server/src/domain/markdown';
+import rehypeRaw from 'rehype-raw';
+import rehypeSanitize from 'rehype-sanitize';
+import rehypeStringify from 'rehype-stringify';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import remarkRehype from 'remark-rehype';
+import { unified } from 'unified';
+import { canvasSection, countWords, emptySection, renderMarkdown, SANITIZE_SCHEMA, splitMarkdown } from '../../src/plugins/quire/server/src/domain/markdown';
 
 describe('splitMarkdown', () => {
   it('starts a section at each top-level ATX or setext heading and keeps exact source slices', () => {
@@ -83,6 +90,35 @@ describe('splitMarkdown', () => {
   });
 });
 
+describe('rendering without the HTML parser\'s pass', () => {
+  // Markdown without raw HTML skips rehype-raw (a second parse by an HTML parser): its HTML must be
+  // what the whole pipeline gives, for the nodes that skip it and for those that must not.
+  const wholePipeline = unified()
+    .use(remarkParse)
+    .use(remarkGfm)
+    .use(remarkRehype, { allowDangerousHtml: true })
+    .use(rehypeRaw)
+    .use(rehypeSanitize, SANITIZE_SCHEMA)
+    .use(rehypeStringify)
+    .freeze();
+  const docs = [
+    '## Plain\n\nA paragraph with *emphasis*, **strong**, ~~deleted~~, `code` and a [link](https://example.com "title").',
+    '# Lists\n\n- one\n- two\n  1. nested\n  2. ordered\n\n* loose\n\n* list\n\n- [ ] todo\n- [x] done',
+    '### Quote\n\n> quoted\n> > twice\n\n***\n\nline  \nbreak\\\nagain',
+    '| a | b | c |\n|:--|:-:|--:|\n| 1 | `x|y` | 3 |\n| short |',
+    '![image](https://example.com/a.png "t") and ![ref image][img] and [ref][img] and [missing] www.example.com a@b.co <https://auto.link>\n\n[img]: https://example.com/b.png',
+    '```js meta\nconst x = 1 < 2;\n```\n\n    indented code\n\n~~~\n\nstarts with a blank line\n~~~',
+    'Footnote[^1] and another[^note].\n\n[^1]: The note.\n[^note]: Second, with `code`.',
+    'Raw <b>inline</b> HTML and <span class="x" onclick="y">span</span>\n\n<div>\nblock *html*\n</div>',
+    'Escapes \\* &amp; &copy; &#123; < > " \' and unicode café 日本語 👍🏽',
+  ];
+  const variants = docs.flatMap((doc) => [doc, doc.replace(/\n/g, '\r\n')]);
+  it.each(variants)('%j', (doc) => {
+    const [section] = splitMarkdown(doc);
+    expect(section.html).toBe(String(wholePipeline.processSync(doc)));
+  });
+});
+
 describe('sanitising', () => {
   const markdownOnly = [
     '[a](javascript:alert(1))',
@@ -162,6 +198,23 @@ describe('countWords', () => {
     expect(countWords('')).toBe(0);
     expect(countWords('你好世界')).toBe(2);
     expect(countWords('日本語のテキストです')).toBeGreaterThan(1);
+  });
+
+  it('counts ASCII text as Intl.Segmenter does (it is spared the segmenter for plain words)', () => {
+    const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
+    const segmented = (text: string) => [...segmenter.segment(text)].filter((s) => s.isWordLike).length;
+    const alphabet = 'abcXYZ0123456789 \t\n\r\v\f.,;:!?\'"()[]{}_-/\\@#$%^&*+=<>|~`\u0000\u001f\u007f';
+    // A fixed pseudo-random sequence (a linear congruential generator), so that a failure repeats.
+    let seed = 21;
+    const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    const differ: string[] = [];
+    for (let i = 0; i < 20_000; i += 1) {
+      let text = '';
+      for (let j = next(30); j >= 0; j -= 1) text += alphabet[next(alphabet.length)];
+      if (countWords(text) !== segmented(text)) differ.push(text);
+    }
+    expect(differ).toEqual([]);
+    expect(countWords('(Hello), "world": it\'s e.g. 3.14, a_b, end.')).toBe(segmented('(Hello), "world": it\'s e.g. 3.14, a_b, end.'));
   });
 
   it('counts the heading and keeps block boundaries apart', () => {

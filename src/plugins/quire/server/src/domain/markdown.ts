@@ -46,7 +46,7 @@ export const LINK_CARD_ATTRIBUTES = ['dataUrl', 'dataTitle', 'dataDescription', 
  * GitHub's schema (no script, style, event handlers, data:/javascript: URLs), plus the canvas's
  * link cards: a `figure` (with its `figcaption`) may be one, and keeps the card's data-*.
  */
-const SANITIZE_SCHEMA: SanitizeSchema = {
+export const SANITIZE_SCHEMA: SanitizeSchema = {
   ...defaultSchema,
   tagNames: [...(defaultSchema.tagNames ?? []), 'figure', 'figcaption'],
   attributes: {
@@ -64,6 +64,42 @@ const markdownProcessor = unified()
   .use(rehypeSanitize, SANITIZE_SCHEMA)
   .use(rehypeStringify)
   .freeze();
+
+/** The same pipeline without rehype-raw, for the Markdown it would give back unchanged (see renderMdast). */
+const plainMarkdownProcessor = unified()
+  .use(remarkParse)
+  .use(remarkGfm)
+  .use(remarkRehype, { allowDangerousHtml: true })
+  .use(rehypeSanitize, SANITIZE_SCHEMA)
+  .use(rehypeStringify)
+  .freeze();
+
+/**
+ * The Markdown nodes whose HTML rehype-raw gives back as it was given. rehype-raw parses the
+ * tree again with an HTML parser (parse5), which is what makes raw HTML (`html` nodes) safe
+ * to sanitise, and costs about a tenth of a short section's rendering. Without raw HTML it
+ * changes nothing in these nodes' HTML (tests/unit/markdown.test.ts compares both pipelines);
+ * it does change footnotes (their boolean data-* attributes come back as empty strings) and a
+ * code block that starts with a blank line, so a tree with those, or with any other node (raw
+ * HTML among them), takes the whole pipeline.
+ */
+const PLAIN_NODES = new Set([
+  'blockquote', 'break', 'code', 'definition', 'delete', 'emphasis', 'heading', 'image', 'imageReference', 'inlineCode', 'link', 'linkReference',
+  'list', 'listItem', 'paragraph', 'strong', 'table', 'tableCell', 'tableRow', 'text', 'thematicBreak',
+]);
+
+/** Whether these nodes, and all they contain, are PLAIN_NODES. */
+function allPlain(nodes: readonly MdastContent[]): boolean {
+  const pending: unknown[] = [...nodes];
+  while (pending.length > 0) {
+    const node = pending.pop() as { type: string; value?: string; children?: unknown[] };
+    if (!PLAIN_NODES.has(node.type)) return false;
+    // The HTML parser drops a line feed right after <pre> (here, before the code's first line).
+    if (node.type === 'code' && node.value!.startsWith('\n')) return false;
+    if (node.children) for (const child of node.children) pending.push(child);
+  }
+  return true;
+}
 
 const htmlProcessor = unified()
   .use(rehypeParse, { fragment: true })
@@ -100,7 +136,29 @@ function cutAfter(text: string, from: number): number {
   return code >= 0xd800 && code <= 0xdbff ? limit - 1 : limit;
 }
 
+/**
+ * A run of ASCII between whitespace that is one word wherever it is: letters and digits, after
+ * opening brackets or quotes and before closing ones or punctuation (each of those is a segment
+ * of its own, not a word, as Intl.Segmenter splits them: none joins letters it does not sit between).
+ */
+const ONE_WORD = /^[("'[]*[A-Za-z0-9]+[)"'\].,;:!?]*$/;
+const ASCII_TEXT = /^[\x00-\x7f]*$/;
+const ASCII_WHITESPACE = /[ \t\n\v\f\r]+/;
+
 function countSegmentWords(text: string): number {
+  // In ASCII text, Unicode puts a word boundary on both sides of every run of whitespace, so
+  // the runs between them are counted one at a time, the common ones without the segmenter.
+  if (ASCII_TEXT.test(text)) {
+    let words = 0;
+    for (const run of text.split(ASCII_WHITESPACE)) {
+      if (run) words += ONE_WORD.test(run) ? 1 : countWithSegmenter(run);
+    }
+    return words;
+  }
+  return countWithSegmenter(text);
+}
+
+function countWithSegmenter(text: string): number {
   let n = 0;
   for (const segment of segmenter.segment(text)) if (segment.isWordLike) n += 1;
   return n;
@@ -148,8 +206,9 @@ const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 function renderMdast(children: MdastContent[]): { html: string; words: number } {
   const root: MdastRoot = { type: 'root', children };
-  const hast = markdownProcessor.runSync(root) as HastRoot;
-  return { html: markdownProcessor.stringify(hast), words: countWords(hastText(hast)) };
+  const processor = allPlain(children) ? plainMarkdownProcessor : markdownProcessor;
+  const hast = processor.runSync(root) as HastRoot;
+  return { html: processor.stringify(hast), words: countWords(hastText(hast)) };
 }
 
 /**

@@ -42,6 +42,33 @@ export function sectionRecord(row, anchor: string): SectionRecord {
   };
 }
 
+/** A section's new content, written as its revision `rev` (updateMany). */
+export interface SectionUpdate {
+  uuid: string;
+  content: SectionContent;
+  rev: number;
+}
+
+/** The columns a change of content writes. */
+function contentColumns({ content, rev }: SectionUpdate, by: WrittenBy, now: Date): Record<string, unknown> {
+  return {
+    level: content.level,
+    title: content.title,
+    words: content.words,
+    source: content.source,
+    markdown: content.markdown,
+    html: content.html,
+    html_text: content.source === 'html' ? content.htmlText : null,
+    rev,
+    by_kind: by.kind,
+    by_name: by.name,
+    updated_at: now,
+  };
+}
+
+/** Integer columns among those: cast in a CASE, where PostgreSQL cannot infer a parameter's type. */
+const INTEGER_COLUMNS = new Set(['level', 'words', 'rev']);
+
 export function sectionRepository(strapi: Core.Strapi) {
   const sections = (alias?: string) => tableName(strapi, TABLE.sections, alias);
   const where = (articleRowId: number, uuid: string) => ({ article_id: articleRowId, uuid });
@@ -86,23 +113,30 @@ export function sectionRepository(strapi: Core.Strapi) {
         return row ? Number(row.rev) : 0;
       },
 
-      /** Writes a section's new content as revision `rev`, by `by`. */
-      async update(k: Knex, articleRowId: number, uuid: string, content: SectionContent, rev: number, by: WrittenBy, now: Date): Promise<void> {
-        await k(sections())
-          .where(where(articleRowId, uuid))
-          .update({
-            level: content.level,
-            title: content.title,
-            words: content.words,
-            source: content.source,
-            markdown: content.markdown,
-            html: content.html,
-            html_text: content.source === 'html' ? content.htmlText : null,
-            rev,
-            by_kind: by.kind,
-            by_name: by.name,
-            updated_at: now,
-          });
+      /**
+       * Writes sections' new content (distinct sections), each as its revision `rev`, by `by`:
+       * one UPDATE per 100 sections. A column whose values differ
+       * is `CASE uuid WHEN ? THEN ? ... END` (integers cast, so that PostgreSQL can type them).
+       */
+      async updateMany(k: Knex, articleRowId: number, updates: SectionUpdate[], by: WrittenBy, now: Date): Promise<void> {
+        for (let i = 0; i < updates.length; i += 100) {
+          const batch = updates.slice(i, i + 100);
+          if (batch.length === 1) {
+            await k(sections()).where(where(articleRowId, batch[0].uuid)).update(contentColumns(batch[0], by, now));
+            continue;
+          }
+          const rows = batch.map((u) => contentColumns(u, by, now));
+          const column = (name: string, cast?: string) => {
+            const all = rows.map((row) => row[name]);
+            if (all.every((v) => v === all[0])) return all[0];
+            const then = cast ? `CAST(? AS ${cast})` : '?';
+            return k.raw(`CASE ?? ${batch.map(() => `WHEN ? THEN ${then}`).join(' ')} END`, ['uuid', ...batch.flatMap((u, j) => [u.uuid, all[j] as Knex.Value])]);
+          };
+          await k(sections())
+            .where({ article_id: articleRowId })
+            .whereIn('uuid', batch.map((u) => u.uuid))
+            .update(Object.fromEntries(Object.keys(rows[0]).map((name) => [name, column(name, INTEGER_COLUMNS.has(name) ? 'integer' : undefined)])));
+        }
       },
 
       /** Moves a section to `rank` (not a change of content: rev and updatedAt stay). */

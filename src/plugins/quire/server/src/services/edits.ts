@@ -31,7 +31,7 @@ import { Outline, type OutlineItem } from '../domain/outline';
 import { sectionScope } from '../domain/scopes';
 import { LIMITS, type EditOp } from '../schemas/inputs';
 import type { OutlineEntry } from '../schemas/records';
-import { sectionRepository, type SectionRow } from '../repositories/sections';
+import { sectionRepository, type SectionRow, type SectionUpdate } from '../repositories/sections';
 import { trashRepository } from '../repositories/trash';
 import { articleUuid, lockArticle } from '../repositories/store';
 import type { Actor, EditOptions, EditOutcome, OpResult } from './edit-types';
@@ -122,6 +122,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           throw labelled(error, label(i));
         }
       }
+      await session.writePending();
       if (options.afterOps) await options.afterOps(session.trx, { outline: session.outline, touched: session.touched, produced: session.produced });
     });
     // Diffs are computed once the transaction (and the article's lock) is over, in a worker,
@@ -159,6 +160,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           );
         }
         await work(session);
+        await session.writePending();
         await session.history.flush(trx);
         const outcome = session.outcome(outlineRev);
         if (options.dryRun) throw new DryRun(outcome);
@@ -273,7 +275,22 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** Read ahead by prefetch, not yet used nor written. */
     private readonly prefetched = new Map<string, SectionRow>();
 
+    /**
+     * New content of replaced sections, not yet written: written together (one statement for
+     * all, repositories/sections updateMany) before anything reads or deletes one of those rows,
+     * and at the end of the request's ops. Keyed by section id: a section is in it once.
+     */
+    private readonly unwritten = new Map<string, SectionUpdate>();
+
+    async writePending(): Promise<void> {
+      if (!this.unwritten.size) return;
+      const updates = [...this.unwritten.values()];
+      this.unwritten.clear();
+      await sections.in(this.trx).updateMany(this.articleRowId, updates, this.options.actor, this.now);
+    }
+
     private async row(uuid: string): Promise<SectionRow> {
+      if (this.unwritten.has(uuid)) await this.writePending();
       const ahead = this.prefetched.get(uuid);
       if (ahead) {
         this.prefetched.delete(uuid);
@@ -294,7 +311,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       this.history.keep(before);
       const [first, ...rest] = contents;
       this.prefetched.delete(item.uuid);
-      await sections.in(this.trx).update(this.articleRowId, item.uuid, first, item.rev + 1, this.options.actor, this.now);
+      if (this.unwritten.has(item.uuid)) await this.writePending();
+      this.unwritten.set(item.uuid, { uuid: item.uuid, content: first, rev: item.rev + 1 });
       const replaced: OutlineItem = { uuid: item.uuid, rank: item.rank, level: first.level, title: first.title, words: first.words, source: first.source, rev: item.rev + 1 };
       this.changes.push(
         this.options.restoredRev !== undefined
@@ -319,6 +337,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const only = this.outline.size === 1 ? this.outline.items[0] : undefined;
       if (!only || !looksEmpty(only) || (await this.row(only.uuid))?.markdown !== '') return bounds;
       this.prefetched.delete(only.uuid);
+      if (this.unwritten.has(only.uuid)) await this.writePending();
       await sections.in(this.trx).remove(this.articleRowId, only.uuid);
       this.changes.push({ type: 'section.deleted', sectionId: only.uuid });
       this.outline = this.outline.with({ remove: [only.uuid] });
@@ -441,6 +460,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       } else {
         targets = [...this.outline.items];
       }
+      await this.writePending();
       const rows = await sections.in(this.trx).rows(this.articleRowId, targets.map((t) => t.uuid));
       const byId = new Map(rows.map((row) => [row.uuid, row]));
       const found: Array<{ item: OutlineItem; row: SectionRow; n: number; length: number }> = [];
