@@ -46,7 +46,7 @@ export const LINK_CARD_ATTRIBUTES = ['dataUrl', 'dataTitle', 'dataDescription', 
  * GitHub's schema (no script, style, event handlers, data:/javascript: URLs), plus the canvas's
  * link cards: a `figure` (with its `figcaption`) may be one, and keeps the card's data-*.
  */
-export const SANITIZE_SCHEMA: SanitizeSchema = {
+const SANITIZE_SCHEMA: SanitizeSchema = {
   ...defaultSchema,
   tagNames: [...(defaultSchema.tagNames ?? []), 'figure', 'figcaption'],
   attributes: {
@@ -56,23 +56,25 @@ export const SANITIZE_SCHEMA: SanitizeSchema = {
   protocols: { ...defaultSchema.protocols, dataUrl: ['http', 'https'], dataImage: ['http', 'https'] },
 };
 
-const markdownProcessor = unified()
-  .use(remarkParse)
-  .use(remarkGfm)
-  .use(remarkRehype, { allowDangerousHtml: true })
-  .use(rehypeRaw)
-  .use(rehypeSanitize, SANITIZE_SCHEMA)
-  .use(rehypeStringify)
-  .freeze();
+/**
+ * Markdown to sanitised HTML. With `raw`, rehype-raw parses the tree again with an HTML parser
+ * (parse5), which raw HTML needs to be sanitised; without, the pipeline for the Markdown it would
+ * give back unchanged (see renderMdast).
+ */
+function markdownPipeline({ raw }: { raw: boolean }) {
+  return unified()
+    .use(remarkParse)
+    .use(remarkGfm)
+    .use(remarkRehype, { allowDangerousHtml: true })
+    .use(raw ? [rehypeRaw] : [])
+    .use(rehypeSanitize, SANITIZE_SCHEMA)
+    .use(rehypeStringify)
+    .freeze();
+}
 
-/** The same pipeline without rehype-raw, for the Markdown it would give back unchanged (see renderMdast). */
-const plainMarkdownProcessor = unified()
-  .use(remarkParse)
-  .use(remarkGfm)
-  .use(remarkRehype, { allowDangerousHtml: true })
-  .use(rehypeSanitize, SANITIZE_SCHEMA)
-  .use(rehypeStringify)
-  .freeze();
+/** The whole pipeline (exported for the test that holds the plain one to it). */
+export const markdownProcessor = markdownPipeline({ raw: true });
+const plainMarkdownProcessor = markdownPipeline({ raw: false });
 
 /**
  * The Markdown nodes whose HTML rehype-raw gives back as it was given. rehype-raw parses the
