@@ -37,7 +37,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { serverEnv } = require('../tests/helpers/server-env');
 const { request, expectStatus } = require('./http');
-const { freePort, postgresDatabase, sqliteDatabase, startStrapiProcess, stopStrapiProcess } = require('../tests/helpers/processes');
+const { freePort, postgresDatabase, redisAvailable, sqliteDatabase, startStrapiProcess, stopStrapiProcess } = require('../tests/helpers/processes');
 
 const ROOT = path.join(__dirname, '..');
 const N = Number(process.env.BENCH_LIVE_N || 100);
@@ -454,7 +454,6 @@ async function oneProcess(log) {
 /** Whether PostgreSQL and Redis answer; the reason when not. */
 async function reachable(pgUrl, redisUrl) {
   const { Client } = require('pg');
-  const Redis = require('ioredis');
   const pg = new Client({ connectionString: pgUrl, connectionTimeoutMillis: 3000 });
   try {
     await pg.connect();
@@ -464,16 +463,7 @@ async function reachable(pgUrl, redisUrl) {
   } finally {
     await pg.end().catch(() => undefined);
   }
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 3000 });
-  redis.on('error', () => undefined); // the failed connect below says why
-  try {
-    await redis.connect();
-    if ((await redis.ping()) !== 'PONG') return `Redis at ${redisUrl} did not answer PING`;
-  } catch (error) {
-    return `Redis not reachable at ${redisUrl} (${error.message}); set BENCH_REDIS_URL`;
-  } finally {
-    redis.disconnect();
-  }
+  if (!(await redisAvailable(redisUrl))) return `Redis not reachable at ${redisUrl}; set BENCH_REDIS_URL`;
   return null;
 }
 

@@ -179,6 +179,7 @@ async function postgresDatabase(baseUrl, prefix) {
  */
 async function redisAvailable(url) {
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 2_000 });
+  client.on('error', () => undefined); // the failed connect below answers false
   try {
     await client.connect();
     return (await client.ping()) === 'PONG';
