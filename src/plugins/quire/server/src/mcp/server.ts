@@ -303,12 +303,13 @@ export class McpEndpoint {
     if (refuseBatch(ctx)) return;
     await this.connected;
     const answer = await answerPost(ctx, { authInfo: { token: '', clientId: '', scopes: [], extra: { caller } }, requestInfo: { headers: ctx.request.headers } }, (message, extra) => (message.method === 'tools/call' && this.callDirect(message, caller)) || this.multiplexer.request(message, extra));
-    ctx.status = answer.status;
     if (answer.text === undefined) {
+      // Status after body: Koa turns a null body into 204, and this answer is a 202.
       ctx.body = null;
       ctx.status = answer.status;
       return;
     }
+    ctx.status = answer.status;
     ctx.set('Content-Type', 'application/json');
     // The JSON as the SDK's transport writes it: not an object Koa would stringify, nor one the envelope would read.
     ctx.body = answer.text;
