@@ -1,8 +1,8 @@
 /**
  * What the live canvas reads and writes besides the edit engine: an article's stored sections
- * and premise as a live document is built from them, the document's saved Yjs state
- * (quire_live_states), the text a section deleted under someone's typing keeps in the trash,
- * and the admin user behind a live connection.
+ * and premise as a live document is built from them, the article's stored Yjs state
+ * (quire_live_states: the state, and the section revisions it holds), the text a section
+ * deleted under someone's typing keeps in the trash, and the admin user behind a live connection.
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
@@ -35,14 +35,6 @@ export function liveRepository(strapi: Core.Strapi) {
         const states = table(TABLE.liveStates);
         const updated = await k(states).where({ article_id: articleRowId }).update(row);
         if (!updated) await k(states).insert({ article_id: articleRowId, ...row, created_at: new Date() }).catch(() => k(states).where({ article_id: articleRowId }).update(row));
-      },
-      /**
-       * Records the section revisions the document holds without its state (several processes:
-       * written in the transaction of a section's store, so a process taking the document over
-       * knows that revision came from the document and is not merged into it again).
-       */
-      async saveRevs(k: Knex, articleRowId: number, revs: string): Promise<void> {
-        await k(table(TABLE.liveStates)).where({ article_id: articleRowId }).update({ revs, updated_at: new Date() });
       },
       /** The trash entry of a section holds `content` (the text typed in it when it was deleted). */
       async trashContent(k: Knex, articleRowId: number, sectionId: string, content: { html: string; title: string | null; level: number; words: number }): Promise<void> {

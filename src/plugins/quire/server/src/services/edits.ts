@@ -164,6 +164,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         await session.history.flush(trx);
         const outcome = session.outcome(outlineRev);
         if (options.dryRun) throw new DryRun(outcome);
+        // One truth for the live canvas: an article opened live keeps its stored Yjs state in step, in this transaction.
+        if (session.changes.length) await strapi.plugin('quire').service('liveState').afterSectionsWrite(trx, articleRowId, { changes: session.changes, actor: options.actor, outline: session.outline });
         // One article event for the request, published once the outermost transaction commits.
         await events().record({ articleId: uuid, ownerId: userId }, options.actor, session.changes);
         onCommit(() => cache().set(articleRowId, outlineRev, session.outline));

@@ -10,6 +10,7 @@ import imports from './imports';
 import inputs from './inputs';
 import keys from './keys';
 import live from './live';
+import liveState from './live-state';
 import oauth from './oauth';
 import notes from './notes';
 import outlines from './outlines';
@@ -26,4 +27,4 @@ import upload from './upload';
 import webSessions from './web-sessions';
 import workers from './workers';
 
-export default { actors, adminArticles, articles, auth, cliLogin, edits, events, history, imports, inputs, keys, live, notes, oauth, outlines, publications, rateLimit, redis, search, sections, signIn, suggestions, trash, unfurl, upload, webSessions, workers };
+export default { actors, adminArticles, articles, auth, cliLogin, edits, events, history, imports, inputs, keys, live, liveState, notes, oauth, outlines, publications, rateLimit, redis, search, sections, signIn, suggestions, trash, unfurl, upload, webSessions, workers };

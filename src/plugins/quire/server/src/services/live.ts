@@ -1,12 +1,12 @@
 /**
- * The live canvas (live/channel.ts) and presence (CONTRACT 19): who has an article open in the
+ * The live canvas (live/server.ts) and presence (CONTRACT 19): who has an article open in the
  * canvas (from the live document's awareness) and which agents wrote to it in the last 60 s
  * (from article events).
  */
 import type { Core } from '@strapi/strapi';
 import type { ArticleEvent } from '../domain/article-events';
 import { quireConfig } from '../config';
-import { startLiveChannel, type LiveChannel } from '../live/channel';
+import { startLiveChannel, type LiveChannel } from '../live/server';
 import { appRedis } from '#kernel/redis';
 
 /** Agents count as present this long after a write. */
@@ -59,7 +59,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       unsubscribe = strapi.plugin('quire').service('events').subscribe((event: ArticleEvent) => noteWriter(event));
       const redis = appRedis(strapi);
       const url = redis.url();
-      // With REDIS_URL, live documents span the deployment's processes (live/channel.ts).
+      // With REDIS_URL, live documents span the deployment's processes (live/server.ts).
       channel = startLiveChannel(strapi, { coalesceSeconds: quireConfig(strapi).historyCoalesceSeconds, redis: url ? { url, prefix: redis.prefix() } : null });
     },
 

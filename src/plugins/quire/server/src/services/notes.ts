@@ -210,6 +210,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         if (!before) throw articleNotFound(rawArticleId);
         await lockArticle(strapi, trx, userId, rawArticleId, { outline: false });
         await premises.in(trx).setPremise(before.id, value, now);
+        // One truth for the live canvas: the article's stored Yjs state holds the premise too.
+        await strapi.plugin('quire').service('liveState').afterPremise(trx, before.id, value ?? '');
         const last = await premises.in(trx).last(before.id);
         const row = { premise: value, by_kind: actor.kind, by_name: actor.name, made_at: now };
         const burst =

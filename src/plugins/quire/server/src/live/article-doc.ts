@@ -1,0 +1,113 @@
+/**
+ * The article's live document as data (CONTRACT 19 and 22), without a server: `order` (section
+ * ids, the server's), one `Y.XmlFragment` per section (`section:<id>`), the premise (`Y.Text`)
+ * and `meta` (who changed or deleted a section, counters the canvas watches). These functions
+ * change a Y.Doc as the smallest change, so the same code keeps the stored state (a write
+ * under the article's lock) and builds a new one.
+ */
+import * as Y from 'yjs';
+import type { EventActor } from '../domain/article-events';
+import { fillFragment, fragmentToHtml, updateFragment } from './content';
+
+export const sectionField = (sectionId: string) => `section:${sectionId}`;
+
+/** A section as stored: its id, revision and HTML (Markdown sections: their rendered HTML). */
+export interface StoredSection {
+  id: string;
+  rev: number;
+  html: string;
+}
+
+/** Makes the document's section order `ids` (the server alone writes it). */
+export function setOrder(doc: Y.Doc, ids: string[]): boolean {
+  const order = doc.getArray<string>('order');
+  if (order.toArray().join() === ids.join()) return false;
+  order.delete(0, order.length);
+  order.insert(0, ids);
+  return true;
+}
+
+/** Makes a text hold `value` by its common prefix and suffix: one delete and one insert. */
+export function setText(text: Y.Text, value: string): boolean {
+  const current = text.toString();
+  if (current === value) return false;
+  let start = 0;
+  while (start < current.length && start < value.length && current[start] === value[start]) start += 1;
+  let end = 0;
+  while (end < current.length - start && end < value.length - start && current[current.length - 1 - end] === value[value.length - 1 - end]) end += 1;
+  if (current.length - start - end > 0) text.delete(start, current.length - start - end);
+  if (value.length - start - end > 0) text.insert(start, value.slice(start, value.length - end));
+  return true;
+}
+
+/** Makes a section's fragment hold `html` (filled when empty, else the smallest change). */
+export function setSection(doc: Y.Doc, sectionId: string, html: string): void {
+  const fragment = doc.getXmlFragment(sectionField(sectionId));
+  if (fragment.length === 0) fillFragment(fragment, html);
+  else updateFragment(doc, fragment, html);
+}
+
+/** A new article document: the stored sections in order, the premise, the counters at 0. */
+export function buildDoc(doc: Y.Doc, sections: StoredSection[], premise: string): void {
+  doc.transact(() => {
+    doc.getArray<string>('order').insert(0, sections.map((s) => s.id));
+    for (const section of sections) fillFragment(doc.getXmlFragment(sectionField(section.id)), section.html);
+    doc.getText('premise').insert(0, premise);
+    doc.getMap('meta').set('notesRev', 0);
+    doc.getMap('meta').set('titleRev', 0);
+  });
+}
+
+/**
+ * Brings a stored state to the stored rows where they differ from the revisions it records
+ * (`revs`), and to the stored premise: a write that reached the rows without it (written
+ * before this code, or by a door that missed it). Returns whether anything changed.
+ */
+export function healDoc(doc: Y.Doc, sections: StoredSection[], revs: Record<string, number>, premise: string): boolean {
+  let changed = false;
+  doc.transact(() => {
+    for (const section of sections) {
+      if (revs[section.id] === section.rev) continue;
+      setSection(doc, section.id, section.html);
+      changed = true;
+    }
+    changed = setOrder(doc, sections.map((s) => s.id)) || changed;
+    changed = setText(doc.getText('premise'), premise) || changed;
+  });
+  return changed;
+}
+
+/** What one write did to an article's sections, with the content of those that have content now. */
+export interface SectionsWrite {
+  by: EventActor;
+  at: string;
+  /** Sections with new content (inserted, replaced, restored), as stored now. */
+  written: StoredSection[];
+  /** Sections restored from the trash (their `deleted:` notice goes). */
+  restored: string[];
+  /** Sections deleted (their fragment stays, for a restore to diff against). */
+  deleted: string[];
+  /** The article's section ids in order after the write. */
+  order: string[];
+}
+
+/** Applies a write of the sections to the document, and says who made it in `meta`. */
+export function applyWrite(doc: Y.Doc, write: SectionsWrite): void {
+  const meta = doc.getMap('meta');
+  const who = { name: write.by.name, kind: write.by.kind, at: write.at };
+  doc.transact(() => {
+    for (const section of write.written) {
+      setSection(doc, section.id, section.html);
+      meta.set(`changed:${section.id}`, who);
+    }
+    for (const id of write.restored) meta.delete(`deleted:${id}`);
+    for (const id of write.deleted) meta.set(`deleted:${id}`, { ...who, trashId: id });
+    setOrder(doc, write.order);
+  });
+}
+
+/** The HTML of a section's fragment in a document. */
+export const sectionHtml = (doc: Y.Doc, sectionId: string) => fragmentToHtml(doc.getXmlFragment(sectionField(sectionId)));
+
+/** The update that brings `to` what `from` has and it lacks (an update applied twice counts once). */
+export const missingIn = (to: Y.Doc, from: Uint8Array) => Y.diffUpdate(from, Y.encodeStateVector(to));

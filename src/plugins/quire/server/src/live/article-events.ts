@@ -1,0 +1,99 @@
+/**
+ * Article events into open documents (docs/architecture.md "Article events"). A write through
+ * any door has already changed the stored state in its transaction (services/live-state), so
+ * an event only says "read it": the document takes what the stored state has and it lacks
+ * (by state vector). An event that arrives twice changes nothing the second time, and a
+ * process that missed one catches up at the next event or store.
+ *
+ * Before the merge, a section deleted while someone typed in it leaves their text in its trash
+ * entry; the counters the canvas watches (notes, title, suggestions) move; a deleted article
+ * closes its connections.
+ */
+import type { Document, Extension, Hocuspocus, onConfigurePayload } from '@hocuspocus/server';
+import * as Y from 'yjs';
+import type { ArticleEvent } from '../domain/article-events';
+import { missingIn, sectionField, sectionHtml } from './article-doc';
+import { docName, merged, type LiveEvents, type LiveLog, type LiveStore } from './ports';
+
+/** The counters in `meta` the canvas reads again when they move, and the changes that move them. */
+const COUNTERS: Array<[string, (type: string) => boolean]> = [
+  ['notesRev', (type) => type.startsWith('note.')],
+  ['titleRev', (type) => type === 'article.updated' || type === 'article.published' || type === 'article.unpublished'],
+  ['suggestionsRev', (type) => type.startsWith('suggestion.')],
+];
+
+export class ArticleEvents implements Extension {
+  extensionName = 'quire-article-events';
+  private instance: Hocuspocus | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private readonly queues = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly events: LiveEvents,
+    private readonly store: LiveStore,
+    private readonly log: LiveLog,
+  ) {}
+
+  async onConfigure({ instance }: onConfigurePayload) {
+    this.instance = instance;
+    this.unsubscribe = this.events.subscribe((event) => this.receive(event));
+  }
+
+  receive(event: ArticleEvent): Promise<void> {
+    const name = docName(event.articleId);
+    const document = this.instance?.documents.get(name);
+    if (!document || document.isLoading) return Promise.resolve();
+    const run = (this.queues.get(name) ?? Promise.resolve())
+      .then(() => this.apply(document, event))
+      .catch((error: Error) => this.log.warn(`live ${name}: event not merged (${error.message}); the next event or store brings it`));
+    this.queues.set(name, run);
+    void run.then(() => {
+      if (this.queues.get(name) === run) this.queues.delete(name);
+    });
+    return run;
+  }
+
+  private async apply(document: Document, event: ArticleEvent): Promise<void> {
+    const types = event.changes.map((change) => change.type);
+    if (types.includes('article.deleted')) {
+      this.instance?.closeConnections(document.name);
+      return;
+    }
+    if (types.some((type) => type.startsWith('section.') || type === 'brief.changed')) {
+      const stored = await this.store.stored(event.articleId);
+      if (stored) {
+        await this.keepTyping(document, event, stored);
+        Y.applyUpdate(document, missingIn(document, stored), merged(event.by));
+      }
+    }
+    const meta = document.getMap('meta');
+    const moved = COUNTERS.filter(([, moves]) => types.some(moves));
+    if (moved.length) document.transact(() => moved.forEach(([key]) => meta.set(key, Number(meta.get(key) ?? 0) + 1)), merged(event.by));
+  }
+
+  /** A section deleted while someone typed in it: the trash entry holds what the document has. */
+  private async keepTyping(document: Document, event: ArticleEvent, stored: Uint8Array) {
+    const deleted = event.changes.flatMap((change) => (change.type === 'section.deleted' && document.share.has(sectionField(change.sectionId)) ? [change.sectionId] : []));
+    if (!deleted.length) return;
+    const storedDoc = new Y.Doc();
+    try {
+      Y.applyUpdate(storedDoc, stored);
+      for (const id of deleted) {
+        const live = sectionHtml(document, id);
+        if (live !== sectionHtml(storedDoc, id)) await this.store.keepInTrash(event.articleId, id, live);
+      }
+    } finally {
+      storedDoc.destroy();
+    }
+  }
+
+  /** Resolves once the events delivered so far are merged. */
+  async settled(): Promise<void> {
+    await this.events.settled();
+    await Promise.all([...this.queues.values()]);
+  }
+
+  async onDestroy() {
+    this.unsubscribe?.();
+  }
+}

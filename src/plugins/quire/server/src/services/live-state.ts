@@ -1,0 +1,229 @@
+/**
+ * One truth per open article (CONTRACT 22; docs/architecture.md "The live canvas"): an article
+ * opened live has one stored Yjs state (quire_live_states), and every write that changes its
+ * sections or premise changes that state in the same transaction, under the article's lock:
+ * the edit engine calls `afterSectionsWrite` (every section write goes through it), the
+ * premise `afterPremise`. A person's typing is stored by `store`: the live document's update
+ * merged into the stored state, and the sections it changed written through the edit engine,
+ * in one transaction. Processes holding the document merge the stored state by state vector
+ * (live/), so an update applied twice counts once and a missed event heals at the next.
+ *
+ * Service `liveState` (strapi.plugin('quire').service('liveState')).
+ */
+import type { Core } from '@strapi/strapi';
+import type { Knex } from 'knex';
+import * as Y from 'yjs';
+import { inTransaction } from '#kernel/db';
+import type { ArticleChange, EventActor } from '../domain/article-events';
+import { Outline } from '../domain/outline';
+import { liveRepository } from '../repositories/live';
+import { sectionRepository } from '../repositories/sections';
+import { lockArticle } from '../repositories/store';
+import { applyWrite, buildDoc, healDoc, sectionHtml, setText, type StoredSection } from '../live/article-doc';
+import type { TypedChange } from '../live/ports';
+
+/** The stored state of one article, as a transaction holds it. */
+interface Held {
+  doc: Y.Doc;
+  /** The section revisions the state holds. */
+  revs: Record<string, number>;
+  /** A store runs: the writes it makes through the edit engine leave the saving to it. */
+  deferred: boolean;
+  dirty: boolean;
+}
+
+const decode = (state: string) => new Uint8Array(Buffer.from(state, 'base64'));
+const parseRevs = (revs: unknown): Record<string, number> => (typeof revs === 'string' ? JSON.parse(revs) : ((revs as Record<string, number>) ?? {}));
+
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const repository = liveRepository(strapi);
+  const sections = sectionRepository(strapi);
+  const service = (name: string) => strapi.plugin('quire').service(name);
+  /** Per open transaction (its Knex handle): the stored states it loaded, by article row id. */
+  const open = new WeakMap<object, Map<number, Held | null>>();
+
+  async function held(trx: Knex, articleRowId: number): Promise<Held | null> {
+    let byArticle = open.get(trx);
+    if (!byArticle) open.set(trx, (byArticle = new Map()));
+    if (byArticle.has(articleRowId)) return byArticle.get(articleRowId)!;
+    const row = await repository.in(trx).savedState(articleRowId);
+    let state: Held | null = null;
+    if (row) {
+      const doc = new Y.Doc();
+      Y.applyUpdate(doc, decode(String(row.state)));
+      state = { doc, revs: parseRevs(row.revs), deferred: false, dirty: false };
+    }
+    byArticle.set(articleRowId, state);
+    return state;
+  }
+
+  async function save(trx: Knex, articleRowId: number, state: Held): Promise<void> {
+    await repository.in(trx).saveState(articleRowId, {
+      state: Buffer.from(Y.encodeStateAsUpdate(state.doc)).toString('base64'),
+      revs: JSON.stringify(state.revs),
+      premise: state.doc.getText('premise').toString(),
+      updated_at: new Date(),
+    });
+    state.dirty = false;
+  }
+
+  /** The article's sections in order with their revisions, and the content of those asked for. */
+  async function storedSections(trx: Knex, articleRowId: number, wanted: (item: { uuid: string; rev: number }) => boolean) {
+    const outline = Outline.of(await sections.in(trx).items(articleRowId));
+    const need = outline.items.filter(wanted).map((item) => item.uuid);
+    const html = new Map((await sections.in(trx).rows(articleRowId, need)).map((row) => [row.uuid, String(row.html ?? '')]));
+    return { outline, sections: outline.items.map((item): StoredSection => ({ id: item.uuid, rev: Number(item.rev), html: html.get(item.uuid) ?? '' })) };
+  }
+
+  const revsOf = (outline: Outline) => Object.fromEntries(outline.items.map((item) => [item.uuid, Number(item.rev)]));
+
+  /**
+   * The article's stored state, built from its rows when it has none, and healed where the
+   * rows moved on without it (revisions it does not record). In the caller's transaction.
+   */
+  async function ensure(trx: Knex, articleRowId: number, premise: string): Promise<{ state: Held; changed: boolean }> {
+    const state = await held(trx, articleRowId);
+    if (!state) {
+      const { outline, sections: rows } = await storedSections(trx, articleRowId, () => true);
+      const doc = new Y.Doc();
+      buildDoc(doc, rows, premise);
+      const built: Held = { doc, revs: revsOf(outline), deferred: false, dirty: true };
+      open.get(trx)!.set(articleRowId, built);
+      return { state: built, changed: true };
+    }
+    const { outline, sections: rows } = await storedSections(trx, articleRowId, (item) => state.revs[item.uuid] !== Number(item.rev));
+    const changed = healDoc(state.doc, rows, state.revs, premise);
+    if (changed) state.revs = revsOf(outline);
+    return { state, changed };
+  }
+
+  const api = {
+    /**
+     * The edit engine's hook (services/edits withSession), in its transaction under the
+     * article's lock: the write's sections into the stored state, when the article has one.
+     */
+    async afterSectionsWrite(trx: Knex, articleRowId: number, write: { changes: ArticleChange[]; actor: EventActor; outline: Outline }): Promise<void> {
+      const state = await held(trx, articleRowId);
+      if (!state) return;
+      const written = new Set<string>();
+      const restored: string[] = [];
+      const deleted: string[] = [];
+      for (const change of write.changes) {
+        if (change.type === 'section.deleted') deleted.push(change.sectionId);
+        else if (change.type === 'section.inserted' || change.type === 'section.replaced' || change.type === 'section.restored') written.add(change.sectionId);
+        if (change.type === 'section.restored') restored.push(change.sectionId);
+      }
+      const live = [...written].filter((id) => write.outline.find(id));
+      const rows = await sections.in(trx).rows(articleRowId, live);
+      applyWrite(state.doc, {
+        by: write.actor,
+        at: new Date().toISOString(),
+        written: rows.map((row) => ({ id: row.uuid, rev: Number(row.rev), html: String(row.html ?? '') })),
+        restored,
+        deleted: deleted.filter((id) => !write.outline.find(id)),
+        order: write.outline.items.map((item) => item.uuid),
+      });
+      state.revs = revsOf(write.outline);
+      if (state.deferred) state.dirty = true;
+      else await save(trx, articleRowId, state);
+    },
+
+    /** The premise's hook (services/notes setPremise), in its transaction under the article's lock. */
+    async afterPremise(trx: Knex, articleRowId: number, premise: string): Promise<void> {
+      const state = await held(trx, articleRowId);
+      if (!state || !setText(state.doc.getText('premise'), premise)) return;
+      if (state.deferred) state.dirty = true;
+      else await save(trx, articleRowId, state);
+    },
+
+    /**
+     * The stored state of an article being opened: built from the stored article when it has
+     * none (then saved), healed where the rows moved on without it. Null: no such article.
+     */
+    async load(articleId: string): Promise<Uint8Array | null> {
+      const article = await repository.article(articleId);
+      if (!article || article.user_id == null) return null;
+      const saved = await repository.savedState(Number(article.id));
+      if (saved) {
+        // Mostly nothing to heal: answered without the article's lock.
+        const revs = parseRevs(saved.revs);
+        const items = await sections.items(Number(article.id));
+        const premiseAgrees = String(saved.premise ?? '') === String(article.premise ?? '');
+        if (premiseAgrees && items.length === Object.keys(revs).length && items.every((item) => revs[item.uuid] === Number(item.rev))) return decode(String(saved.state));
+      }
+      return inTransaction(strapi, async (trx) => {
+        await lockArticle(strapi, trx, Number(article.user_id), articleId, { outline: false });
+        const fresh = await repository.in(trx).article(articleId);
+        const { state, changed } = await ensure(trx, Number(article.id), String(fresh?.premise ?? ''));
+        if (changed || state.dirty) await save(trx, Number(article.id), state);
+        return Y.encodeStateAsUpdate(state.doc);
+      });
+    },
+
+    /** The stored state as it is now (null: the article or its state is gone). */
+    async stored(articleId: string): Promise<Uint8Array | null> {
+      const article = await repository.article(articleId);
+      const saved = article ? await repository.savedState(Number(article.id)) : null;
+      return saved ? decode(String(saved.state)) : null;
+    },
+
+    /**
+     * Stores what people typed: in one transaction under the article's lock, the live update
+     * merged into the stored state, each section it changed written through the edit engine
+     * (by the editor who changed it), the premise through notes, and the state saved when
+     * anything was stored. Answers the stored state after (for the live document to merge).
+     */
+    async store(articleId: string, typed: TypedChange, options: { coalesceSeconds?: number } = {}): Promise<Uint8Array | null> {
+      return inTransaction(strapi, async (trx) => {
+        const article = await repository.in(trx).article(articleId);
+        if (!article || article.user_id == null) return null;
+        const ownerId = Number(article.user_id);
+        const articleRowId = Number(article.id);
+        await lockArticle(strapi, trx, ownerId, articleId, { outline: false });
+        // The live document was loaded from the stored state: without one (the article was
+        // deleted and made again?) its typing cannot be merged, and is not stored.
+        if (!(await held(trx, articleRowId))) return null;
+        const { state, changed } = await ensure(trx, articleRowId, String(article.premise ?? ''));
+        state.deferred = true;
+        const order = new Set(state.doc.getArray<string>('order').toArray());
+        const candidates = [...typed.sections.keys()].filter((id) => order.has(id));
+        const before = new Map(candidates.map((id) => [id, sectionHtml(state.doc, id)]));
+        const premiseBefore = state.doc.getText('premise').toString();
+        Y.applyUpdate(state.doc, typed.update);
+        // Written per editor: each revision names who typed it.
+        const byEditor = new Map<string, { actor: EventActor; ids: Array<{ id: string; html: string }> }>();
+        for (const id of candidates) {
+          const html = sectionHtml(state.doc, id);
+          if (html === before.get(id)) continue;
+          const actor = typed.sections.get(id)!;
+          const group = byEditor.get(actor.name) ?? { actor, ids: [] };
+          group.ids.push({ id, html });
+          byEditor.set(actor.name, group);
+        }
+        for (const { actor, ids } of byEditor.values()) {
+          await service('edits').apply(ownerId, articleId, ids.map(({ id, html }) => ({ op: 'replace', section: id, html: html || '<p></p>' })), {
+            actor,
+            coalesceSeconds: options.coalesceSeconds,
+          });
+        }
+        const premise = state.doc.getText('premise').toString();
+        const premiseStored = premise !== premiseBefore;
+        if (premiseStored) {
+          await service('notes').setPremise(ownerId, articleId, premise, typed.premise ?? { kind: 'editor', name: 'an editor' }, { coalesceSeconds: options.coalesceSeconds });
+        }
+        state.deferred = false;
+        if (byEditor.size || premiseStored || changed || state.dirty) await save(trx, articleRowId, state);
+        return Y.encodeStateAsUpdate(state.doc);
+      });
+    },
+
+    /** The trash entry of a section deleted while someone typed in it holds their text. */
+    async keepInTrash(articleId: string, sectionId: string, html: string): Promise<void> {
+      const article = await repository.article(articleId);
+      if (!article) return;
+      const content = await service('workers').canvasSection(html || '<p></p>');
+      await repository.trashContent(Number(article.id), sectionId, content);
+    },
+  };
+  return api;
+};
