@@ -250,4 +250,53 @@ describe('two processes, one editor on each', () => {
     // eslint-disable-next-line no-console
     console.log(`live-multiprocess: ${delays.length} crash rounds in ${Math.round((Date.now() - started) / 1000)} s`);
   }, 600_000);
+
+  it('a process whose Redis connections drop in the middle of an agent\'s write misses its event and the relay: the next typing there is stored within 2 s, and both pages come back to one text', async () => {
+    if (!enabled) return;
+    const made = await a.http.post('/api/articles').set(bearer(agentKey)).send({ title: 'Dropped', markdown: '# Here\n\nTyped here.\n\n# There\n\nWritten there. END.' });
+    const article = made.body.data.article.id as string;
+    const agent = made.body.data.outline[1].anchor as string;
+    const [hereId, thereId] = await sectionIdsOf(article);
+    const onA = await connectLive(wsUrl(a), article, chief, { name: 'Page A' });
+    const onB = await connectLive(wsUrl(b), article, chief, { name: 'Page B' });
+    clients.push(onA, onB);
+    await until(() => [...onA.provider.awareness!.getStates().values()].some((state) => state.user?.name === 'Page B'), 5_000);
+
+    // A's connections to Redis drop; meanwhile the agent writes through B and B's page types.
+    const dropped = await dropRedisConnections(a.pid);
+    expect(dropped).toBeGreaterThan(0);
+    const res = await b.http.post(`/api/articles/${article}/edits`).set(bearer(agentKey)).send({ ops: [{ op: 'replaceText', section: agent, find: 'END.', replace: '{missed} END.' }] });
+    expect(res.status).toBe(200);
+    typeInto(onB.doc, hereId, 0, 0, '[from-b] ');
+
+    // The next typing on A is stored within 2 s (no event needed), and brings A what it missed.
+    const typedAt = Date.now();
+    typeInto(onA.doc, hereId, 0, END, ' [next-a]');
+    await until(async () => (await storedOf(hereId)).html.includes('[next-a]'), 2_000);
+    // eslint-disable-next-line no-console
+    console.log(`live-multiprocess: typing stored ${Date.now() - typedAt} ms after A's Redis connections dropped`);
+    await until(() => sectionText(onA.doc, thereId).includes('{missed}'), 5_000);
+    await until(() => sectionText(onA.doc, hereId) === sectionText(onB.doc, hereId) && sectionText(onA.doc, thereId) === sectionText(onB.doc, thereId), 10_000);
+    await until(async () => (await storedOf(hereId)).html.includes('[from-b]'), 5_000);
+    for (const page of [onA, onB]) {
+      expect(occurrences(sectionText(page.doc, thereId), '{missed}')).toBe(1);
+      expect(occurrences(sectionText(page.doc, hereId), '[next-a]')).toBe(1);
+      expect(occurrences(sectionText(page.doc, hereId), '[from-b]')).toBe(1);
+    }
+    onA.destroy();
+    onB.destroy();
+  }, 120_000);
 });
+
+/** Closes every connection process `pid` has to Redis (found with ss; killed with CLIENT KILL). Returns how many. */
+async function dropRedisConnections(pid: number): Promise<number> {
+  const { execFileSync } = require('node:child_process');
+  const port = new URL(REDIS_URL).port || '6379';
+  const lines = String(execFileSync('ss', ['-tnpH'])).split('\n').filter((line) => line.includes(`pid=${pid},`) && line.includes(`:${port} `));
+  let killed = 0;
+  for (const line of lines) {
+    const local = line.trim().split(/\s+/)[3];
+    killed += Number(await redis.client('KILL', 'ADDR', local).then(() => 1).catch(() => 0));
+  }
+  return killed;
+}
