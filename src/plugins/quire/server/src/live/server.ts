@@ -5,21 +5,19 @@
  * may still do, loading, storing, article events, presence, limits, and the Redis relay across
  * processes. Other extensions (hardening) join through `extensions`.
  */
-import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
 import type { Core } from '@strapi/strapi';
 import { Hocuspocus, type Extension } from '@hocuspocus/server';
-import { WebSocketServer, type WebSocket } from 'ws';
 import { ArticleEvents } from './article-events';
 import { Authentication } from './authentication';
 import { Limits } from './limits';
 import { Loading } from './loading';
 import { Permissions } from './permissions';
-import { LIVE_PATH, MAX_UPDATE_BYTES, type LiveAccess, type LiveContext, type LiveEvents, type LiveLog, type LiveStore } from './ports';
+import { type LiveAccess, type LiveContext, type LiveEvents, type LiveLog, type LiveStore } from './ports';
 import { Presence, type Editor } from './presence';
 import { redisRelay } from './relay';
 import { Storing } from './storing';
 import { strapiAccess, strapiEvents, strapiStore } from './strapi-ports';
+import { acceptUpgrades } from './upgrade';
 
 export interface LiveChannel {
   hocuspocus: Hocuspocus<LiveContext>;
@@ -59,39 +57,6 @@ export function liveHocuspocus(ports: LivePorts, options: { redis?: { url: strin
     await storing.settled();
   };
   return { hocuspocus, presence, settled };
-}
-
-/** Passes WebSocket upgrades of `path` on an HTTP server to Hocuspocus; returns how to stop. */
-export function acceptUpgrades(server: { on: Function; off: Function }, hocuspocus: Hocuspocus<LiveContext>, log: LiveLog, path = LIVE_PATH) {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * MAX_UPDATE_BYTES });
-  const sockets = new Set<WebSocket>();
-  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    let pathname: string;
-    try {
-      pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
-    } catch {
-      return;
-    }
-    if (pathname !== path) return;
-    wss.handleUpgrade(request, socket, head, (ws) => {
-      sockets.add(ws);
-      const headers = new Headers();
-      for (const [key, value] of Object.entries(request.headers)) if (typeof value === 'string') headers.set(key, value);
-      const client = hocuspocus.handleConnection(ws as any, new Request(`http://localhost${request.url}`, { headers }), {} as LiveContext);
-      ws.on('message', (data: Buffer) => client.handleMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)));
-      ws.on('close', (code: number, reason: Buffer) => {
-        sockets.delete(ws);
-        client.handleClose({ code, reason: reason.toString() });
-      });
-      ws.on('error', (error) => log.warn(`live: socket error: ${error.message}`));
-    });
-  };
-  server.on('upgrade', onUpgrade);
-  return async () => {
-    server.off('upgrade', onUpgrade);
-    for (const ws of sockets) ws.terminate();
-    await new Promise<void>((resolve) => wss.close(() => resolve()));
-  };
 }
 
 export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds: number; redis?: { url: string; prefix: string } | null }): LiveChannel {

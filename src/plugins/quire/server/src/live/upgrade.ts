@@ -1,0 +1,45 @@
+/**
+ * The live channel on an existing HTTP server (Strapi's, or a test's): its WebSocket upgrades
+ * for one path go to Hocuspocus (a `ws` server with `noServer`), other paths are left alone, so
+ * the canvas shares the admin's port, TLS and proxy.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Hocuspocus } from '@hocuspocus/server';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { LIVE_PATH, MAX_UPDATE_BYTES, type LiveContext, type LiveLog } from './ports';
+
+/** Passes WebSocket upgrades of `path` on an HTTP server to Hocuspocus; returns how to stop. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export function acceptUpgrades(server: { on: Function; off: Function }, hocuspocus: Hocuspocus<LiveContext>, log: LiveLog, path = LIVE_PATH) {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * MAX_UPDATE_BYTES });
+  const sockets = new Set<WebSocket>();
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    let pathname: string;
+    try {
+      pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
+    } catch {
+      return;
+    }
+    if (pathname !== path) return;
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      sockets.add(ws);
+      const headers = new Headers();
+      for (const [key, value] of Object.entries(request.headers)) if (typeof value === 'string') headers.set(key, value);
+      const client = hocuspocus.handleConnection(ws as any, new Request(`http://localhost${request.url}`, { headers }), {} as LiveContext);
+      ws.on('message', (data: Buffer) => client.handleMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)));
+      ws.on('close', (code: number, reason: Buffer) => {
+        sockets.delete(ws);
+        client.handleClose({ code, reason: reason.toString() });
+      });
+      ws.on('error', (error) => log.warn(`live: socket error: ${error.message}`));
+    });
+  };
+  server.on('upgrade', onUpgrade);
+  return async () => {
+    server.off('upgrade', onUpgrade);
+    for (const ws of sockets) ws.terminate();
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
+  };
+}
+
