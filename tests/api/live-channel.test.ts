@@ -322,3 +322,50 @@ describe('the section limit', () => {
     client.destroy();
   });
 });
+
+describe('permissions reach open connections (CONTRACT 22)', () => {
+  /** A role of its own with Quire's read and (unless not) edit permissions; its code, and how to change them. */
+  const role = async (name: string) => {
+    const made = await app.http.post('/admin/roles').set(adminBearer(chief)).send({ name, description: name });
+    expect(made.status).toBe(201);
+    const id = made.body.data.id;
+    const grant = async (actions: string[]) => {
+      const res = await app.http.put(`/admin/roles/${id}/permissions`).set(adminBearer(chief)).send({ permissions: actions.map((action) => ({ action, subject: null, properties: {}, conditions: [] })) });
+      expect(res.status).toBe(200);
+    };
+    await grant(['plugin::quire.read', 'plugin::quire.edit']);
+    return { code: made.body.data.code as string, grant };
+  };
+
+  it('an editor whose role loses edit is read-only within 5 s (and told); losing read too disconnects them', async () => {
+    const writers = await role(`Writers ${Date.now()}`);
+    const token = await adminToken(app, await createAdmin(app, writers.code as any, 'writer'));
+    const page = await open(token, 'Writer');
+    const sid = page.doc.getArray<string>('order').get(0);
+    const changed = Date.now();
+    await writers.grant(['plugin::quire.read']);
+    await until(() => page.stateless.some((s) => JSON.parse(s).type === 'readOnly'), 5_000);
+    // eslint-disable-next-line no-console
+    console.log(`live-channel: read-only ${Date.now() - changed} ms after the role lost edit`);
+    typeInto(page.doc, sid, 0, 0, 'AFTER LOSING EDIT ');
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    await app.strapi.plugin('quire').service('live').settled();
+    expect((await stored(sid)).html).not.toContain('AFTER LOSING EDIT');
+
+    await writers.grant([]);
+    await until(() => page.closes.length > 0, 5_000);
+    expect(page.stateless.map((s) => JSON.parse(s).type)).toContain('ended');
+    page.destroy();
+  });
+
+  it('signing out ends that admin\'s live connections within 5 s', async () => {
+    const admin = await createAdmin(app, 'strapi-super-admin', 'leaver');
+    const token = await adminToken(app, admin);
+    const page = await open(token, 'Leaver');
+    const out = await app.http.post('/admin/logout').set(adminBearer(token)).send({});
+    expect(out.status).toBe(200);
+    await until(() => page.closes.length > 0, 5_000);
+    expect(page.closes[0].reason).toMatch(/access to Quire articles ended/);
+    page.destroy();
+  });
+});

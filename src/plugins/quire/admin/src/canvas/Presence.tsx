@@ -57,11 +57,13 @@ export const PresenceBar = ({ me, peers, agents }: { me: LiveUser | null; peers:
   );
 };
 
-export const LiveStatusBadge = ({ status, synced, unsynced, reason }: { status: LiveStatus; synced: boolean; unsynced: number; reason: string | null }) => {
+export const LiveStatusBadge = ({ status, synced, unsynced, reason, readOnly = false }: { status: LiveStatus; synced: boolean; unsynced: number; reason: string | null; readOnly?: boolean }) => {
   const { m } = useMessages();
   const [state, colour, text] =
     status === 'refused'
       ? (['refused', 'danger600', reason ? m('live.refusedWhy', 'Live editing refused: {reason}', { reason }) : m('live.refused', 'Live editing refused')] as const)
+      : status === 'connected' && readOnly && reason
+        ? (['read-only', 'warning600', m('live.readOnlyNow', 'Read-only now: {reason}', { reason })] as const)
       : status === 'connected' && synced
         ? unsynced > 0
           ? (['saving', 'neutral600', m('live.saving', 'Saving…')] as const)

@@ -133,6 +133,9 @@ export const useLiveArticle = (articleId: string | null, user: LiveUser | null, 
         } catch {
           return;
         }
+        // Permissions changed while the page is open (CONTRACT 22): read-only now, writable again, or ended.
+        if (message.type === 'readOnly' || message.type === 'editable') return update({ readOnly: message.type === 'readOnly', reason: message.reason || null });
+        if (message.type === 'ended') return update({ status: 'refused', reason: message.reason || null });
         if (message.type !== 'refused') return;
         setRefusal({ reason: message.reason || 'The server refused the change.', at: Date.now() });
         setGeneration((n) => n + 1);

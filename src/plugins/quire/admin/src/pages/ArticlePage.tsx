@@ -246,7 +246,7 @@ export const ArticlePage = () => {
           <Flex direction="column" alignItems="stretch" gap={4}>
             <Flex justifyContent="space-between" alignItems="center" gap={3} wrap="wrap">
               <PresenceBar me={me} peers={live.peers} agents={agents} />
-              <LiveStatusBadge status={live.status} synced={live.synced} unsynced={live.unsynced} reason={live.reason} />
+              <LiveStatusBadge status={live.status} synced={live.synced} unsynced={live.unsynced} reason={live.reason} readOnly={live.readOnly} />
             </Flex>
             {/* Three columns on a laptop; on a tablet the Brief goes below; on a phone all stack. */}
             <Grid.Root gap={4} style={{ alignItems: 'start' }}>

@@ -3,13 +3,14 @@
  * each connection's admin session and Quire permissions are checked again. Lost edit: the
  * connection becomes read-only and the page is told (`{"type":"readOnly"}`); edit back: it
  * may write again (`{"type":"editable"}`). Signed out, password changed (sessions ended),
- * blocked or deactivated, or lost read: the connection is closed, and the provider's reconnect
- * is refused with the reason.
+ * blocked or deactivated, or lost read: the page is told (`{"type":"ended"}`) and the
+ * connection closed; a reconnect is refused with the reason.
  */
 import type { Connection, Extension, Hocuspocus, onConfigurePayload } from '@hocuspocus/server';
 import { type LiveAccess, type LiveContext, type LiveLog } from './ports';
 
 export const ACCESS_ENDED_CODE = 4401;
+const ENDED = 'Your access to Quire articles ended (signed out, or your role or account changed): sign in again.';
 
 export class Permissions implements Extension {
   extensionName = 'quire-permissions';
@@ -49,7 +50,8 @@ export class Permissions implements Extension {
       const now = await answers.get(key)!;
       if (now === 'none') {
         this.log.info(`live ${connection.document.name}: closed the connection of admin ${context.adminId}: their session or permission ended`);
-        connection.close({ code: ACCESS_ENDED_CODE, reason: 'Your access to Quire articles ended (signed out, or your role or account changed).' });
+        connection.sendStateless(JSON.stringify({ type: 'ended', reason: ENDED }));
+        connection.close({ code: ACCESS_ENDED_CODE, reason: ENDED });
         continue;
       }
       const readOnly = now === 'read';
