@@ -1,6 +1,6 @@
 /**
- * What the live canvas reads and writes besides the edit engine: an article's stored sections
- * and premise as a live document is built from them, the article's stored Yjs state
+ * What the live canvas reads and writes besides the edit engine: an article's row and premise,
+ * the article's stored Yjs state
  * (quire_live_states: the state, and the section revisions it holds), the text a section
  * deleted under someone's typing keeps in the trash, and the admin user behind a live connection.
  */
@@ -21,9 +21,6 @@ export function liveRepository(strapi: Core.Strapi) {
   // Queries run on the open transaction or the pool, or on `repo.in(trx)` (kernel/db repositoryOf).
   return Object.assign(
     repositoryOf(strapi, {
-      sectionRows(k: Knex, articleRowId: number) {
-        return k(table(TABLE.sections)).where({ article_id: articleRowId }).select(['uuid', 'rank', 'level', 'title', 'words', 'source', 'rev', 'html']);
-      },
       article(k: Knex, uuid: string) {
         return k(table(TABLE.articles)).where({ uuid }).first(['id', 'user_id', 'premise']);
       },
