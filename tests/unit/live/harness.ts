@@ -58,7 +58,7 @@ export class MemoryStore implements LiveStore {
     Y.applyUpdate(doc, typed.update);
     const written = [...typed.sections.keys()].filter((id) => sectionHtml(doc, id) !== before.get(id));
     this.stores.push({ articleId, sections: [...typed.sections.keys()], actors: [...typed.sections.values()].map((a) => a.name), written });
-    return Y.encodeStateAsUpdate(doc);
+    return { state: Y.encodeStateAsUpdate(doc), saved: true };
   }
 
   async keepInTrash(_articleId: string, sectionId: string, html: string) {
@@ -125,6 +125,8 @@ export async function serve(extensions: Extension[], options: { debounce?: numbe
     async close() {
       hocuspocus.closeConnections();
       await stop();
+      // The Redis relay unloads a second after the last connection: let it, before its clients go.
+      for (let waited = 0; hocuspocus.documents.size > 0 && waited < 3_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
       await hocuspocus.hooks('onDestroy', { instance: hocuspocus } as any);
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -40,14 +40,20 @@ export interface TypedChange {
   premise: EventActor | null;
 }
 
+/** A store's answer: the state after it, and whether it was saved (nothing changed the text: not saved). */
+export interface StoreResult {
+  state: Uint8Array;
+  saved: boolean;
+}
+
 /** The stored article: its one Yjs state, kept in step with its rows by every write. */
 export interface LiveStore {
   /** The stored state of an article being opened (built when it has none); null: no such article. */
   load(articleId: string): Promise<Uint8Array | null>;
   /** The stored state as it is now; null: gone. */
   stored(articleId: string): Promise<Uint8Array | null>;
-  /** Stores typing (merged into the stored state, changed sections written); answers the stored state after. */
-  store(articleId: string, typed: TypedChange): Promise<Uint8Array | null>;
+  /** Stores typing (merged into the stored state, changed sections written); answers the state after. */
+  store(articleId: string, typed: TypedChange): Promise<StoreResult | null>;
   /** The trash entry of a section deleted while someone typed in it holds their text. */
   keepInTrash(articleId: string, sectionId: string, html: string): Promise<void>;
 }

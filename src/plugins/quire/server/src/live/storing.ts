@@ -108,8 +108,9 @@ export class Storing implements Extension {
     try {
       const stored = await this.store.store(articleId, { update: Y.encodeStateAsUpdate(document, tracked.since), sections, premise });
       if (!stored) return;
-      Y.applyUpdate(document, missingIn(document, stored), merged());
-      tracked.since = Y.encodeStateVectorFromUpdate(stored);
+      Y.applyUpdate(document, missingIn(document, stored.state), merged());
+      // Only a saved state is known to hold what the document sent: the next store sends the rest.
+      if (stored.saved) tracked.since = Y.encodeStateVectorFromUpdate(stored.state);
     } catch (error) {
       // Kept for the next try (what was tracked since is newer and wins), which comes by itself.
       for (const [id, actor] of sections) if (!tracked.sections.has(id)) tracked.sections.set(id, actor);

@@ -20,7 +20,7 @@ import { liveRepository } from '../repositories/live';
 import { sectionRepository } from '../repositories/sections';
 import { lockArticle } from '../repositories/store';
 import { applyWrite, buildDoc, healDoc, sectionHtml, setText, type StoredSection } from '../live/article-doc';
-import type { TypedChange } from '../live/ports';
+import type { StoreResult, TypedChange } from '../live/ports';
 
 /** The stored state of one article, as a transaction holds it. */
 interface Held {
@@ -31,6 +31,13 @@ interface Held {
   deferred: boolean;
   dirty: boolean;
 }
+
+/**
+ * Marks revisions recorded by this design (every write in the state's transaction). A state
+ * without it was saved by the earlier channel, whose recorded revisions could hold older text:
+ * it is healed once by content (each section diffed against its row: no change where equal).
+ */
+const CURRENT = '$oneTruth';
 
 const decode = (state: string) => new Uint8Array(Buffer.from(state, 'base64'));
 const parseRevs = (revs: unknown): Record<string, number> => (typeof revs === 'string' ? JSON.parse(revs) : ((revs as Record<string, number>) ?? {}));
@@ -75,7 +82,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return { outline, sections: outline.items.map((item): StoredSection => ({ id: item.uuid, rev: Number(item.rev), html: html.get(item.uuid) ?? '' })) };
   }
 
-  const revsOf = (outline: Outline) => Object.fromEntries(outline.items.map((item) => [item.uuid, Number(item.rev)]));
+  const revsOf = (outline: Outline) => ({ ...Object.fromEntries(outline.items.map((item) => [item.uuid, Number(item.rev)])), [CURRENT]: 1 });
 
   /**
    * The article's stored state, built from its rows when it has none, and healed where the
@@ -91,8 +98,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       open.get(trx)!.set(articleRowId, built);
       return { state: built, changed: true };
     }
-    const { outline, sections: rows } = await storedSections(trx, articleRowId, (item) => state.revs[item.uuid] !== Number(item.rev));
-    const changed = healDoc(state.doc, rows, state.revs, premise);
+    const revs = CURRENT in state.revs ? state.revs : {};
+    const { outline, sections: rows } = await storedSections(trx, articleRowId, (item) => revs[item.uuid] !== Number(item.rev));
+    const changed = healDoc(state.doc, rows, revs, premise) || !(CURRENT in state.revs);
     if (changed) state.revs = revsOf(outline);
     return { state, changed };
   }
@@ -149,7 +157,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const revs = parseRevs(saved.revs);
         const items = await sections.items(Number(article.id));
         const premiseAgrees = String(saved.premise ?? '') === String(article.premise ?? '');
-        if (premiseAgrees && items.length === Object.keys(revs).length && items.every((item) => revs[item.uuid] === Number(item.rev))) return decode(String(saved.state));
+        if (premiseAgrees && CURRENT in revs && items.length === Object.keys(revs).length - 1 && items.every((item) => revs[item.uuid] === Number(item.rev))) return decode(String(saved.state));
       }
       return inTransaction(strapi, async (trx) => {
         await lockArticle(strapi, trx, Number(article.user_id), articleId, { outline: false });
@@ -171,9 +179,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * Stores what people typed: in one transaction under the article's lock, the live update
      * merged into the stored state, each section it changed written through the edit engine
      * (by the editor who changed it), the premise through notes, and the state saved when
-     * anything was stored. Answers the stored state after (for the live document to merge).
+     * anything was stored. Answers the state after (for the live document to merge), and
+     * whether it was saved (else it holds the typing without having stored it).
      */
-    async store(articleId: string, typed: TypedChange, options: { coalesceSeconds?: number } = {}): Promise<Uint8Array | null> {
+    async store(articleId: string, typed: TypedChange, options: { coalesceSeconds?: number } = {}): Promise<StoreResult | null> {
       return inTransaction(strapi, async (trx) => {
         const article = await repository.in(trx).article(articleId);
         if (!article || article.user_id == null) return null;
@@ -212,8 +221,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           await service('notes').setPremise(ownerId, articleId, premise, typed.premise ?? { kind: 'editor', name: 'an editor' }, { coalesceSeconds: options.coalesceSeconds });
         }
         state.deferred = false;
-        if (byEditor.size || premiseStored || changed || state.dirty) await save(trx, articleRowId, state);
-        return Y.encodeStateAsUpdate(state.doc);
+        const saved = byEditor.size > 0 || premiseStored || changed || state.dirty;
+        if (saved) await save(trx, articleRowId, state);
+        return { state: Y.encodeStateAsUpdate(state.doc), saved };
       });
     },
 
