@@ -369,3 +369,40 @@ describe('permissions reach open connections (CONTRACT 22)', () => {
     page.destroy();
   });
 });
+
+describe('every door writes the one stored state (CONTRACT 22)', () => {
+  it('a revision restore, an accepted suggestion and a move while the article is open reach the page once, merged with typing', async () => {
+    const made = await app.http.post('/api/articles').set(bearer(agentKey)).send({ title: 'Doors', markdown: '# A\n\nFirst version.\n\n# B\n\nBee.' });
+    const doorId = made.body.data.article.id;
+    const [a, b] = made.body.data.outline.map((s) => s.anchor);
+    const page = await connectLive(url, doorId, chief, { name: 'Chief Tester' });
+    clients.push(page);
+    const [aId, bId] = page.doc.getArray<string>('order').toArray();
+    typeInto(page.doc, bId, 0, 0, 'TYPED ');
+    // Stored before the suggestion is made (else the suggestion is stale: its section changed).
+    await until(async () => (await stored(bId)).html.includes('TYPED'));
+
+    const second = await app.http.patch(`/api/articles/${doorId}/sections/${a}`).set(bearer(agentKey)).send({ markdown: '# A\n\nSecond version.' });
+    expect(second.status).toBe(200);
+    await until(() => sectionText(page.doc, aId).includes('Second version.'));
+    const restored = await app.http.post(`/api/articles/${doorId}/sections/${a}/revisions/1/restore`).set(bearer(agentKey)).send({});
+    expect(restored.status).toBe(200);
+    await until(() => sectionText(page.doc, aId).includes('First version.'));
+
+    const suggested = await app.http.post(`/api/articles/${doorId}/suggestions`).set(bearer(agentKey)).send({ ops: [{ op: 'replaceText', section: b, find: 'Bee.', replace: 'Bee, suggested.' }] });
+    expect(suggested.status).toBe(201);
+    const accepted = await app.http.post(`/api/articles/${doorId}/suggestions/${suggested.body.data.suggestion.anchor}/accept`).set(bearer(agentKey)).send({});
+    expect(accepted.status).toBe(200);
+    await until(() => sectionText(page.doc, bId).includes('Bee, suggested.'));
+
+    const moved = await app.http.post(`/api/articles/${doorId}/sections/${b}/move`).set(bearer(agentKey)).send({ before: a });
+    expect(moved.status).toBe(200);
+    await until(() => page.doc.getArray<string>('order').toArray().join() === [bId, aId].join());
+
+    await app.strapi.plugin('quire').service('live').settled();
+    const text = sectionText(page.doc, aId) + sectionText(page.doc, bId);
+    for (const token of ['First version.', 'Bee, suggested.', 'TYPED']) expect(text.split(token).length - 1).toBe(1);
+    expect(text).not.toContain('Second version.');
+    page.destroy();
+  });
+});
