@@ -147,8 +147,8 @@ describe('two processes, one editor on each', () => {
 
   it('a person on each process and an agent writing through both: SIGKILL of the process that just acknowledged a write, at 0, 50, 150 and 300 ms, round after round: every acknowledged write and every keystroke once, both pages equal to the stored text', async () => {
     if (!enabled) return;
-    one.destroy();
-    two.destroy();
+    one?.destroy();
+    two?.destroy();
     const started = Date.now();
     const delays = [0, 50, 150, 300];
     for (const [round, delay] of delays.entries()) {
