@@ -150,7 +150,8 @@ describe('two processes, one editor on each', () => {
     one?.destroy();
     two?.destroy();
     const started = Date.now();
-    const delays = [0, 50, 150, 300];
+    // One round per delay; LIVE_CRASH_ROUNDS=10 runs ten (the delays in turn).
+    const delays = Array.from({ length: Number(process.env.LIVE_CRASH_ROUNDS ?? 4) }, (_, i) => [0, 50, 150, 300][i % 4]);
     for (const [round, delay] of delays.entries()) {
       // An article of this round's own, created through one of the two.
       const made = await a.http.post('/api/articles').set(bearer(agentKey)).send({ title: `Round ${round}`, markdown: '# Person\n\nTyped here.\n\n# Agent\n\nWritten here. END.' });
