@@ -117,14 +117,21 @@ export class Storing implements Extension {
       tracked.premise ??= premise;
       this.log.warn(`live ${document.name}: typing not stored (${(error as Error).message}): trying again in ${this.delayMs} ms`);
       this.soon(document, tracked);
+    } finally {
+      this.forget(document.name, tracked);
     }
   }
 
-  async afterUnloadDocument({ documentName }: afterUnloadDocumentPayload) {
-    const tracked = this.tracked.get(documentName);
-    if (!tracked || this.instance?.documents.has(documentName)) return;
-    // A store still due runs (the document object outlives its unloading).
+  /** Drops what is kept for a document unloaded meanwhile, once nothing of it is left to store. */
+  private forget(documentName: string, tracked: Tracked) {
+    if (this.tracked.get(documentName) !== tracked || this.instance?.documents.has(documentName)) return;
     if (!tracked.timer && !tracked.sections.size && !tracked.premise) this.tracked.delete(documentName);
+  }
+
+  async afterUnloadDocument({ documentName }: afterUnloadDocumentPayload) {
+    // A store still due runs (the document object outlives its unloading), then forgets it.
+    const tracked = this.tracked.get(documentName);
+    if (tracked) this.forget(documentName, tracked);
   }
 
   /** Resolves once the stores started so far have run. */
