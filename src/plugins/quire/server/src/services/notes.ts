@@ -14,6 +14,7 @@ import { articleNotFound, articleRowId, articleUuid, findByAnchor, lockArticle, 
 import type { EventActor } from '../domain/article-events';
 
 import { NOTE_KINDS, type NoteAuthor, type NoteKind, type NoteMapEntry, type NoteRecord } from '../schemas/records';
+import { getService } from './get-service';
 
 export { NOTE_KINDS };
 export type { NoteAuthor, NoteKind, NoteMapEntry, NoteRecord };
@@ -58,8 +59,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const notes = noteRepository(strapi);
   const articles = articleRepository(strapi);
   const premises = premiseRevisionRepository(strapi);
-  const workers = () => strapi.plugin('quire').service('workers');
-  const events = () => strapi.plugin('quire').service('events');
+  const workers = () => getService(strapi, 'workers');
+  const events = () => getService(strapi, 'events');
   /** Who an article event names when a caller passes no actor (other plugins' agents). */
   const someone = (kind: EventActor['kind'] = 'human'): EventActor => ({ kind, name: '' });
 
