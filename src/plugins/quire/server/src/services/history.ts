@@ -12,9 +12,9 @@ import type { SectionContent } from '../domain/markdown';
 import { sectionScope } from '../domain/scopes';
 import type { EditOp } from '../schemas/inputs';
 import { quireConfig } from '../config';
-import { REVISION_COLUMNS, revisionRepository, type RevisionRow } from '../repositories/revisions';
-import type { SectionRow } from '../repositories/sections';
-import { articleUuid, findByAnchor, TABLE } from '../repositories/store';
+import { revisionRepository, type RevisionRow } from '../repositories/revisions';
+import { sectionRepository, type SectionRow } from '../repositories/sections';
+import { articleUuid } from '../repositories/store';
 import type { Actor, EditOutcome } from './edit-types';
 import { byOf } from './trash';
 import { getService } from './get-service';
@@ -92,7 +92,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   /** The section an anchor names, with what its history needs (one indexed query). */
   async function sectionOf(userId: number, rawArticleId: string, rawAnchor: string) {
-    return findByAnchor(strapi, TABLE.sections, ['uuid', 'article_id', 'markdown', 'html', 'updated_at', ...REVISION_COLUMNS], {
+    return sectionRepository(strapi).versionByAnchor({
       userId,
       rawArticleId,
       rawAnchor,

@@ -8,9 +8,9 @@ import { inTransaction, iso } from '#kernel/db';
 import { preconditionFailed, preconditionHolds, type Precondition } from '#kernel/conditional';
 import { noteTag } from '../domain/etags';
 import { articleRepository } from '../repositories/articles';
-import { FULL_COLUMNS, noteRepository, type NewNote } from '../repositories/notes';
+import { noteRepository, type NewNote } from '../repositories/notes';
 import { premiseRevisionRepository } from '../repositories/premise-revisions';
-import { articleNotFound, articleRowId, articleUuid, findByAnchor, lockArticle, TABLE } from '../repositories/store';
+import { articleNotFound, articleRowId, articleUuid, lockArticle } from '../repositories/store';
 import type { EventActor } from '../domain/article-events';
 
 import { NOTE_KINDS, type NoteAuthor, type NoteKind, type NoteMapEntry, type NoteRecord } from '../schemas/records';
@@ -120,7 +120,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** One note and its ETag. */
     async getTagged(userId: number, rawArticleId: string, rawAnchor: string): Promise<{ note: NoteRecord; etag: string }> {
-      const { row, anchor } = await findByAnchor(strapi, TABLE.notes, FULL_COLUMNS, {
+      const { row, anchor } = await notes.byAnchor({
         userId,
         rawArticleId,
         rawAnchor,

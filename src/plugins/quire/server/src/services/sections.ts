@@ -13,8 +13,8 @@ import type { EditOp } from '../schemas/inputs';
 import type { OutlineEntry, SectionRecord } from '../schemas/records';
 import { sectionScope } from '../domain/scopes';
 import { articleRepository } from '../repositories/articles';
-import { SECTION_COLUMNS, sectionRecord, sectionRepository } from '../repositories/sections';
-import { articleNotFound, articleUuid, findByAnchor, TABLE } from '../repositories/store';
+import { sectionRecord, sectionRepository } from '../repositories/sections';
+import { articleNotFound, articleUuid } from '../repositories/store';
 import type { Actor, EditOptions, EditOutcome } from './edit-types';
 import { getService } from './get-service';
 
@@ -104,7 +104,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** One section and its ETag. */
     async getTagged(userId: number, rawArticleId: string, rawAnchor: string, options: { as?: 'markdown' } = {}): Promise<{ section: SectionRecord; etag: string }> {
-      const { row, anchor } = await findByAnchor(strapi, TABLE.sections, SECTION_COLUMNS, {
+      const { row, anchor } = await sections.byAnchor({
         userId,
         rawArticleId,
         rawAnchor,
