@@ -24,15 +24,26 @@ const common = {
 };
 
 /**
- * Two projects: `api` (unit, API and CLI tests; CI runs them on SQLite and on PostgreSQL) and
- * `browser` (tests/e2e, in Chromium; CI runs them once, on SQLite). The browser project's
- * global setup builds the admin panel only when dist/build is missing or stale, and starts the
- * one Chromium that every browser test connects to (tests/e2e/README.md).
- * `npx jest --selectProjects api` runs the first alone.
+ * Three projects, run in this order by `npm test` (package.json):
+ * - `unit` (tests/unit): domain code, repositories on in-memory SQLite, the house rules; no
+ *   Strapi boot, under a minute. It runs before the app is even compiled.
+ * - `api` (tests/api, tests/cli): booting the compiled app in-process and speaking HTTP, or the
+ *   CLI as a subprocess; CI runs them on SQLite and again on PostgreSQL.
+ * - `browser` (tests/e2e, in Chromium; CI runs them once, on SQLite). Its global setup builds
+ *   the admin panel only when dist/build is missing or stale, and starts the one Chromium that
+ *   every browser test connects to (tests/e2e/README.md).
+ * `npx jest --selectProjects unit` runs the fast tier alone (a test path goes after `--`).
  */
 module.exports = {
   projects: [
-    { ...common, displayName: 'api', roots: ['<rootDir>/tests'], testMatch: ['**/*.test.ts'], testPathIgnorePatterns: ['/node_modules/', '<rootDir>/tests/e2e/'] },
+    { ...common, displayName: 'unit', roots: ['<rootDir>/tests/unit'], testMatch: ['**/*.test.ts'] },
+    {
+      ...common,
+      displayName: 'api',
+      roots: ['<rootDir>/tests'],
+      testMatch: ['**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/tests/e2e/', '<rootDir>/tests/unit/'],
+    },
     {
       ...common,
       displayName: 'browser',

@@ -16,7 +16,7 @@
 import { errors } from '@strapi/utils';
 import { z } from 'zod';
 import { ApiError } from './errors';
-import type { ContentAnswer } from './routes';
+import type { ContentAnswer } from './routes/answers';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -134,7 +134,7 @@ export interface AuthPolicy {
    * will be authorized for (the MCP endpoint: a tools/call's route): the credential's lookup
    * answers them too, so running the tool needs no permission query of its own.
    */
-  actionsOf?: (body: unknown) => readonly string[];
+  actionsOf?: (body: unknown, strapi: Core.Strapi) => readonly string[];
   /**
    * The `WWW-Authenticate` value of this route's 401 (RFC 6750 / RFC 9728: the MCP endpoint
    * points an agent at its OAuth metadata there).

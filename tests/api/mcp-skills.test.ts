@@ -9,6 +9,7 @@ import { ActionError } from '../../src/plugins/triggers/server/src/domain/action
 import { startListeningApp } from '../helpers/cli-login';
 import { bearer, createKey, registerUser, type TestApp, type TestUser } from '../helpers/strapi';
 import { createInstance, createOrganizationKey, createWorkflow, setup, type Setup } from '../helpers/triggers';
+import { waitFor } from '../helpers/wait';
 
 jest.setTimeout(120_000);
 
@@ -130,7 +131,7 @@ describe('POST /api/mcp with an organization key', () => {
     const { executionId } = result.structuredContent;
     expect(result.structuredContent).toEqual({ executionId, status: expect.stringMatching(/^(pending|running)$/), statusUrl: `${base}/status/${s.instanceId}/${executionId}` });
     expect(JSON.parse(result.content[0].text)).toEqual(result.structuredContent);
-    for (let i = 0; i < 250 && !gates.has(executionId); i += 1) await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => gates.has(executionId), { what: 'the execution at its gate', timeout: 5_000, interval: 20 });
     gates.get(executionId)!();
     const status = await app.http.get(`/status/${s.instanceId}/${executionId}?wait=5`).set('X-Process-Manager-Key', orgKey);
     expect(status.body.data).toMatchObject({ status: 'success', output: 'opened' });

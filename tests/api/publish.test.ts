@@ -3,7 +3,7 @@
  * snapshots, republishing, taking down, slugs, absolute URLs, sanitising, the page's headers.
  */
 import { splitFrontMatter } from '../../src/plugins/quire/server/src/domain/front-matter';
-import { PUBLIC_PAGE_CSP } from '../../src/plugins/quire/server/src/domain/public-page';
+import { PUBLIC_PAGE_CSP } from '../../src/plugins/quire/server/src/pages/public-page';
 import { client, markdownUrls, newArticle, sectionsDoc, type Client } from '../helpers/articles';
 import { createKey, expectFailure, registerUser, startApp, type TestApp, type TestUser } from '../helpers/strapi';
 

@@ -8,6 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { bearer, expectFailure, registerUser, startApp, type TestApp, type TestUser } from '../helpers/strapi';
 import { startServer, type TestServer } from '../helpers/servers';
 import { createWorkflow, finished, setup, type Setup } from '../helpers/triggers';
+import { waitFor } from '../helpers/wait';
 
 interface Received {
   path: string;
@@ -63,13 +64,18 @@ async function createWithCallback(path: string, extra: Record<string, unknown> =
 
 /** The status record once its callback is settled (delivered or failed). */
 async function settled(executionId: string) {
-  for (let round = 0; round < 200; round += 1) {
-    const res = await app.http.get(`/status/${s.instanceId}/${executionId}`).set('X-API-Key', s.apiKey);
-    if (res.body.data.callback && res.body.data.callback.status !== 'pending') return res.body.data;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  try {
+    return await waitFor(
+      async () => {
+        const res = await app.http.get(`/status/${s.instanceId}/${executionId}`).set('X-API-Key', s.apiKey);
+        return res.body.data.callback && res.body.data.callback.status !== 'pending' ? res.body.data : null;
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+  } catch {
+    const row = await app.strapi.db.connection('triggers_executions').where({ document_id: executionId }).first();
+    throw new Error(`the callback of ${executionId} did not settle: ${JSON.stringify(row)}; received ${received.length}`);
   }
-  const row = await app.strapi.db.connection('triggers_executions').where({ document_id: executionId }).first();
-  throw new Error(`the callback of ${executionId} did not settle: ${JSON.stringify(row)}; received ${received.length}`);
 }
 
 const deliveriesTo = (path: string) => received.filter((r) => r.path === path);

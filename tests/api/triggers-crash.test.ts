@@ -18,6 +18,7 @@ import { Webhook } from 'standardwebhooks';
 import { freePort, killStrapiProcess, redisAvailable, startStrapiProcess, stopStrapiProcess } from '../helpers/processes';
 import { bearer, registerUser, startApp, type TestApp, type TestUser } from '../helpers/strapi';
 import { setup, type Setup } from '../helpers/triggers';
+import { waitFor } from '../helpers/wait';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const onPostgres = /^postgres(ql)?:/.test(process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? '');
@@ -107,14 +108,7 @@ async function burst(targets: () => [Child, Child], workflowId: string, count: n
   return ids;
 }
 
-async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await sleep(250);
-  }
-  throw new Error(`timed out waiting until ${what}`);
-}
+const waitUntil = (what: string, check: () => Promise<boolean>, timeout: number) => waitFor(check, { what, timeout, interval: 250 });
 
 const knex = () => app.strapi.db.connection;
 

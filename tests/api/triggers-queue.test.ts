@@ -8,6 +8,7 @@ import { Queue } from 'bullmq';
 import { startStrapiProcess, stopStrapiProcess } from '../helpers/processes';
 import { registerUser, startApp, type TestApp, type TestUser } from '../helpers/strapi';
 import { createWorkflow, finished, setup, type Setup } from '../helpers/triggers';
+import { waitFor } from '../helpers/wait';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const onPostgres = /^postgres(ql)?:/.test(process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? '');
@@ -49,12 +50,13 @@ async function runsByExecution(): Promise<Map<string, number>> {
 }
 
 async function allFinished(ids: string[]) {
-  for (let round = 0; round < 600; round += 1) {
-    const rows = await app.strapi.db.connection('triggers_executions').whereIn('document_id', ids).whereIn('status', ['success', 'failed']).select('document_id');
-    if (rows.length === ids.length) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('executions did not finish');
+  await waitFor(
+    async () => {
+      const rows = await app.strapi.db.connection('triggers_executions').whereIn('document_id', ids).whereIn('status', ['success', 'failed']).select('document_id');
+      return rows.length === ids.length;
+    },
+    { what: 'every execution finished', timeout: 60_000, interval: 100 },
+  );
 }
 
 describe('with REDIS_URL', () => {

@@ -8,6 +8,7 @@ import { ActionError } from '../../src/plugins/triggers/server/src/domain/action
 import { problemsOf, ValidationTooSlow } from '../../dist/src/plugins/triggers/server/src/domain/input-schema';
 import { bearer, createKey, expectFailure, registerUser, startApp, type TestApp, type TestUser } from '../helpers/strapi';
 import { createInstance, createOrganization, createOrganizationKey, createWorkflow, setup, type Setup } from '../helpers/triggers';
+import { waitFor } from '../helpers/wait';
 
 let app: TestApp;
 let alice: TestUser;
@@ -490,7 +491,7 @@ describe('the skills service (what the MCP server calls)', () => {
       duplicate: false,
       statusUrl: expect.stringMatching(new RegExp(`/status/${s.instanceId}/${running.executionId}$`)),
     });
-    for (let i = 0; i < 100 && !gates.has(running.executionId); i += 1) await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => gates.has(running.executionId), { what: 'the execution at its gate', timeout: 5_000, interval: 20 });
     gates.get(running.executionId)!();
     const done = await app.strapi.plugin('triggers').service('runner').waitFor(s.instanceId, running.executionId, 5000);
     expect(done).toMatchObject({ status: 'success', output: 'opened' });

@@ -6,6 +6,7 @@ import { ActionError } from '../../src/plugins/triggers/server/src/domain/action
 const { invalidArgument } = require('../../dist/src/kernel/errors');
 import { expectFailure, registerUser, startApp, type TestApp, type TestUser } from '../helpers/strapi';
 import { createInstance, createOrganization, createOrganizationKey, createWorkflow, finished, newSecret, setup, signed, type Setup } from '../helpers/triggers';
+import { waitFor } from '../helpers/wait';
 
 let app: TestApp;
 let alice: TestUser;
@@ -404,7 +405,7 @@ describe('status', () => {
     const id = res.body.data.executionId;
     const waiting = app.http.get(`/status/${s.instanceId}/${id}?wait=30`).set('X-API-Key', s.apiKey).then((r) => r);
     // The long poll is pending while the action waits for its gate; open it once the run started.
-    for (let i = 0; i < 200 && !gates.has(id); i += 1) await new Promise((r) => setTimeout(r, 25));
+    await waitFor(() => gates.has(id), { what: 'the execution at its gate', timeout: 5_000 });
     const running = await app.http.get(`/status/${s.instanceId}/${id}`).set('X-API-Key', s.apiKey);
     expect(running.body.data).toMatchObject({ status: 'running', attempts: 1, finishedAt: null });
     gates.get(id)!();
@@ -420,7 +421,7 @@ describe('status', () => {
     for (const wait of ['31', '-1', 'abc', '1.5']) {
       expect(expectFailure(await app.http.get(`/status/${s.instanceId}/${id}?wait=${wait}`).set('X-API-Key', s.apiKey), 400, 'invalid-argument').message).toMatch(/^wait/);
     }
-    for (let i = 0; i < 200 && !gates.has(id); i += 1) await new Promise((r) => setTimeout(r, 25));
+    await waitFor(() => gates.has(id), { what: 'the execution at its gate', timeout: 5_000 });
     gates.get(id)!();
     await finished(app, s.instanceId, id, s.apiKey);
   });

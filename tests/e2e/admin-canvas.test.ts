@@ -22,6 +22,7 @@ import { adminSuite } from '../helpers/admin-e2e';
 import { ARTIFACTS_DIR, PHONE } from '../helpers/browser';
 import { startServer, type TestServer } from '../helpers/servers';
 import { bearer, createKey, registerUser, type TestUser } from '../helpers/strapi';
+import { eventually as eventuallyHolds } from '../helpers/wait';
 
 let site: TestServer;
 const siteEnv: Record<string, string> = {};
@@ -55,11 +56,7 @@ const anchorOf = async (title: string) => (await api('get', `/api/articles/${art
 const outlineTitles = async () => (await api('get', `/api/articles/${articleId}/outline`)).body.data.outline.map((s) => s.title);
 /** Retries `read` until it returns `expected` (the canvas writes after the click that asked for it). */
 async function eventually<T>(read: () => Promise<T>, expected: T) {
-  for (let tries = 0; ; tries += 1) {
-    const value = await read();
-    if (JSON.stringify(value) === JSON.stringify(expected) || tries >= 50) return expect(value).toEqual(expected);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await eventuallyHolds(async () => expect(await read()).toEqual(expected), { timeout: 10000, interval: 200 });
 }
 
 const sectionAt = (page: Page, title: string) => page.locator('section[data-anchor]', { has: page.getByRole('heading', { name: title }) });

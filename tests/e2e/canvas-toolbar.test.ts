@@ -13,6 +13,7 @@ import type { Locator, Page } from 'playwright-core';
 import { adminSuite } from '../helpers/admin-e2e';
 import { ARTIFACTS_DIR, PHONE } from '../helpers/browser';
 import { bearer, createKey, registerUser } from '../helpers/strapi';
+import { eventually as eventuallyHolds } from '../helpers/wait';
 
 const suite = adminSuite();
 let agentKey: string;
@@ -26,11 +27,7 @@ const shoot = async (target: Page | Locator, name: string) => {
 const api = (method: 'get' | 'post', url: string) => suite.app.http[method](url).set(bearer(agentKey));
 /** Retries `read` until it returns `expected` (the canvas stores at most 2 s after a keystroke). */
 async function eventually<T>(read: () => Promise<T>, expected: T) {
-  for (let tries = 0; ; tries += 1) {
-    const value = await read();
-    if (JSON.stringify(value) === JSON.stringify(expected) || tries >= 75) return expect(value).toEqual(expected);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await eventuallyHolds(async () => expect(await read()).toEqual(expected), { timeout: 15000, interval: 200 });
 }
 
 const sectionAt = (page: Page, title: string) => page.locator('section[data-anchor]', { has: page.getByRole('heading', { name: title }) });

@@ -15,6 +15,7 @@ import { adminSuite } from '../helpers/admin-e2e';
 import { ARTIFACTS_DIR, PHONE } from '../helpers/browser';
 import { bearer, createKey, registerUser, type TestUser } from '../helpers/strapi';
 import type { TestAdmin } from '../helpers/admin';
+import { waitFor } from '../helpers/wait';
 
 const suite = adminSuite();
 let ada: TestUser;
@@ -31,13 +32,13 @@ const api = (method: 'get' | 'patch' | 'post' | 'delete' | 'put', url: string) =
 
 /** Retries `read` until `check` holds (what is typed travels through the server); fails with the last value. */
 async function until<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string, tries = 100): Promise<T> {
-  let value = await read();
-  for (let attempt = 0; attempt < tries && !check(value); attempt += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    value = await read();
+  let value: T | undefined;
+  try {
+    await waitFor(async () => check((value = await read())), { what, timeout: tries * 200, interval: 200 });
+  } catch {
+    throw new Error(`${what}: still ${JSON.stringify(value)}`);
   }
-  if (!check(value)) throw new Error(`${what}: still ${JSON.stringify(value)}`);
-  return value;
+  return value as T;
 }
 
 async function newArticle(title: string, markdown: string) {

@@ -7,6 +7,7 @@ import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/pro
 import WebSocket from 'ws';
 import * as Y from 'yjs';
 import type { TestApp } from './strapi';
+import { waitFor } from './wait';
 
 /** Makes the app's HTTP server listen (supertest then uses the same port); returns the live URL. */
 export async function liveUrl(app: TestApp): Promise<string> {
@@ -67,14 +68,9 @@ export function connectLive(url: string, articleId: string, token: string, optio
   });
 }
 
-/** Polls `check` until it holds (or `ms` pass, then the last check's failure is thrown). */
+/** Polls `check` until it holds (or `ms` pass): the shared `waitFor` (tests/helpers/wait.ts). */
 export async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  await waitFor(check, { timeout: ms });
 }
 
 /** The text of a section's fragment in a client's document (paragraph texts joined by newlines). */

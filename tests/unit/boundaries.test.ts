@@ -6,9 +6,15 @@
  * - the kernel and the plugins' contracts (src/contracts) import no plugin;
  * - services and domain code never import controllers;
  * - a controller never imports another controller (what two share is a service, domain code,
- *   a page helper or controllers/conditional.ts, none of which is a controller).
+ *   a page helper or controllers/conditional.ts, none of which is a controller);
+ * - route declarations never import mcp/ (MCP is a door onto the routes, not a part of them),
+ *   services never import live/ (the live canvas subscribes to the services' events), and
+ *   controllers never import repositories/ (they call services);
+ * - there is no import cycle in the server code, type-only imports included.
  */
-import { importsOf, importsUnder, pluginOf, type ImportEdge } from '../helpers/imports';
+import fs from 'node:fs';
+import path from 'node:path';
+import { appDir, importsOf, importsUnder, pluginOf, type ImportEdge } from '../helpers/imports';
 
 const describeEdge = (e: ImportEdge) => `${e.from} imports "${e.specifier}"`;
 
@@ -343,5 +349,165 @@ describe('layers and the admin code', () => {
   it('admin pages take their words and toasts from their plugin\'s messages.ts (the kernel\'s useMessages), not helpers of their own', () => {
     const found = adminFiles.filter((file) => !/\/admin\/src\/messages\.ts$/.test(file)).flatMap((file) => messageHelpersOf(file, read(file)));
     expect(found).toEqual([]);
+  });
+});
+
+/** Edges from files under `from` (a plugin's server/src folder) into files under `to`. */
+function layerImports(edges: ImportEdge[], from: string, to: string, allowed: readonly string[] = []): string[] {
+  const inside = (file: string | undefined, folder: string) => new RegExp(`/server/src/${folder}(/|$)`).test(file ?? '');
+  return edges.filter((e) => inside(e.from, from) && inside(e.resolved, to) && !allowed.includes(e.from)).map(describeEdge);
+}
+
+/**
+ * The services that reach live/: services/live.ts starts the live channel (live/server.ts), and
+ * services/live-state.ts keeps an open article's stored Yjs state in every write's transaction
+ * with the live document's model (live/article-doc.ts, live/content.ts). No other service may.
+ */
+const SERVICES_INTO_LIVE = ['src/plugins/quire/server/src/services/live.ts', 'src/plugins/quire/server/src/services/live-state.ts'];
+
+/** The file a resolved specifier names ("./keys" is "./keys.ts", "./routes" is "./routes/index.ts"), or undefined (a package, JSON...). */
+function fileOf(resolved: string, exists: (file: string) => boolean): string | undefined {
+  return ['', '.ts', '.tsx', '.js', '/index.ts', '/index.js'].map((ext) => resolved + ext).find(exists);
+}
+
+/** The import cycles among `edges` (each a list of files, from the strongly connected components of the graph). */
+function importCycles(edges: ImportEdge[], exists: (file: string) => boolean): string[][] {
+  const graph = new Map<string, Set<string>>();
+  for (const e of edges) {
+    const target = e.resolved && fileOf(e.resolved, exists);
+    if (!target) continue;
+    if (!graph.has(e.from)) graph.set(e.from, new Set());
+    graph.get(e.from)!.add(target);
+  }
+  // Tarjan's strongly connected components: a component of more than one file (or a file importing itself) is a cycle.
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (file: string) => {
+    index.set(file, counter);
+    low.set(file, counter);
+    counter += 1;
+    stack.push(file);
+    onStack.add(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(file, Math.min(low.get(file)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(file, Math.min(low.get(file)!, index.get(next)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== file);
+    if (component.length > 1 || graph.get(file)?.has(file)) cycles.push(component.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return cycles;
+}
+
+describe('layers: routes, services, controllers, and cycles', () => {
+  const server = [...importsUnder('src/kernel'), ...importsUnder('src/contracts'), ...importsUnder('src/plugins').filter((e) => /\/server\//.test(e.from))];
+  const onDisk = (file: string) => fs.existsSync(path.join(appDir, file)) && fs.statSync(path.join(appDir, file)).isFile();
+  const Q = 'src/plugins/quire/server/src';
+
+  it('finds what it checks (the checks themselves can fail)', () => {
+    const fake = [
+      ...importsOf(`${Q}/routes/mcp.ts`, "import { toolActions } from '../mcp/catalog';\nimport { x } from '../domain/mcp-limits';"),
+      ...importsOf(`${Q}/services/notes.ts`, "import type { LiveChannel } from '../live/channel';\nimport { y } from '../repositories/notes';"),
+      ...importsOf(`${Q}/services/live.ts`, "import { startLiveChannel } from '../live/channel';"),
+      ...importsOf(`${Q}/controllers/presence.ts`, "import { articleUuid } from '../repositories/store';\nimport { getService } from '../services/get-service';"),
+    ];
+    expect(layerImports(fake, 'routes', 'mcp')).toEqual([`${Q}/routes/mcp.ts imports "../mcp/catalog"`]);
+    expect(layerImports(fake, 'services', 'live', SERVICES_INTO_LIVE)).toEqual([`${Q}/services/notes.ts imports "../live/channel"`]);
+    expect(layerImports(fake, 'services', 'live')).toHaveLength(2);
+    expect(layerImports(fake, 'controllers', 'repositories')).toEqual([`${Q}/controllers/presence.ts imports "../repositories/store"`]);
+
+    // a -> b -> c -> a is one cycle (a type-only import counts), d -> a is not in it, e imports itself.
+    const files = new Set(['x/a.ts', 'x/b/index.ts', 'x/c.ts', 'x/d.ts', 'x/e.ts']);
+    const cyclic = [
+      ...importsOf('x/a.ts', "import { b } from './b';"),
+      ...importsOf('x/b/index.ts', "import type { C } from '../c';"),
+      ...importsOf('x/c.ts', "export { a } from './a';\nimport z from 'zod';"),
+      ...importsOf('x/d.ts', "import { a } from './a';"),
+      ...importsOf('x/e.ts', "import { e } from './e';"),
+    ];
+    expect(importCycles(cyclic, (file) => files.has(file)).sort()).toEqual([['x/a.ts', 'x/b/index.ts', 'x/c.ts'], ['x/e.ts']]);
+    expect(server.length).toBeGreaterThan(300);
+  });
+
+  it('route declarations never import mcp/', () => {
+    expect(layerImports(server, 'routes', 'mcp')).toEqual([]);
+  });
+
+  it('services never import live/ (but services/live.ts, for now)', () => {
+    expect(layerImports(server, 'services', 'live', SERVICES_INTO_LIVE)).toEqual([]);
+  });
+
+  it('controllers never import repositories/', () => {
+    expect(layerImports(server, 'controllers', 'repositories')).toEqual([]);
+  });
+
+  /**
+   * The one loop allowed: a plugin's typed service map (services/get-service.ts) is the type of
+   * its services/index.ts, and services reach one another through it (as Strapi's
+   * content-manager types its getService). It is type-only, so nothing loads in a circle.
+   */
+  const serviceMapImport = (e: ImportEdge) => /\/server\/src\/services\/get-service\.ts$/.test(e.from) && /^\.(\/index)?$/.test(e.specifier);
+
+  it('a service map imports its services for their types only', () => {
+    const maps = server.filter(serviceMapImport);
+    expect(maps.map((e) => e.from).sort()).toEqual(['src/plugins/quire/server/src/services/get-service.ts', 'src/plugins/triggers/server/src/services/get-service.ts']);
+    for (const { from } of maps) expect(fs.readFileSync(path.join(appDir, from), 'utf8')).toMatch(/^import type services from '\.';$/m);
+  });
+
+  it('the server code has no import cycle', () => {
+    expect(importCycles(server.filter((e) => !serviceMapImport(e)), onDisk)).toEqual([]);
+  });
+});
+
+/**
+ * Services are looked up typed (issue 33 point 3): a plugin's own through its services/get-service.ts,
+ * the other plugin's through the contract (quire's triggers.ts, triggers' quire.ts). live/ is being
+ * rewritten (issues 31/32) and is left to that work for now.
+ */
+describe('typed service lookups', () => {
+  const { sourceFiles } = require('../helpers/imports');
+  const LOOKUP = /\.plugin\(\s*'(quire|triggers)'\s*\)\s*\.service\(|\bplugin\(\)\s*\.service\(/g;
+  const TYPED_HOMES = [
+    'src/plugins/quire/server/src/services/get-service.ts',
+    'src/plugins/triggers/server/src/services/get-service.ts',
+    'src/plugins/quire/server/src/triggers.ts',
+    'src/plugins/triggers/server/src/quire.ts',
+  ];
+  /** Where the code (comments blanked, line breaks kept) looks a service up untyped, as file:line; a lookup may span lines. */
+  const untyped = (file: string, text: string) => {
+    const code = text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/\/\/.*$/gm, '');
+    return [...code.matchAll(LOOKUP)].map((m) => `${file}:${code.slice(0, m.index).split('\n').length}`);
+  };
+
+  it('finds an untyped lookup (the check itself can fail)', () => {
+    const fake = [
+      "const a = strapi.plugin('quire').service('articles');",
+      "const b = plugin().service('vault');",
+      "// strapi.plugin('quire').service('x')",
+      "const c = getService(strapi, 'articles');",
+      'await strapi',
+      "  .plugin('quire')",
+      "  .service('rateLimit');",
+    ].join('\n');
+    expect(untyped('x.ts', fake)).toEqual(['x.ts:1', 'x.ts:2', 'x.ts:6']);
+  });
+
+  it('no file looks a service up untyped, but the typed lookups themselves', () => {
+    const files: string[] = sourceFiles('src/plugins').filter((f: string) => /\/server\/src\//.test(f) && !TYPED_HOMES.includes(f));
+    expect(files.length).toBeGreaterThan(100);
+    expect(files.flatMap((file) => untyped(file, fs.readFileSync(path.join(appDir, file), 'utf8')))).toEqual([]);
   });
 });

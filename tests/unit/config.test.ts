@@ -17,6 +17,7 @@ import {
   text,
   url,
 } from '../../src/kernel/config';
+import { redisSettings } from '../../src/kernel/redis';
 import { readQuireConfig } from '../../src/plugins/quire/server/src/config';
 import { readTriggersConfig } from '../../src/plugins/triggers/server/src/config';
 
@@ -130,8 +131,6 @@ describe('plugin configuration', () => {
       authRateLimitEnabled: true,
       authRateLimitMax: 10,
       authRateLimitIntervalMs: 60_000,
-      redisUrl: undefined,
-      redisKeyPrefix: 'quire:',
     });
     // users-permissions' routes, limited by our middleware (its own limiter is off).
     expect(errorOf(() => readQuireConfig({ AUTH_RATELIMIT_INTERVAL_MS: '500' })).message).toMatch(/^AUTH_RATELIMIT_INTERVAL_MS="500" is not valid/);
@@ -139,9 +138,13 @@ describe('plugin configuration', () => {
     // Once silently replaced by 5, now refused.
     expect(errorOf(() => readQuireConfig({ CLI_LOGIN_INTERVAL: '90' })).message).toBe('CLI_LOGIN_INTERVAL="90" is not valid: expected a whole number from 1 to 60');
     expect(errorOf(() => readQuireConfig({ QUIRE_OUTLINE_CACHE_SECTIONS: 'lots' })).message).toMatch(/^QUIRE_OUTLINE_CACHE_SECTIONS="lots" is not valid/);
-    expect(errorOf(() => readQuireConfig({ REDIS_URL: 'http://127.0.0.1:6379' })).message).toBe(
+    // REDIS_URL is the app's, declared once (kernel/redis.ts), not the plugin's.
+    const appRedisSettings = (env: Record<string, string>) => readSettings(redisSettings('quire:'), env);
+    expect(errorOf(() => appRedisSettings({ REDIS_URL: 'http://127.0.0.1:6379' })).message).toBe(
       'REDIS_URL="http://127.0.0.1:6379" is not valid: expected an absolute redis or rediss URL',
     );
+    expect(appRedisSettings({})).toEqual({ url: undefined, keyPrefix: 'quire:' });
+    expect(readQuireConfig({})).not.toHaveProperty('redisUrl');
     // At least the last 100 revisions of each section are kept (CONTRACT section 12).
     expect(errorOf(() => readQuireConfig({ QUIRE_REVISIONS_KEEP: '10' })).message).toMatch(/^QUIRE_REVISIONS_KEEP="10" is not valid: expected a whole number from 100/);
     // Pending suggestions are capped (issue 25 point 10); a cap of 0 would refuse every suggestion.
@@ -150,10 +153,8 @@ describe('plugin configuration', () => {
     expect(readQuireConfig({ QUIRE_HISTORY: 'false', QUIRE_REVISIONS_KEEP: '500' })).toMatchObject({ keepHistory: false, revisionsKeep: 500 });
     expect(errorOf(() => readQuireConfig({ WORKER_THREADS: '0' })).message).toBe('WORKER_THREADS="0" is not valid: expected a whole number from 1 to 256');
     expect(readQuireConfig({ WORKER_INLINE_MAX_CHARS: '0', WORKER_QUEUE: '0' })).toMatchObject({ workerInlineMaxChars: 0, workerQueue: 0 });
-    expect(readQuireConfig({ QUIRE_OUTLINE_CACHE_SECTIONS: '0', REDIS_URL: 'redis://127.0.0.1:6379' })).toMatchObject({
-      outlineCacheSections: 0,
-      redisUrl: 'redis://127.0.0.1:6379',
-    });
+    expect(readQuireConfig({ QUIRE_OUTLINE_CACHE_SECTIONS: '0' })).toMatchObject({ outlineCacheSections: 0 });
+    expect(appRedisSettings({ REDIS_URL: 'redis://127.0.0.1:6379' })).toMatchObject({ url: 'redis://127.0.0.1:6379' });
   });
 
   it('triggers: the lease defaults to the action timeout plus 30 s', () => {

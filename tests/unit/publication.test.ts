@@ -4,7 +4,7 @@ import { htmlToMarkdown } from '../../src/plugins/quire/server/src/domain/html-t
 import { cleanTitle, htmlToImportMarkdown, resolveTitle, withoutTitleHeading } from '../../src/plugins/quire/server/src/domain/import-document';
 import { renderMarkdown, sanitizeHtml, splitMarkdown } from '../../src/plugins/quire/server/src/domain/markdown';
 import { buildPublication, isPublishableMarkdown } from '../../src/plugins/quire/server/src/domain/publication';
-import { renderNotFoundPage } from '../../src/plugins/quire/server/src/domain/public-page';
+import { renderNotFoundPage } from '../../src/plugins/quire/server/src/pages/public-page';
 
 describe('absolute URLs under a PUBLIC_URL with a path', () => {
   it('hangs root-relative URLs off the base path; protocol-relative ones stay other hosts', () => {

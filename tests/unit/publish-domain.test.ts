@@ -1,6 +1,6 @@
 import { absoluteUrl, absolutizeHtml, absolutizeMarkdown } from '../../src/plugins/quire/server/src/domain/absolute-urls';
 import { htmlToMarkdown } from '../../src/plugins/quire/server/src/domain/html-to-markdown';
-import { PUBLIC_PAGE_CSP, renderPublicPage } from '../../src/plugins/quire/server/src/domain/public-page';
+import { PUBLIC_PAGE_CSP, renderPublicPage } from '../../src/plugins/quire/server/src/pages/public-page';
 import { extractReadable } from '../../src/plugins/quire/server/src/domain/readable';
 import { slugFromTitle, uniqueSlug } from '../../src/plugins/quire/server/src/domain/slug';
 

@@ -1,7 +1,7 @@
 /**
  * kernel/worker-pool: a fixed number of threads, a bounded queue, a deadline and a heap cap per
  * task; a thread past a limit is replaced. Tasks come from tests/fixtures/pool-tasks.js (which
- * uses the compiled kernel/worker-task: run after `npm run compile`, as `npm test` does).
+ * compiles kernel/worker-task.ts itself: the fast tier runs before `npm run compile`).
  */
 import path from 'node:path';
 import { createWorkerPool, PoolBusyError, TaskLimitError, type WorkerPool, type WorkerPoolOptions } from '../../src/kernel/worker-pool';

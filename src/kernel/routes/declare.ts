@@ -22,6 +22,7 @@
  * page); any other (no credential, or outside /api) is a root route that the plugin mounts in its
  * bootstrap with `mountRootRoutes`.
  */
+import type { Core } from '@strapi/strapi';
 import type { z } from 'zod';
 import type { AuthPolicy, Caller, Credential } from '../auth';
 import type { Answer, Method, RawBody } from './answers';
@@ -65,6 +66,17 @@ export interface AccessRule {
  */
 export type Suggestible = true | { unless: (input: RuleInput) => boolean };
 
+/**
+ * A declared stage that runs before the request is parsed, after authentication, over HTTP and
+ * in-process alike (kernel/routes/dispatch.ts): it may rewrite the raw path parameters (a plugin
+ * expands a short article id to the full one, for the caller).
+ */
+export interface PrepareStage {
+  /** What it does, in a few words (for readers of the route). */
+  readonly name: string;
+  run(params: Record<string, string>, caller: Caller | null, strapi: Core.Strapi): Promise<void>;
+}
+
 export interface RouteSpec {
   method: Method;
   /** As served, Koa style: '/api/articles/:id', '/webhook/:processInstanceId/:workflowId'. */
@@ -81,6 +93,8 @@ export interface RouteSpec {
   suggestible?: Suggestible;
   /** Access rules the caller must also pass (key management is the person's...), in order. */
   rules?: readonly AccessRule[];
+  /** Stages on the raw input before it is parsed (after authentication), in order. */
+  prepare?: readonly PrepareStage[];
   /**
    * Refuse, before authenticating, a request whose `Origin` header is neither PUBLIC_URL's origin
    * nor one of CORS_ORIGINS: 403 `permission-denied` (kernel/origins.ts; the MCP endpoint, against

@@ -12,10 +12,12 @@ import type { AnyRoute } from './declare';
 /** The guard of a route: authenticates (kernel/auth) and authorizes (kernel/permissions), leaving ctx.state.caller. */
 export async function guard(strapi: Core.Strapi, route: AnyRoute, ctx): Promise<void> {
   if (route.checkOrigin) refuseForeignOrigin(strapi, ctx.request.headers.origin);
-  const actions = [...(route.action ? [route.action] : []), ...(route.auth?.actionsOf?.(ctx.request.body) ?? [])];
+  const actions = [...(route.action ? [route.action] : []), ...(route.auth?.actionsOf?.(ctx.request.body, strapi) ?? [])];
   const { caller, refused } = await authenticate(strapi, { ...authRequestOf(ctx), actions }, { ...route.auth, credentials: route.credentials });
   await authorize(strapi, caller, route);
   ctx.state.caller = caller;
+  // The route's declared stages that need the app find it here (dispatch.ts `prepare`).
+  ctx.state.strapi = strapi;
   ctx.state.credentialRefused = refused;
 }
 

@@ -11,7 +11,9 @@ export function declareRoutes(strapi: Core.Strapi, owner: string, routes: readon
   owners.set(owner, [...routes]);
 }
 
-/** Every declared route, by declaring owner order. */
-export function declaredRoutes(strapi: Core.Strapi): AnyRoute[] {
-  return [...(routesByApp.get(strapi)?.values() ?? [])].flat();
+/** Every declared route, by declaring owner order; or only `owner`'s. */
+export function declaredRoutes(strapi: Core.Strapi, owner?: string): AnyRoute[] {
+  const owners = routesByApp.get(strapi);
+  if (owner !== undefined) return [...(owners?.get(owner) ?? [])];
+  return [...(owners?.values() ?? [])].flat();
 }

@@ -5,20 +5,21 @@ import { QUIRE_ACTION_DEFINITIONS } from './permissions';
 import { backfillHtmlText, ensureSearchIndex } from './repositories/search-index';
 import { subscribeUploadOwner } from './upload-extension';
 import { subscribeCredentialChanges } from './credential-changes';
+import { getService } from './services/get-service';
 
 export default async ({ strapi }: { strapi: Core.Strapi }) => {
   subscribeUploadOwner(strapi);
   // Rate limits shared through Redis (REDIS_URL) count there from the first request on.
-  await strapi.plugin('quire').service('redis').connect();
+  await getService(strapi, 'redis').connect();
   // After schema sync, every boot: the search index and its triggers (see repositories/search-index.ts for why not a migration).
   await ensureSearchIndex(strapi);
   await backfillHtmlText(strapi);
   // A password change or a block ends the user's web sessions and OAuth grants (not API keys).
   subscribeCredentialChanges(strapi);
   // Expired OAuth tokens and clients never used are deleted now and hourly.
-  await strapi.plugin('quire').service('oauth').startSweeps();
+  await getService(strapi, 'oauth').startSweeps();
   // Articles deleted from the panel more than 30 days ago are purged now and hourly.
-  await strapi.plugin('quire').service('adminArticles').startSweeps();
+  await getService(strapi, 'adminArticles').startSweeps();
   // The admin panel's permission actions (plugin::quire.read, ...), before the admin's own
   // bootstrap gives the Super Admin role every registered action.
   await strapi.service('admin::permission').actionProvider.registerMany(QUIRE_ACTION_DEFINITIONS);
@@ -26,5 +27,5 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   // copies of published articles (mounted at the root, as the GraphQL plugin mounts /graphql).
   mountRootRoutes(strapi, 'quire', routes);
   // The live canvas's WebSocket (/quire/live) on Strapi's own HTTP server.
-  strapi.plugin('quire').service('live').start();
+  getService(strapi, 'live').start();
 };

@@ -5,7 +5,7 @@
  */
 import os from 'node:os';
 import type { Core } from '@strapi/strapi';
-import { bool, duration, hostList, int, readSetting, readSettings, text, url, type ConfigOf, type EnvSource } from '#kernel/config';
+import { bool, duration, hostList, int, readSetting, readSettings, type ConfigOf, type EnvSource } from '#kernel/config';
 import { DEFAULT_POLL_INTERVAL_SECONDS, MAX_POLL_INTERVAL_SECONDS } from './domain/device-login';
 import { DEFAULT_MAX_PIXELS } from './domain/upload-file';
 
@@ -51,10 +51,7 @@ export const settings = {
   authRateLimitEnabled: bool('AUTH_RATELIMIT_ENABLED', { default: true }),
   authRateLimitMax: int('AUTH_RATELIMIT_MAX', { min: 1, max: 1_000_000_000, default: 10 }),
   authRateLimitIntervalMs: duration('AUTH_RATELIMIT_INTERVAL_MS', { min: 1_000, max: 86_400_000, default: 60_000 }),
-  /** Redis for shared rate limits and the trigger queue; unset keeps both in-process. */
-  redisUrl: url('REDIS_URL', { protocols: ['redis', 'rediss'], optional: true }),
-  /** Namespace of our Redis keys. */
-  redisKeyPrefix: text('REDIS_KEY_PREFIX', { default: 'quire:' }),
+  // REDIS_URL and REDIS_KEY_PREFIX are the app's (kernel/redis.ts `redisSettings`, read by config/server.ts).
 };
 
 export type QuireConfig = ConfigOf<typeof settings>;

@@ -12,6 +12,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import { userRepository } from './repositories/users';
+import { getService } from './services/get-service';
 
 const USERS = 'plugin::users-permissions.user';
 
@@ -21,8 +22,8 @@ export const endsSignIns = (data: Record<string, unknown> | undefined): boolean 
 
 export function subscribeCredentialChanges(strapi: Core.Strapi) {
   const endAllFor = async (userId: number) => {
-    await strapi.plugin('quire').service('webSessions').endAllFor(userId);
-    await strapi.plugin('quire').service('oauth').revokeAllFor(userId);
+    await getService(strapi, 'webSessions').endAllFor(userId);
+    await getService(strapi, 'oauth').revokeAllFor(userId);
   };
   strapi.db.lifecycles.subscribe({
     models: [USERS],

@@ -6,7 +6,7 @@
 import type { SecurityScheme } from '#kernel/auth';
 import { API_KEY_PREFIX } from './services/keys';
 import { SESSION_COOKIE } from './services/web-sessions';
-import { AUTHORIZE_PATH } from './pages/oauth-page';
+import { PATHS } from './domain/oauth';
 
 export const USER_CREDENTIAL_SCHEMES = {
   'api-key': {
@@ -33,7 +33,7 @@ export const USER_CREDENTIAL_SCHEMES = {
       description: 'OAuth 2.1 access tokens (authorization code with PKCE S256), for agents a person connects to their account.',
       flows: {
         authorizationCode: {
-          authorizationUrl: AUTHORIZE_PATH,
+          authorizationUrl: PATHS.authorize,
           tokenUrl: '/oauth/token',
           refreshUrl: '/oauth/token',
           scopes: { write: 'Read and change articles.', suggest: 'Read, and suggest section edits.', read: 'Read only.' },

@@ -1,11 +1,12 @@
 import type { Core } from '@strapi/strapi';
+import { getService } from './services/get-service';
 
 export default async ({ strapi }: { strapi: Core.Strapi }) => {
-  strapi.plugin('quire').service('oauth').stopSweeps();
-  strapi.plugin('quire').service('adminArticles').stopSweeps();
+  getService(strapi, 'oauth').stopSweeps();
+  getService(strapi, 'adminArticles').stopSweeps();
   // Live documents first: their pending stores still need the database and the event bus.
-  await strapi.plugin('quire').service('live').close();
-  await strapi.plugin('quire').service('workers').close();
-  await strapi.plugin('quire').service('events').close();
-  await strapi.plugin('quire').service('redis').close();
+  await getService(strapi, 'live').close();
+  await getService(strapi, 'workers').close();
+  await getService(strapi, 'events').close();
+  await getService(strapi, 'redis').close();
 };

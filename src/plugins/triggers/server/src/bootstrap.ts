@@ -3,6 +3,7 @@ import { mountRootRoutes } from '#kernel/routes';
 import { warmCompiler } from './domain/input-schema';
 import { TRIGGERS_ACTION_DEFINITIONS } from './permissions';
 import { routes } from './routes';
+import { getService } from './services/get-service';
 
 export default async ({ strapi }: { strapi: Core.Strapi }) => {
   // The admin panel's permission actions (plugin::triggers.read, .manage), before the admin's
@@ -13,5 +14,5 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   mountRootRoutes(strapi, 'triggers', routes);
   // The first inputSchema a process compiles pays the validator's setup: here, not in a trigger.
   warmCompiler();
-  await strapi.plugin('triggers').service('runner').start();
+  await getService(strapi, 'runner').start();
 };

@@ -22,6 +22,7 @@ import { notFound, rateLimited } from '#kernel/errors';
 import { INSTANCE_KEY_PREFIX, keyKind, ORGANIZATION_KEY_PREFIX } from './domain/keys';
 import { decodeSigningSecret, SIGNATURE_FAILURE_MESSAGES, signatureHeadersOf, verify } from './domain/signature';
 import type { TriggerWorkflow } from './services/workflows';
+import { getService } from './services/get-service';
 
 /**
  * How the API description (OpenAPI) presents these credentials: one security scheme per kind,
@@ -77,14 +78,14 @@ function workflowOf(strapi: Core.Strapi, request: AuthRequest): Promise<TriggerW
   const { processInstanceId, workflowId } = request.params;
   let found = request.memo.get('workflow') as Promise<TriggerWorkflow | null> | undefined;
   if (!found) {
-    found = strapi.plugin('triggers').service('workflows').findForTrigger(processInstanceId, workflowId) as Promise<TriggerWorkflow | null>;
+    found = getService(strapi, 'workflows').findForTrigger(processInstanceId, workflowId) as Promise<TriggerWorkflow | null>;
     request.memo.set('workflow', found);
   }
   return found;
 }
 
 export function registerTriggerCredentials(strapi: Core.Strapi): void {
-  const service = (name: string) => strapi.plugin('triggers').service(name);
+  const service = <K extends Parameters<typeof getService>[1]>(name: K) => getService(strapi, name);
 
   registerCredential(strapi, 'organization-key', {
     scheme: TRIGGER_CREDENTIAL_SCHEMES['organization-key'],
@@ -112,7 +113,7 @@ export function registerTriggerCredentials(strapi: Core.Strapi): void {
       const value = read(request);
       if (value === null) return undefined;
       const place = where({ credential });
-      if (keyKind(value) !== 'instance') return { refused: `${place} is not an instance key (ck_ followed by 43 characters).` };
+      if (value === undefined || keyKind(value) !== 'instance') return { refused: `${place} is not an instance key (ck_ followed by 43 characters).` };
       // On a trigger URL the workflow it names comes with the key's lookup, for the route's target check.
       const { processInstanceId, workflowId } = request.params;
       const trigger = processInstanceId && workflowId ? { instanceId: processInstanceId, workflowId } : undefined;
@@ -173,7 +174,7 @@ export async function triggerGrants(caller: Caller, request: AuthRequest, strapi
         caller.target = found;
         return null;
       }
-      if (!found && (await strapi.plugin('triggers').service('instances').inOrganization(processInstanceId, caller.organizationId))) throw missingWorkflow();
+      if (!found && (await getService(strapi, 'instances').inOrganization(processInstanceId, caller.organizationId))) throw missingWorkflow();
       return ORG_SCOPE;
     }
     case 'instance': {
@@ -192,7 +193,7 @@ export async function triggerGrants(caller: Caller, request: AuthRequest, strapi
 export async function statusGrants(caller: Caller, request: AuthRequest, strapi: Core.Strapi): Promise<string | null> {
   const { processInstanceId } = request.params;
   if (caller.kind === 'organization') {
-    return (await strapi.plugin('triggers').service('instances').inOrganization(processInstanceId, caller.organizationId)) ? null : ORG_SCOPE;
+    return (await getService(strapi, 'instances').inOrganization(processInstanceId, caller.organizationId)) ? null : ORG_SCOPE;
   }
   if (caller.kind === 'instance') return caller.instanceId === processInstanceId ? null : doesNotGrant(where(caller));
   return 'This credential does not read executions.';

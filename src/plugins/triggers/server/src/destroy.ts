@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
+import { getService } from './services/get-service';
 
 export default async ({ strapi }: { strapi: Core.Strapi }) => {
-  await strapi.plugin('triggers').service('runner').stop();
+  await getService(strapi, 'runner').stop();
 };

@@ -9,6 +9,7 @@ import { Badge, Box, Button, Combobox, ComboboxOption, Dialog, Field, Flex, Moda
 import { Eye, Pencil, Trash } from '@strapi/icons';
 import { useDebounce } from '@strapi/strapi/admin';
 import * as React from 'react';
+import { FormModalFooter } from '#kernel/admin-ui/form-modal';
 import { useAdminMutation } from '#kernel/admin-ui/use-admin-mutation';
 import type { Message } from '#kernel/admin-ui/use-messages';
 import { useArticlesApi, useUsers } from '../api/articles';
@@ -133,14 +134,7 @@ export const NewArticleButton = ({ onCreated }: { onCreated: (article: AdminArti
               </Field.Root>
             </Flex>
           </Modal.Body>
-          <Modal.Footer>
-            <Modal.Close>
-              <Button variant="tertiary">{m('review.cancel', 'Cancel')}</Button>
-            </Modal.Close>
-            <Button type="submit" loading={busy}>
-              {m('article.create', 'Create')}
-            </Button>
-          </Modal.Footer>
+          <FormModalFooter cancel={m('review.cancel', 'Cancel')} submit={m('article.create', 'Create')} busy={busy} />
         </form>
       </Modal.Content>
     </Modal.Root>
@@ -179,14 +173,7 @@ export const RenameDialog = ({ article, onClose, onRenamed }: { article: { id: s
           <Modal.Body>
             <TitleField value={title} error={error} onChange={setTitle} />
           </Modal.Body>
-          <Modal.Footer>
-            <Button variant="tertiary" onClick={onClose}>
-              {m('review.cancel', 'Cancel')}
-            </Button>
-            <Button type="submit" loading={busy}>
-              {m('article.rename', 'Rename')}
-            </Button>
-          </Modal.Footer>
+          <FormModalFooter cancel={m('review.cancel', 'Cancel')} submit={m('article.rename', 'Rename')} busy={busy} onCancel={onClose} />
         </form>
       </Modal.Content>
     </Modal.Root>

@@ -42,6 +42,7 @@ import { useSectionsApi } from '../api/sections';
 import { useTrashApi } from '../api/trash';
 import { useMessages } from '../messages';
 import { usePermissions } from '#kernel/admin-ui/use-permissions';
+import { adminDisplayName } from '../../../shared/display-name';
 
 export { POLL_MS } from '../canvas/useCanvasSections';
 export { PRESENCE_MS } from '../canvas/usePresentAgents';
@@ -64,7 +65,7 @@ export const ArticlePage = () => {
   const auth = useAuth('ArticlePage', (state) => state.user);
   const me = React.useMemo<LiveUser | null>(() => {
     if (!auth) return null;
-    const name = [auth.firstname, auth.lastname].filter(Boolean).join(' ') || auth.username || auth.email || 'Editor';
+    const name = adminDisplayName(auth) || 'Editor';
     return { id: auth.id ?? null, name, color: colourFor(String(auth.id ?? name)) };
   }, [auth?.id, auth?.firstname, auth?.lastname, auth?.username, auth?.email]); // eslint-disable-line react-hooks/exhaustive-deps
 

@@ -13,7 +13,7 @@ import { adminController, reply } from '#kernel/routes';
 import { outlineTag } from '../domain/etags';
 import { adminCanvasRoutes } from '../routes/admin';
 import { getService, type QuireServiceMap } from '../services/get-service';
-import { precondition, tagged } from './conditional';
+import { editorOf, precondition, tagged } from './conditional';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const service = <K extends keyof QuireServiceMap>(name: K) => getService(strapi, name);
@@ -22,11 +22,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const located = (ctx, articleId: string) => service('adminArticles').actorFor(Number(ctx.state.user.id), articleId);
   const ownerOf = async (ctx, articleId: string) => (await located(ctx, articleId)).actor.ownerId;
   /** The admin as the revisions name them. */
-  const editor = (ctx) => {
-    const user = ctx.state.user;
-    const name = [user.firstname, user.lastname].filter(Boolean).join(' ') || user.username || user.email;
-    return { kind: 'editor' as const, name };
-  };
+  const editor = editorOf;
   const sectionWrite = (ctx, ifMatch: string | undefined) => ({ actor: editor(ctx), ifMatch });
 
   return adminController(adminCanvasRoutes, {

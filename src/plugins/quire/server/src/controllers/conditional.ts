@@ -9,6 +9,7 @@ import { notModified, parseIfMatch } from '#kernel/conditional';
 import { notModifiedReply, reply } from '#kernel/routes';
 import type { Actor } from '../services/edit-types';
 import { getService } from '../services/get-service';
+import { adminDisplayName } from '../../../shared/display-name';
 
 /** An If-Match header's precondition (undefined without one; 400 when malformed). */
 export const precondition = (ifMatch: string | undefined) => parseIfMatch(ifMatch);
@@ -36,7 +37,5 @@ export const actorOf = (strapi: Core.Strapi, caller: UserCaller): Promise<Actor>
 
 /** The admin on an admin route, as revisions, the trash and events name them (`by.kind` editor). */
 export function editorOf(ctx): { kind: 'editor'; name: string } {
-  const user = ctx.state.user;
-  const name = [user.firstname, user.lastname].filter(Boolean).join(' ') || user.username || user.email;
-  return { kind: 'editor', name };
+  return { kind: 'editor', name: adminDisplayName(ctx.state.user) };
 }

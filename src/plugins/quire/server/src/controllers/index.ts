@@ -1,5 +1,3 @@
-import type { Core } from '@strapi/strapi';
-import type { Caller } from '#kernel/auth';
 import adminArticles from './admin-articles';
 import adminCanvas from './admin-canvas';
 import articles from './articles';
@@ -19,49 +17,27 @@ import search from './search';
 import sections from './sections';
 import unfurl from './unfurl';
 import upload from './upload';
-import { resolveArticleId } from '../repositories/store';
-
-type Controller = (deps: { strapi: Core.Strapi }) => Record<string, (ctx) => Promise<void>>;
-
-/**
- * The controllers of `/api/articles/{id}...` routes see the article's full id: a shortened one
- * (a unique prefix among the caller's articles) is expanded first, once, for every such route
- * (after the route's guard, which knows the caller).
- */
-const withFullArticleId =
-  (controller: Controller): Controller =>
-  ({ strapi }) =>
-    Object.fromEntries(
-      Object.entries(controller({ strapi })).map(([name, handler]) => [
-        name,
-        async (ctx) => {
-          const caller = ctx.state?.caller as Caller | null | undefined;
-          if (typeof ctx.params?.id === 'string' && caller?.kind === 'user') ctx.params.id = await resolveArticleId(strapi, caller.userId, ctx.params.id);
-          return handler(ctx);
-        },
-      ]),
-    );
 
 export default {
-  // Admin routes take full article ids (an admin sees every user's articles, where a prefix is ambiguous).
+  // `/api/articles/:id...` routes get the full article id from their declared stage (routes/stages.ts).
   adminArticles,
   adminCanvas,
-  articles: withFullArticleId(articles),
+  articles,
   cliLogin,
   cliLoginPage,
-  edits: withFullArticleId(edits),
-  history: withFullArticleId(history),
+  edits,
+  history,
   keys,
   mcp,
-  notes: withFullArticleId(notes),
+  notes,
   oauth,
   oauthGrants,
-  presence: withFullArticleId(presence),
+  presence,
   publicPages,
-  publications: withFullArticleId(publications),
-  search: withFullArticleId(search),
-  sections: withFullArticleId(sections),
-  suggestions: withFullArticleId(suggestions),
+  publications,
+  search,
+  sections,
+  suggestions,
   unfurl,
   upload,
 };

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { ApiError } from '#kernel/errors';
 import { McpEndpoint, toolset } from '../mcp/server';
-import { articleTools } from '../mcp/catalog';
+import { getService } from '../services/get-service';
 
 /** GET and DELETE /api/mcp (routes/mcp.ts): Streamable HTTP's answer for a stateless server. */
 const notServed = (ctx) => {
@@ -20,7 +20,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   let endpoint: McpEndpoint | undefined;
   const endpointOf = () => {
     if (!endpoint) {
-      const tools = toolset(articleTools());
+      const tools = toolset(getService(strapi, 'mcp').articleTools());
       endpoint = new McpEndpoint(strapi, () => tools);
     }
     return endpoint;

@@ -4,8 +4,8 @@ import { ApiError } from '#kernel/errors';
 import type { UserCaller } from '../../../../../contracts/credentials';
 import { pageController, text, type CsrfPurpose, type Page } from '#kernel/page-kit';
 import { controller } from '#kernel/routes';
-import { OAuthError, authorizationServerMetadata, isS256Challenge, protectedResourceMetadata, scopeOf, type OAuthScope } from '../domain/oauth';
-import { AUTHORIZE_PATH, consentPage, oauthProblemPage, oauthSignInPage } from '../pages/oauth-page';
+import { OAuthError, PATHS, authorizationServerMetadata, isS256Challenge, protectedResourceMetadata, scopeOf, type OAuthScope } from '../domain/oauth';
+import { consentPage, oauthProblemPage, oauthSignInPage } from '../pages/oauth-page';
 import { oauthGrantRoutes, oauthRoutes } from '../routes/oauth';
 import { oauthResources } from '../services/auth';
 import { getService } from '../services/get-service';
@@ -13,7 +13,7 @@ import type { OAuthClient } from '../services/oauth';
 import { SIGN_IN_IP_LIMIT, SIGN_IN_LIMIT } from '../services/sign-in';
 
 /** The CSRF token of the authorize page's forms (kernel/page-kit), apart from the CLI login page's. */
-const CSRF: CsrfPurpose = { cookie: 'quire_oauth_csrf', path: AUTHORIZE_PATH, label: 'oauth-csrf' };
+const CSRF: CsrfPurpose = { cookie: 'quire_oauth_csrf', path: PATHS.authorize, label: 'oauth-csrf' };
 /** The authorization request's query string as carried in the forms. */
 const REQUEST_MAX = 4000;
 
@@ -171,7 +171,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         await rateLimit().reset('cli-sign-in', idKey, SIGN_IN_LIMIT);
         // The same revocable web session as the CLI login page (services/web-sessions).
         await sessions().start(ctx, result.userId);
-        page.redirect(`${AUTHORIZE_PATH}?${raw}`);
+        page.redirect(`${PATHS.authorize}?${raw}`);
       },
 
       decide: async (input, page, ctx) => {

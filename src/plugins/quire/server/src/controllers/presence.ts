@@ -1,9 +1,9 @@
 import type { Core } from '@strapi/strapi';
 import { controller } from '#kernel/routes';
-import { articleUuid } from '../repositories/store';
+import { getService } from '../services/get-service';
 import { presenceRoutes } from '../routes/presence';
 
 export default ({ strapi }: { strapi: Core.Strapi }) =>
   controller(presenceRoutes, {
-    get: async ({ params, caller }) => ({ present: await strapi.plugin('quire').service('live').presence(caller.userId, articleUuid(params.id)) }),
+    get: async ({ params, caller }) => ({ present: await getService(strapi, 'live').presence(caller.userId, getService(strapi, 'articleIds').uuid(params.id)) }),
   });

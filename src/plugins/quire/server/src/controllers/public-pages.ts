@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { PUBLIC_PAGE_CSP, renderNotFoundPage, renderServerErrorPage } from '../domain/public-page';
+import { PUBLIC_PAGE_CSP, renderNotFoundPage, renderServerErrorPage } from '../pages/public-page';
 import { getService } from '../services/get-service';
 
 /** Slugs are lowercase ASCII letters, digits and dashes (domain/slug.ts); anything else is missing. */

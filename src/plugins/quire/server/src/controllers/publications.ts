@@ -10,9 +10,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     publish: async ({ params, caller }) => publications().publish(caller.userId, params.id, await actorOf(strapi, caller)),
     unpublish: async ({ params, caller }) => publications().unpublish(caller.userId, params.id, await actorOf(strapi, caller)),
     import: async ({ body, caller }) =>
-      strapi
-        .plugin('quire')
-        .service('imports')
+      getService(strapi, 'imports')
         .importArticle(caller.userId, body.source, { title: body.title, author: authorOf(caller), actor: await actorOf(strapi, caller) }),
   });
 };

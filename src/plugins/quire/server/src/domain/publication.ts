@@ -13,7 +13,7 @@ import { stringify as stringifyYaml } from 'yaml';
 import { absolutizeHtml, absolutizeMarkdown } from './absolute-urls';
 import { htmlToMarkdown } from './html-to-markdown';
 import { sanitizeHtml } from './markdown';
-import { renderPublicPage } from './public-page';
+import { renderPublicPage } from '../pages/public-page';
 import { trimTrailingSlashes } from '#kernel/config';
 
 export interface PublishedSection {

@@ -5,6 +5,7 @@
 import type { Core } from '@strapi/strapi';
 import { QUIRE_ACTIONS } from '../permissions';
 import { liveRepository } from '../repositories/live';
+import { getService } from '../services/get-service';
 import { refusal, type LiveAccess, type LiveContext, type LiveEvents, type LiveStore } from './ports';
 
 export function strapiAccess(strapi: Core.Strapi): LiveAccess {
@@ -45,7 +46,7 @@ export function strapiAccess(strapi: Core.Strapi): LiveAccess {
 }
 
 export function strapiStore(strapi: Core.Strapi, options: { coalesceSeconds: number }): LiveStore {
-  const state = () => strapi.plugin('quire').service('liveState');
+  const state = () => getService(strapi, 'liveState');
   return {
     load: (articleId) => state().load(articleId),
     stored: (articleId) => state().stored(articleId),
@@ -55,7 +56,7 @@ export function strapiStore(strapi: Core.Strapi, options: { coalesceSeconds: num
 }
 
 export function strapiEvents(strapi: Core.Strapi): LiveEvents {
-  const events = () => strapi.plugin('quire').service('events');
+  const events = () => getService(strapi, 'events');
   return {
     subscribe: (listener) => events().subscribe(listener),
     settled: () => events().settled(),

@@ -15,7 +15,7 @@
  * else (initialize, tools/list, ping, a call the schema refuses or one tied to a task) goes
  * through the Server.
  *
- * A tool call runs its route in-process (kernel/invoke.ts) for the caller the MCP request
+ * A tool call runs its route in-process (kernel/routes `invoke`, the route pipeline) for the caller the MCP request
  * authenticated: the route's credentials, role action, key scope (a `suggest` key's write becomes
  * a suggestion), parsing, conditional headers and errors apply exactly as over HTTP, with no
  * request to ourselves.
@@ -45,8 +45,10 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '#kernel/auth';
-import { invokeRoute } from '#kernel/invoke';
+import { ApiError, toFailure } from '#kernel/errors';
+import { invoke } from '#kernel/routes';
 import { BATCH_CONCURRENCY, FIRST_VERSION_WITHOUT_BATCHES, limiter, MAX_BATCH_MESSAGES } from './limits';
+import { toolError, type ToolError } from './results';
 import { callSkill, listSkillTools } from './skills';
 import { routeFor, type Tool } from './tools';
 
@@ -59,19 +61,6 @@ const INSTRUCTIONS = [
   'A failed call returns a tool error with a code, a message and a nextAction saying what to do.',
   'With an organization key, the tools are instead the organization\'s skills (its workflows): a call runs the workflow and returns its output.',
 ].join(' ');
-
-export interface ToolError {
-  code: string;
-  message: string;
-  nextAction?: string;
-}
-
-export const toolError = (error: ToolError): CallToolResult => ({
-  isError: true,
-  content: [{ type: 'text', text: [`${error.code}: ${error.message}`, error.nextAction && `Next: ${error.nextAction}`].filter(Boolean).join('\n') }],
-  // Exactly the envelope's three fields: the tools' output schemas declare this shape (tools.ts).
-  structuredContent: { error: { code: error.code, message: error.message, ...(error.nextAction ? { nextAction: error.nextAction } : {}) } },
-});
 
 /** The tools a caller is offered, and how a route named in a nextAction reads as a tool. */
 export interface Toolset {
@@ -123,7 +112,11 @@ export function toolset(tools: readonly Tool[]): Toolset {
   };
 }
 
-/** Calls a tool's route in-process for `caller`; the envelope's `data` is the result, its `error` a tool error. */
+/**
+ * Calls a tool's route in-process for `caller` (kernel/routes `invoke`: the route's own pipeline):
+ * its data is the result, a thrown ApiError a tool error, with the routes named in its nextAction
+ * read as tools.
+ */
 export async function callTool(strapi: Core.Strapi, tools: Toolset, tool: Tool, args: Record<string, unknown>, caller: Caller): Promise<CallToolResult> {
   const { route, placement, pathParams } = routeFor(tool, args ?? {});
   const params: Record<string, string> = {};
@@ -143,22 +136,29 @@ export async function callTool(strapi: Core.Strapi, tools: Toolset, tool: Tool, 
   const missing = pathParams.find((name) => params[name] === undefined);
   if (missing) return toolError({ code: 'invalid-argument', message: `${missing} is required.`, nextAction: `Pass "${missing}".` });
   const hasBody = route.body !== undefined && route.method !== 'GET';
-  const answer = await invokeRoute(strapi, route, caller, { params, query, body: hasBody ? body : undefined, headers });
-  const envelope = answer.body as { success?: boolean; data?: Record<string, unknown>; error?: ToolError } | undefined;
-  if (envelope?.success === true && envelope.data) {
-    const etag = answer.headers.etag;
+  try {
+    const answer = await invoke(strapi, route, caller, { params, query, body: hasBody ? body : undefined, headers });
+    const data = answer.data as Record<string, unknown> | undefined;
+    if (!data) {
+      return toolError({ code: 'internal', message: `${tool.spec.name} got HTTP ${answer.status} without an answer it could read.`, nextAction: 'Retry; if it keeps failing, report it.' });
+    }
+    const etag = Object.entries(answer.headers).find(([name]) => name.toLowerCase() === 'etag')?.[1];
     // The first block is the data as JSON and nothing else (CONTRACT 16); the ETag, for models that read text only, has its own block.
     return {
-      content: [{ type: 'text', text: JSON.stringify(envelope.data) }, ...(etag ? [{ type: 'text' as const, text: `ETag: ${etag}` }] : [])],
-      structuredContent: envelope.data,
+      content: [{ type: 'text', text: JSON.stringify(data) }, ...(etag ? [{ type: 'text' as const, text: `ETag: ${etag}` }] : [])],
+      structuredContent: data,
       ...(etag ? { _meta: { etag } } : {}),
     };
+  } catch (error) {
+    // As the envelope middleware answers over HTTP: an ApiError as it is, anything else a logged 500.
+    const failure = toFailure(error);
+    if (failure.status >= 500) {
+      if (error instanceof ApiError) strapi.log.warn(`${route.method} ${route.path} (in-process): ${error.message}`);
+      else strapi.log.error(`${route.method} ${route.path} (in-process) failed: ${(error as Error)?.stack ?? error}`);
+    }
+    const { nextAction, ...rest } = failure.body.error;
+    return toolError({ ...rest, ...(nextAction ? { nextAction: tools.nameRoutes(nextAction) } : {}) });
   }
-  if (envelope?.success === false && envelope.error) {
-    const { nextAction } = envelope.error;
-    return toolError({ ...envelope.error, ...(nextAction ? { nextAction: tools.nameRoutes(nextAction) } : {}) });
-  }
-  return toolError({ code: 'internal', message: `${tool.spec.name} got HTTP ${answer.status} without an answer it could read.`, nextAction: 'Retry; if it keeps failing, report it.' });
 }
 
 /**

@@ -9,7 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '#kernel/errors';
 import type { SkillCallResult } from '../../../../../contracts/plugin-services';
 import { triggersService } from '../triggers';
-import { toolError } from './server';
+import { toolError } from './results';
 
 /** Longest Idempotency-Key, as the trigger route takes it (CONTRACT 17). */
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;

@@ -229,7 +229,7 @@ function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   return json;
 }
 
-/** A tool error's structured content (mcp/server.ts `toolError`): the envelope's error. */
+/** A tool error's structured content (mcp/results.ts `toolError`): the envelope's error. */
 export const toolErrorContent = z.strictObject({
   error: z.strictObject({
     code: z.string().describe('The API\'s error code: not-found, invalid-argument, permission-denied, precondition-failed...'),

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { quireConfig } from '../config';
+import { getService } from '../services/get-service';
 
 /**
  * The rate limit of users-permissions' credential routes (sign-in, registration, password reset,
@@ -46,9 +47,7 @@ export default (_config: unknown, { strapi }: { strapi: Core.Strapi }) => {
     const route = limitedRoute(ctx.method, ctx.path, prefix());
     if (!route) return next();
     const spec = { points: config.authRateLimitMax, durationSec: Math.ceil(config.authRateLimitIntervalMs / 1000) };
-    await strapi
-      .plugin('quire')
-      .service('rateLimit')
+    await getService(strapi, 'rateLimit')
       .consume(AUTH_POLICY, `${route}:${ctx.request.ip}`, spec, 1, 'Too many sign-in or account requests from this address.');
     return next();
   };

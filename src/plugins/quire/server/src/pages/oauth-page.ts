@@ -4,9 +4,10 @@
  */
 import { alert, layout, signInForm, type PageUser } from './login-page';
 import { escapeHtml } from '../domain/html-escape';
-import type { OAuthScope } from '../domain/oauth';
+import { PATHS, type OAuthScope } from '../domain/oauth';
 
-export const AUTHORIZE_PATH = '/oauth/authorize';
+/** Where the consent page is served (domain/oauth `PATHS`). */
+const AUTHORIZE_PATH = PATHS.authorize;
 
 const SCOPE_WORDS: Record<OAuthScope, string> = {
   write: 'Read and change your articles, sections and notes, and publish them',

@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import { repositoryOf, tableName } from '#kernel/db';
 import { newId } from '../domain/anchors';
 import type { NoteAuthor, NoteKind } from '../schemas/records';
-import { TABLE, UID } from './store';
+import { findByAnchor, TABLE, UID, type AnchorTarget } from './store';
 
 /** What the notes map needs. */
 export const MAP_COLUMNS = ['id', 'uuid', 'kind', 'title', 'url', 'rev'];
@@ -68,6 +68,8 @@ export function noteRepository(strapi: Core.Strapi) {
       },
     }),
     {
+      /** One note of the caller's article by anchor, every column a note answers with (store `findByAnchor`: one indexed query). */
+      byAnchor: (target: AnchorTarget) => findByAnchor(strapi, TABLE.notes, FULL_COLUMNS, target),
       /** Inserts notes of an article row (one INSERT per batch, joining the open transaction), keeping their order; their ids. */
       async insertMany(articleRowId: number, inputs: NewNote[], author: NoteAuthor): Promise<string[]> {
         const data = inputs.map((input) => ({ uuid: newId(), articleId: articleRowId, ...input, author, rev: 1 }));

@@ -20,6 +20,7 @@ import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { FTS_TABLE, searchTextOf, TRGM_INDEX } from './search';
 import { TABLE } from './store';
+import { getService } from '../services/get-service';
 
 const TRIGGERS = {
   insert: `${FTS_TABLE}_ai`,
@@ -89,7 +90,7 @@ export async function backfillHtmlText(strapi: Core.Strapi): Promise<void> {
   const knex = strapi.db.connection as unknown as Knex;
   const schema = strapi.db.getSchemaName?.();
   const table = schema ? `${schema}.${TABLE.sections}` : TABLE.sections;
-  const workers = strapi.plugin('quire').service('workers');
+  const workers = getService(strapi, 'workers');
   for (;;) {
     const rows = await knex(table).where({ source: 'html' }).whereNull('html_text').orderBy('id').limit(100).select('id', 'html');
     for (const row of rows) {

@@ -10,7 +10,8 @@ import { newId } from '../domain/anchors';
 import type { SectionContent } from '../domain/markdown';
 import type { OutlineItem } from '../domain/outline';
 import type { SectionRecord } from '../schemas/records';
-import { TABLE, UID } from './store';
+import { findByAnchor, TABLE, UID, type AnchorTarget } from './store';
+import { REVISION_COLUMNS } from './revisions';
 
 /** Who wrote a version: stored as by_kind / by_name. */
 export interface WrittenBy {
@@ -154,6 +155,10 @@ export function sectionRepository(strapi: Core.Strapi) {
       },
     }),
     {
+      /** One section of the caller's article by anchor, with what reading it needs (store `findByAnchor`: one indexed query). */
+      byAnchor: (target: AnchorTarget) => findByAnchor(strapi, TABLE.sections, SECTION_COLUMNS, target),
+      /** The same, with what its history needs (its row's article, dates and revision columns). */
+      versionByAnchor: (target: AnchorTarget) => findByAnchor(strapi, TABLE.sections, ['uuid', 'article_id', 'markdown', 'html', 'updated_at', ...REVISION_COLUMNS], target),
       /** Inserts sections with the given ranks (one INSERT per batch, joining the open transaction); returns their outline items. */
       async insert(articleRowId: number, contents: SectionContent[], ranks: string[], by?: WrittenBy, now = new Date()): Promise<OutlineItem[]> {
         const data = contents.map((c, i) => ({

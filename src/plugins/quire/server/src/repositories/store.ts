@@ -124,11 +124,19 @@ export const toInt = (value: unknown) => (value === null || value === undefined 
  * with the id's sorted neighbours, from which its own anchor follows. Unknown article: 404;
  * no match: 404 naming the listing route; two matches: 400 "Use a longer anchor.".
  */
+/** What a section's or note's anchor is looked up for: the caller, the article and the anchor as the path names them. */
+export interface AnchorTarget {
+  userId: number;
+  rawArticleId: string;
+  rawAnchor: string;
+  scope: AnchorScope;
+}
+
 export async function findByAnchor(
   strapi: Core.Strapi,
   table: string,
   columns: string[],
-  { userId, rawArticleId, rawAnchor, scope }: { userId: number; rawArticleId: string; rawAnchor: string; scope: AnchorScope },
+  { userId, rawArticleId, rawAnchor, scope }: AnchorTarget,
 ): Promise<{ row: any; anchor: string }> {
   const uuid = articleUuid(rawArticleId);
   const k = await knexOf(strapi);

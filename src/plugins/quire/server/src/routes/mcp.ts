@@ -3,8 +3,8 @@ import { content, empty, rawBody } from '#kernel/routes';
 import { publicUrl } from '#kernel/config';
 import { PATHS } from '../domain/oauth';
 import { jsonRpcAnswer } from '../schemas/responses';
-import { FIRST_VERSION_WITHOUT_BATCHES, MAX_BATCH_MESSAGES } from '../mcp/limits';
-import { toolActions } from '../mcp/catalog';
+import { FIRST_VERSION_WITHOUT_BATCHES, MAX_BATCH_MESSAGES } from '../domain/mcp-limits';
+import { getService } from '../services/get-service';
 import { route } from './route';
 
 /** The MCP endpoint's answer to the methods it does not serve (a stateless server offers no SSE stream nor session). */
@@ -42,8 +42,8 @@ export const mcpRoutes = route('mcp', 'MCP', {
     checkOrigin: true,
     auth: {
       challenge: (strapi) => `Bearer resource_metadata="${publicUrl(strapi)}${PATHS.resourceMetadata}"`,
-      // A tools/call's route permission comes with the credential's lookup (mcp/catalog.ts).
-      actionsOf: (body) => toolActions(body),
+      // A tools/call's route permission comes with the credential's lookup (mcp/catalog.ts, through the mcp service).
+      actionsOf: (body, strapi) => getService(strapi, 'mcp').toolActions(body),
     },
     body: rawBody(['application/json'], 'A JSON-RPC 2.0 message of the Model Context Protocol.'),
     headers: {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { empty, routeGroup, type RouteSpec } from '#kernel/routes';
+import { fullArticleId } from './stages';
 
 /** The credentials of a user: an API key, an OAuth access token, a users-permissions JWT (Bearer), or the session cookie. */
 export const USER_CREDENTIALS = ['api-key', 'oauth', 'jwt', 'session'] as const;
@@ -7,13 +8,16 @@ export const USER_CREDENTIALS = ['api-key', 'oauth', 'jwt', 'session'] as const;
 const group = routeGroup('quire', { credentials: USER_CREDENTIALS, userCredentials: USER_CREDENTIALS });
 
 /**
- * An article's id in a path may be shortened to a unique prefix of it (controllers/index.ts
- * expands it); a prefix that matches several of the caller's articles is 400.
+ * An article's id in a path may be shortened to a unique prefix of it (the declared stage
+ * `fullArticleId` expands it, routes/stages.ts); a prefix that matches several of the caller's
+ * articles is 400.
  */
 function withShortArticleIds<T extends Record<string, RouteSpec>>(specs: T): T {
   const out: Record<string, RouteSpec> = {};
   for (const [name, spec] of Object.entries(specs)) {
-    out[name] = spec.path.startsWith('/api/articles/:id') ? { ...spec, errors: [...(spec.errors ?? []), 'invalid-argument'] } : spec;
+    out[name] = spec.path.startsWith('/api/articles/:id')
+      ? { ...spec, prepare: [fullArticleId, ...(spec.prepare ?? [])], errors: [...(spec.errors ?? []), 'invalid-argument'] }
+      : spec;
   }
   return out as T;
 }

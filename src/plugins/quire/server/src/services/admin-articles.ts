@@ -17,6 +17,7 @@ import { panelWidgetsRepository } from '../repositories/panel-widgets';
 import { toInt } from '../repositories/store';
 import type { AdminArticle, AdminArticleDetail } from '../schemas/admin';
 import { ARTICLE_STATUSES } from '../schemas/records';
+import { getService } from './get-service';
 
 export { ARTICLE_STATUSES };
 export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
@@ -73,15 +74,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const sectionsRepo = sectionRepository(strapi);
 
   const trashRepo = articleTrashRepository(strapi);
-
-  /** Publishes an article event after commit (the live canvas and other subscribers). */
-  function publishEvent(articleId: string, ownerId: number, type: ArticleChange['type'], by: EventActor) {
-    try {
-      strapi.plugin('quire').service('events').publish({ articleId, ownerId, changes: [{ type } as ArticleChange], by, at: new Date().toISOString() });
-    } catch (error) {
-      strapi.log.warn(`quire: article event not published: ${(error as Error).message}`);
-    }
-  }
 
   /** The articles with their "changed since published" flag (rows: their stored rows, in the same order). */
   async function withChanged(rows: Array<{ id: unknown }>, mapped: AdminArticle[]): Promise<AdminArticle[]> {
@@ -147,7 +139,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async create(editor: Editor, input: { title: string; markdown?: string | null; owner: number }): Promise<AdminArticleDetail> {
       if (!(await trashRepo.userExists(input.owner))) throw invalidArgument(`There is no user with id ${input.owner}.`, 'Pick the owner among the server\'s users (GET /quire/users).');
       // createArticle publishes article.created, by the editor.
-      const { article } = await strapi.plugin('quire').service('articles').createArticle(input.owner, { title: input.title, markdown: input.markdown ?? null, actor: editor });
+      const { article } = await getService(strapi, 'articles').createArticle(input.owner, { title: input.title, markdown: input.markdown ?? null, actor: editor });
       return api.get(article.id);
     },
 
@@ -155,7 +147,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async rename(editor: Editor, rawId: string, title: string): Promise<AdminArticleDetail> {
       const { actor } = await api.actorFor(0, rawId);
       // updateArticle publishes article.updated, by the editor.
-      await strapi.plugin('quire').service('articles').updateArticle(actor.ownerId, rawId, { title }, editor);
+      await getService(strapi, 'articles').updateArticle(actor.ownerId, rawId, { title }, editor);
       return api.get(rawId);
     },
 
@@ -172,7 +164,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         if (!(await trashRepo.in(trx).trash(live.id, live.ownerId, editor.name, new Date()))) throw adminArticleNotFound(rawId);
         return live;
       });
-      publishEvent(uuid, moved.ownerId, 'article.deleted', editor);
+      // After the commit above: out now, to the live canvas and the other subscribers.
+      await getService(strapi, 'events').record({ articleId: uuid, ownerId: moved.ownerId }, editor, [{ type: 'article.deleted' }]);
       return { id: uuid };
     },
 
@@ -186,7 +179,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         if (!(await trashRepo.in(trx).restore(trashed.id, trashed.ownerId, new Date()))) throw notInTrash(rawId);
         return trashed;
       });
-      publishEvent(uuid, restored.ownerId, 'article.created', editor);
+      await getService(strapi, 'events').record({ articleId: uuid, ownerId: restored.ownerId }, editor, [{ type: 'article.created' }]);
       return api.get(uuid);
     },
 
@@ -207,7 +200,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const ids = await trashRepo.expired(new Date(now - TRASH_MS), 50);
         if (!ids.length) return purged;
         await inTransaction(strapi, (trx) => trashRepo.in(trx).purge(ids));
-        for (const id of ids) strapi.plugin('quire').service('outlines').drop(id);
+        for (const id of ids) getService(strapi, 'outlines').drop(id);
         purged += ids.length;
       }
     },
@@ -233,7 +226,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** The public page the article would have if published now (noindex), for editors. */
     async preview(rawId: string): Promise<{ html: string; url: string }> {
       const { actor } = await api.actorFor(0, rawId);
-      return strapi.plugin('quire').service('publications').preview(actor.ownerId, rawId);
+      return getService(strapi, 'publications').preview(actor.ownerId, rawId);
     },
 
     /** Home widget: the articles agents changed most recently. */

@@ -15,6 +15,7 @@ import type { ArticleChange } from '../domain/article-events';
 import { inTransaction } from '#kernel/db';
 import { articleRepository, encodeCursor, newestFirst, type ArticleRow } from '../repositories/articles';
 import { articleNotFound, articleUuid, toInt } from '../repositories/store';
+import { getService } from './get-service';
 
 export type { ArticleRecord, ArticleRow };
 export { encodeCursor, newestFirst };
@@ -55,10 +56,10 @@ export const normalizePremise = (premise: string | null | undefined) => (premise
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const articles = articleRepository(strapi);
-  const sectionsService = () => strapi.plugin('quire').service('sections');
-  const notesService = () => strapi.plugin('quire').service('notes');
-  const outlines = () => strapi.plugin('quire').service('outlines');
-  const events = () => strapi.plugin('quire').service('events');
+  const sectionsService = () => getService(strapi, 'sections');
+  const notesService = () => getService(strapi, 'notes');
+  const outlines = () => getService(strapi, 'outlines');
+  const events = () => getService(strapi, 'events');
   /** Who an article event names when a caller passes no actor (other plugins' agents). */
   const someone = (kind: Actor['kind'] = 'human'): Actor => ({ kind, name: '' });
   const outlineOf = (row: ArticleRow): Promise<Outline> => sectionsService().outlineOfRow(row.id, row.outlineRev);
@@ -79,7 +80,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async createArticle(userId: number, input: CreateArticleInput): Promise<{ article: ArticleRecord; outline: OutlineEntry[] }> {
       // Parsing runs before the transaction, off the event loop.
-      const contents = input.contents ?? (input.markdown ? await strapi.plugin('quire').service('workers').splitMarkdown(input.markdown) : []);
+      const contents = input.contents ?? (input.markdown ? await getService(strapi, 'workers').splitMarkdown(input.markdown) : []);
       const noteHtmls = input.notes?.length ? await notesService().renderBodies(input.notes) : [];
       return strapi.db.transaction(async ({ onCommit }) => {
         const now = new Date();

@@ -17,6 +17,7 @@ export const oauthResources = (strapi: Core.Strapi) => {
 };
 
 import { SESSION_COOKIE } from './web-sessions';
+import { getService } from './get-service';
 
 /** The httpOnly cookie of the browser session (set by the CLI login page): a session id (web-sessions.ts). */
 export { SESSION_COOKIE };
@@ -52,8 +53,8 @@ export function crossOrigin(request: AuthRequest, ownOrigin: string): boolean {
  *   only from pages of PUBLIC_URL's origin (another site's page must not act with it).
  */
 export function registerUserCredentials(strapi: Core.Strapi): void {
-  const auth = () => strapi.plugin('quire').service('auth');
-  const userCaller = (credential: UserCaller['credential'], user: CallerUser, extra: Partial<UserCaller> = {}): Verdict => ({
+  const auth = () => getService(strapi, 'auth');
+  const userCaller = (credential: UserCaller['credential'], user: CallerUser, extra: Partial<UserCaller> & { permissions?: Readonly<Record<string, boolean>> } = {}): Verdict => ({
     caller: { kind: 'user', credential, userId: user.id, user, via: credential === 'api-key' ? 'key' : 'session', scope: 'write', ...extra },
   });
 
@@ -63,7 +64,7 @@ export function registerUserCredentials(strapi: Core.Strapi): void {
     async verify(request: AuthRequest) {
       const token = bearerToken(request);
       if (!token?.startsWith(API_KEY_PREFIX)) return undefined;
-      const key: KeyCheck = await strapi.plugin('quire').service('keys').verify(token, request.actions);
+      const key: KeyCheck = await getService(strapi, 'keys').verify(token, request.actions);
       if (!key) return { refused: 'The API key is not valid (revoked, or never issued).', nextAction: MISSING_NEXT };
       if (key.status === 'expired') return { refused: 'The API key has expired.', nextAction: EXPIRED_NEXT };
       return userCaller('api-key', key.user, {
@@ -95,7 +96,7 @@ export function registerUserCredentials(strapi: Core.Strapi): void {
       const token = bearerToken(request);
       if (!token?.startsWith(ACCESS_TOKEN_PREFIX)) return undefined;
       const resources = oauthResources(strapi);
-      const grant = await strapi.plugin('quire').service('oauth').verifyAccess(token, resources);
+      const grant = await getService(strapi, 'oauth').verifyAccess(token, resources);
       if (!grant) return { refused: 'The OAuth access token is not valid (expired, revoked, or for another resource).', nextAction: 'Refresh it at /oauth/token, or authorize again.' };
       return { caller: { kind: 'user', credential: 'oauth', userId: grant.user.id, user: grant.user, via: 'key', scope: grant.scope, clientName: grant.clientName } as UserCaller };
     },
@@ -148,7 +149,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * by the API (the `session` credential) and the CLI login page.
      */
     async sessionUser(value: string): Promise<CallerUser | null> {
-      return strapi.plugin('quire').service('webSessions').user(value);
+      return getService(strapi, 'webSessions').user(value);
     },
   };
   return api;

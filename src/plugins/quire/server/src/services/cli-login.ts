@@ -16,6 +16,7 @@ import {
 } from '../domain/device-login';
 import { hashSecret } from '#kernel/secrets';
 import { cliLoginRepository } from '../repositories/cli-login';
+import { getService } from './get-service';
 
 export const LOGIN_PAGE_PATH = '/cli/login';
 /** Expired logins are kept this long, so a late poll hears "expired" rather than "unknown". */
@@ -75,7 +76,7 @@ export const loginErrors = {
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const logins = cliLoginRepository(strapi);
-  const rateLimit = () => strapi.plugin('quire').service('rateLimit');
+  const rateLimit = () => getService(strapi, 'rateLimit');
 
   /** The server secret that user codes are keyed with (the first of Strapi's APP_KEYS). */
   function pepper(): string {
@@ -146,7 +147,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         case 'approved': {
           const issued = await strapi.db.transaction(async () => {
             if (!(await logins.consume(row.id))) return null;
-            return strapi.plugin('quire').service('keys').create(row.userId, { name: row.name, origin: 'login' });
+            return getService(strapi, 'keys').create(row.userId, { name: row.name, origin: 'login' });
           });
           if (!issued) throw loginErrors.expired('used');
           return issued;

@@ -12,7 +12,7 @@
  * Every content change keeps the previous version in quire_section_revisions with who made it;
  * a deleted section goes to the article's trash (quire_trash) with its content and revision.
  *
- * Service `edits` (strapi.plugin('quire').service('edits')):
+ * Service `edits` (getService(strapi, 'edits')):
  *   apply(userId, articleId, ops, { actor, dryRun?, ifMatch?, single?, base? }) -> EditOutcome
  * `actor` is who the change is recorded as: `{ kind: 'agent' | 'human' | 'editor', name }`.
  */
@@ -37,6 +37,7 @@ import { articleUuid, lockArticle } from '../repositories/store';
 import type { Actor, EditOptions, EditOutcome, OpResult } from './edit-types';
 import { VersionLog } from './history';
 import { trashedRow, type TrashedRow } from './trash';
+import { getService } from './get-service';
 
 /** Raised inside a dry run's transaction to roll it back with its outcome. */
 class DryRun {
@@ -62,9 +63,9 @@ const REF = /^\$(\d+)(?:\.(\d+))?$/;
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const sections = sectionRepository(strapi);
   const trash = trashRepository(strapi);
-  const cache = () => strapi.plugin('quire').service('outlines');
-  const events = () => strapi.plugin('quire').service('events');
-  const workers = () => strapi.plugin('quire').service('workers');
+  const cache = () => getService(strapi, 'outlines');
+  const events = () => getService(strapi, 'events');
+  const workers = () => getService(strapi, 'workers');
 
   /** Content of the replace and insert ops, split before the transaction (off the event loop). */
   async function splitAll(ops: EditOp[], label: (i: number) => string, given?: Map<number, SectionContent[]>): Promise<Map<number, SectionContent[]>> {
@@ -165,7 +166,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const outcome = session.outcome(outlineRev);
         if (options.dryRun) throw new DryRun(outcome);
         // One truth for the live canvas: an article opened live keeps its stored Yjs state in step, in this transaction.
-        if (session.changes.length) await strapi.plugin('quire').service('liveState').afterSectionsWrite(trx, articleRowId, { changes: session.changes, actor: options.actor, outline: session.outline });
+        if (session.changes.length) await getService(strapi, 'liveState').afterSectionsWrite(trx, articleRowId, { changes: session.changes, actor: options.actor, outline: session.outline });
         // One article event for the request, published once the outermost transaction commits.
         await events().record({ articleId: uuid, ownerId: userId }, options.actor, session.changes);
         onCommit(() => cache().set(articleRowId, outlineRev, session.outline));

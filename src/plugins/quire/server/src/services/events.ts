@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { createEventBus, type EventBus } from '#kernel/events';
 import type { ArticleChange, ArticleEvent, EventActor } from '../domain/article-events';
-import { quireConfig } from '../config';
+import { appRedis } from '#kernel/redis';
 
 /** The article a change belongs to: its public id and its owner's user id. */
 export interface EventTarget {
@@ -22,8 +22,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   let bus: EventBus<ArticleEvent> | null = null;
   const get = () => {
     if (!bus) {
-      const config = quireConfig(strapi);
-      bus = createEventBus<ArticleEvent>({ name: 'articles', redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, log: strapi.log });
+      const redis = appRedis(strapi);
+      bus = createEventBus<ArticleEvent>({ name: 'articles', redisUrl: redis.url() ?? undefined, keyPrefix: redis.prefix(), log: strapi.log });
     }
     return bus;
   };

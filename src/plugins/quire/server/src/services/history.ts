@@ -12,11 +12,12 @@ import type { SectionContent } from '../domain/markdown';
 import { sectionScope } from '../domain/scopes';
 import type { EditOp } from '../schemas/inputs';
 import { quireConfig } from '../config';
-import { REVISION_COLUMNS, revisionRepository, type RevisionRow } from '../repositories/revisions';
-import type { SectionRow } from '../repositories/sections';
-import { articleUuid, findByAnchor, TABLE } from '../repositories/store';
+import { revisionRepository, type RevisionRow } from '../repositories/revisions';
+import { sectionRepository, type SectionRow } from '../repositories/sections';
+import { articleUuid } from '../repositories/store';
 import type { Actor, EditOutcome } from './edit-types';
 import { byOf } from './trash';
+import { getService } from './get-service';
 
 export { TRASH_DAYS } from './trash';
 
@@ -87,11 +88,11 @@ export class VersionLog {
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const revisions = revisionRepository(strapi);
-  const edits = () => strapi.plugin('quire').service('edits');
+  const edits = () => getService(strapi, 'edits');
 
   /** The section an anchor names, with what its history needs (one indexed query). */
   async function sectionOf(userId: number, rawArticleId: string, rawAnchor: string) {
-    return findByAnchor(strapi, TABLE.sections, ['uuid', 'article_id', 'markdown', 'html', 'updated_at', ...REVISION_COLUMNS], {
+    return sectionRepository(strapi).versionByAnchor({
       userId,
       rawArticleId,
       rawAnchor,
@@ -113,7 +114,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** The versions of a section that came from an accepted suggestion, newest first, with who accepted each (the panel's history). */
     async acceptedVersions(userId: number, rawArticleId: string, rawAnchor: string) {
       const { row } = await sectionOf(userId, rawArticleId, rawAnchor);
-      const accepted: Map<number, Actor> = await strapi.plugin('quire').service('suggestions').acceptedRevisions(Number(row.article_id), row.uuid);
+      const accepted: Map<number, Actor> = await getService(strapi, 'suggestions').acceptedRevisions(Number(row.article_id), row.uuid);
       return { accepted: [...accepted].sort(([a], [b]) => b - a).map(([rev, acceptedBy]) => ({ rev, acceptedBy })) };
     },
 
@@ -145,12 +146,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         source: v.source,
         markdown: v.source === 'html' ? null : (v.markdown ?? ''),
         html: v.html ?? '',
-        htmlText: v.source === 'html' ? (await strapi.plugin('quire').service('workers').canvasSection(v.html ?? '')).htmlText : null,
+        htmlText: v.source === 'html' ? (await getService(strapi, 'workers').canvasSection(v.html ?? '')).htmlText : null,
       };
       const op = { op: 'replace', section: row.uuid, markdown: content.markdown ?? '', ifMatch: write.ifMatch } as EditOp;
       const outcome: EditOutcome = await edits().apply(userId, rawArticleId, [op], { actor: write.actor, single: true, contents: new Map([[0, [content]]]), restoredRev: rev });
       const item = outcome.outline.find(row.uuid)!;
-      const section = await strapi.plugin('quire').service('sections').get(userId, rawArticleId, row.uuid);
+      const section = await getService(strapi, 'sections').get(userId, rawArticleId, row.uuid);
       return { data: { section, outline: outcome.outline.entries() }, etag: sectionTag(item.uuid, item.rev) };
     },
   };

@@ -6,6 +6,7 @@ import type { ArticleDraft, HtmlJob } from '../domain/worker-tasks';
 import { parseInput } from '#kernel/parse';
 import type { NoteAuthor, NoteInput } from './notes';
 import type { Subject } from './workers';
+import { getService } from './get-service';
 
 export type ImportSource = { markdown: string } | { html: string } | { url: string };
 
@@ -28,7 +29,7 @@ const FRONT_MATTER_NEXT = 'Fix the front matter: title (text), premise (text), n
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const { importRateLimit: perMinute, importDocumentRateLimit: documentsPerMinute, importTimeoutMs: timeoutMs } = quireConfig(strapi);
-  const workers = () => strapi.plugin('quire').service('workers');
+  const workers = () => getService(strapi, 'workers');
 
   const subject = (field: string, kind: 'page' | 'document'): Subject => ({
     field,
@@ -74,11 +75,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   }
 
   async function fromUrl(userId: number, url: string, title: string | undefined): Promise<Document> {
-    await strapi
-      .plugin('quire')
-      .service('rateLimit')
+    await getService(strapi, 'rateLimit')
       .consume('import-url', String(userId), { points: perMinute, durationSec: 60 }, 1, `Too many imports from URLs (at most ${perMinute} a minute).`);
-    const page = await strapi.plugin('quire').service('unfurl').fetchPage(url);
+    const page = await getService(strapi, 'unfurl').fetchPage(url);
     const converted = await convert('url', { kind: 'page', html: page.html, url: page.url });
     checkSize('url', converted.markdown);
     const draft = await workers().draftArticle({ markdown: converted.markdown, explicit: title, page: converted.title }, subject('url', 'page'), timeoutMs);
@@ -92,9 +91,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async importArticle(userId: number, source: ImportSource, options: { title?: string; author: NoteAuthor; actor?: { kind: 'agent' | 'human' | 'editor'; name: string } }) {
       const field = Object.keys(source)[0];
       if (!('url' in source)) {
-        await strapi
-          .plugin('quire')
-          .service('rateLimit')
+        await getService(strapi, 'rateLimit')
           .consume('import-document', String(userId), { points: documentsPerMinute, durationSec: 60 }, 1, `Too many imports of documents (at most ${documentsPerMinute} a minute).`);
       }
       try {
@@ -102,7 +99,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         if ('url' in source) document = await fromUrl(userId, source.url, options.title);
         else if ('html' in source) document = await fromHtml(source.html, options.title);
         else document = await fromMarkdown(source.markdown, options.title);
-        return await strapi.plugin('quire').service('articles').createArticle(userId, {
+        return await getService(strapi, 'articles').createArticle(userId, {
           title: document.draft.title,
           markdown: document.draft.markdown,
           contents: document.draft.sections,

@@ -1,5 +1,6 @@
 import actors from './actors';
 import adminArticles from './admin-articles';
+import articleIds from './article-ids';
 import articles from './articles';
 import auth from './auth';
 import cliLogin from './cli-login';
@@ -11,6 +12,7 @@ import inputs from './inputs';
 import keys from './keys';
 import live from './live';
 import liveState from './live-state';
+import mcp from './mcp';
 import oauth from './oauth';
 import notes from './notes';
 import outlines from './outlines';
@@ -27,4 +29,4 @@ import upload from './upload';
 import webSessions from './web-sessions';
 import workers from './workers';
 
-export default { actors, adminArticles, articles, auth, cliLogin, edits, events, history, imports, inputs, keys, live, liveState, notes, oauth, outlines, publications, rateLimit, redis, search, sections, signIn, suggestions, trash, unfurl, upload, webSessions, workers };
+export default { actors, adminArticles, articleIds, articles, auth, cliLogin, edits, events, history, imports, inputs, keys, live, liveState, mcp, notes, oauth, outlines, publications, rateLimit, redis, search, sections, signIn, suggestions, trash, unfurl, upload, webSessions, workers };

@@ -1,9 +1,10 @@
 import { createArticleInput, createNoteInput, LIMITS } from '../schemas/inputs';
+import { getService } from './get-service';
 
 /**
  * The article API's input schemas, for other plugins: the triggers plugin's article actions
  * check their payloads with them (same limits, same messages) through
- * `strapi.plugin('quire').service('inputs')`, never by importing this plugin's files.
+ * `getService(strapi, 'inputs')`, never by importing this plugin's files.
  */
 export default () => ({
   createArticle: createArticleInput,

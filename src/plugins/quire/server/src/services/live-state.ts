@@ -8,7 +8,7 @@
  * in one transaction. Processes holding the document merge the stored state by state vector
  * (live/), so an update applied twice counts once and a missed event heals at the next.
  *
- * Service `liveState` (strapi.plugin('quire').service('liveState')).
+ * Service `liveState` (getService(strapi, 'liveState')).
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
@@ -19,6 +19,7 @@ import { Outline } from '../domain/outline';
 import { liveRepository } from '../repositories/live';
 import { sectionRepository } from '../repositories/sections';
 import { lockArticle } from '../repositories/store';
+import { getService } from './get-service';
 import { applyWrite, buildDoc, healDoc, sectionHtml, setText, type StoredSection } from '../live/article-doc';
 import type { StoreResult, TypedChange } from '../live/ports';
 
@@ -45,7 +46,7 @@ const parseRevs = (revs: unknown): Record<string, number> => (typeof revs === 's
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const repository = liveRepository(strapi);
   const sections = sectionRepository(strapi);
-  const service = (name: string) => strapi.plugin('quire').service(name);
+  const service = <K extends Parameters<typeof getService>[1]>(name: K) => getService(strapi, name);
   /** Per open transaction (its Knex handle): the stored states it loaded, by article row id. */
   const open = new WeakMap<object, Map<number, Held | null>>();
 

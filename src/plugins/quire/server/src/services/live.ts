@@ -8,6 +8,7 @@ import type { ArticleEvent } from '../domain/article-events';
 import { quireConfig } from '../config';
 import { startLiveChannel, type LiveChannel } from '../live/server';
 import { appRedis } from '#kernel/redis';
+import { getService } from './get-service';
 
 /** Agents count as present this long after a write. */
 export const AGENT_PRESENCE_MS = 60_000;
@@ -56,7 +57,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   return {
     start() {
       if (channel) return;
-      unsubscribe = strapi.plugin('quire').service('events').subscribe((event: ArticleEvent) => noteWriter(event));
+      unsubscribe = getService(strapi, 'events').subscribe((event: ArticleEvent) => noteWriter(event));
       const redis = appRedis(strapi);
       const url = redis.url();
       // With REDIS_URL, live documents span the deployment's processes (live/server.ts).
@@ -69,7 +70,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Who is in an article: editors with it open, agents (and people over the API) who wrote in the last 60 s. */
     async presence(ownerId: number, articleId: string): Promise<Presence[]> {
-      const { outline } = await strapi.plugin('quire').service('sections').outlineOf(ownerId, articleId);
+      const { outline } = await getService(strapi, 'sections').outlineOf(ownerId, articleId);
       const anchor = (id: string | null) => (id && outline.find(id) ? outline.anchorOf(id) : null);
       const present: Presence[] = [];
       const seen = new Set<string>();

@@ -8,12 +8,13 @@ import { inTransaction, iso } from '#kernel/db';
 import { preconditionFailed, preconditionHolds, type Precondition } from '#kernel/conditional';
 import { noteTag } from '../domain/etags';
 import { articleRepository } from '../repositories/articles';
-import { FULL_COLUMNS, noteRepository, type NewNote } from '../repositories/notes';
+import { noteRepository, type NewNote } from '../repositories/notes';
 import { premiseRevisionRepository } from '../repositories/premise-revisions';
-import { articleNotFound, articleRowId, articleUuid, findByAnchor, lockArticle, TABLE } from '../repositories/store';
+import { articleNotFound, articleRowId, articleUuid, lockArticle } from '../repositories/store';
 import type { EventActor } from '../domain/article-events';
 
 import { NOTE_KINDS, type NoteAuthor, type NoteKind, type NoteMapEntry, type NoteRecord } from '../schemas/records';
+import { getService } from './get-service';
 
 export { NOTE_KINDS };
 export type { NoteAuthor, NoteKind, NoteMapEntry, NoteRecord };
@@ -58,8 +59,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const notes = noteRepository(strapi);
   const articles = articleRepository(strapi);
   const premises = premiseRevisionRepository(strapi);
-  const workers = () => strapi.plugin('quire').service('workers');
-  const events = () => strapi.plugin('quire').service('events');
+  const workers = () => getService(strapi, 'workers');
+  const events = () => getService(strapi, 'events');
   /** Who an article event names when a caller passes no actor (other plugins' agents). */
   const someone = (kind: EventActor['kind'] = 'human'): EventActor => ({ kind, name: '' });
 
@@ -119,7 +120,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** One note and its ETag. */
     async getTagged(userId: number, rawArticleId: string, rawAnchor: string): Promise<{ note: NoteRecord; etag: string }> {
-      const { row, anchor } = await findByAnchor(strapi, TABLE.notes, FULL_COLUMNS, {
+      const { row, anchor } = await notes.byAnchor({
         userId,
         rawArticleId,
         rawAnchor,
@@ -211,7 +212,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         await lockArticle(strapi, trx, userId, rawArticleId, { outline: false });
         await premises.in(trx).setPremise(before.id, value, now);
         // One truth for the live canvas: the article's stored Yjs state holds the premise too.
-        await strapi.plugin('quire').service('liveState').afterPremise(trx, before.id, value ?? '');
+        await getService(strapi, 'liveState').afterPremise(trx, before.id, value ?? '');
         const last = await premises.in(trx).last(before.id);
         const row = { premise: value, by_kind: actor.kind, by_name: actor.name, made_at: now };
         const burst =

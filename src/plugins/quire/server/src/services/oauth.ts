@@ -34,6 +34,7 @@ import {
 import type { CallerUser } from '#kernel/auth';
 import { OAUTH_GRANT_UID, oauthRepository } from '../repositories/oauth';
 import { userRepository } from '../repositories/users';
+import { getService } from './get-service';
 
 
 export interface OAuthClient {
@@ -101,7 +102,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const users = userRepository(strapi);
   // A grant's lastUsedAt, written at most once a minute per grant, as for API keys.
   const recordUse = lastUsedRecorder(strapi, OAUTH_GRANT_UID);
-  const rateLimit = () => strapi.plugin('quire').service('rateLimit');
+  const rateLimit = () => getService(strapi, 'rateLimit');
   // Documents fetched (and failures, for a shorter while), and fetches under way: concurrent
   // requests for one URL share one fetch.
   const metadataCache = new Map<string, { client?: OAuthClient; failure?: OAuthError; until: number }>();

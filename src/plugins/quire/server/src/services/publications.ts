@@ -9,6 +9,7 @@ import { articleRepository } from '../repositories/articles';
 import { publicationRepository } from '../repositories/publications';
 import { articleUuid, lockArticle } from '../repositories/store';
 import type { EventActor } from '../domain/article-events';
+import { getService } from './get-service';
 
 export interface PublishResult {
   article: ArticleRecord;
@@ -52,9 +53,9 @@ interface Prepared {
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const publications = publicationRepository(strapi);
   const articleRows = articleRepository(strapi);
-  const articles = () => strapi.plugin('quire').service('articles');
-  const sections = () => strapi.plugin('quire').service('sections');
-  const events = () => strapi.plugin('quire').service('events');
+  const articles = () => getService(strapi, 'articles');
+  const sections = () => getService(strapi, 'sections');
+  const events = () => getService(strapi, 'events');
   /** Who an article event names when a caller passes no actor. */
   const someone: EventActor = { kind: 'human', name: '' };
 
@@ -71,7 +72,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   }
 
   const build = (list: PublishedSection[]): Promise<PublicationContent> =>
-    strapi.plugin('quire').service('workers').publicationContent({ sections: list, publicUrl: publicUrl(strapi) });
+    getService(strapi, 'workers').publicationContent({ sections: list, publicUrl: publicUrl(strapi) });
 
   /**
    * Writes the publication under the article's write lock, from `prepared` when the sections

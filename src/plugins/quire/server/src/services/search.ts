@@ -17,6 +17,7 @@ import type { SearchMatch } from '../schemas/records';
 import { articleRepository, encodeCursor } from '../repositories/articles';
 import { searchRepository, type CandidateRow } from '../repositories/search';
 import { articleNotFound, articleUuid } from '../repositories/store';
+import { getService } from './get-service';
 
 
 export const DEFAULT_ARTICLE_MATCHES = 50;
@@ -29,7 +30,7 @@ const textOfRow = (row: CandidateRow) => (row.source === 'html' ? (row.html_text
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const search = searchRepository(strapi);
   const articles = articleRepository(strapi);
-  const outlines = () => strapi.plugin('quire').service('sections');
+  const outlines = () => getService(strapi, 'sections');
 
   /** The matches of one article's candidate rows, in outline order (rows not in the outline are skipped). */
   function matchesIn(outline: Outline, rows: CandidateRow[], q: string, limit: number): SearchMatch[] {

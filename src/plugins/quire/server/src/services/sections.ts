@@ -13,9 +13,10 @@ import type { EditOp } from '../schemas/inputs';
 import type { OutlineEntry, SectionRecord } from '../schemas/records';
 import { sectionScope } from '../domain/scopes';
 import { articleRepository } from '../repositories/articles';
-import { SECTION_COLUMNS, sectionRecord, sectionRepository } from '../repositories/sections';
-import { articleNotFound, articleUuid, findByAnchor, TABLE } from '../repositories/store';
+import { sectionRecord, sectionRepository } from '../repositories/sections';
+import { articleNotFound, articleUuid } from '../repositories/store';
 import type { Actor, EditOptions, EditOutcome } from './edit-types';
+import { getService } from './get-service';
 
 export type { SectionRecord };
 
@@ -44,8 +45,8 @@ export interface SectionWrite {
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const sections = sectionRepository(strapi);
   const articles = articleRepository(strapi);
-  const cache = () => strapi.plugin('quire').service('outlines');
-  const edits = () => strapi.plugin('quire').service('edits');
+  const cache = () => getService(strapi, 'outlines');
+  const edits = () => getService(strapi, 'edits');
 
   /** A single-section route: a one-operation edit (services/edits), without the `ops[0]` prefix on errors. */
   const one = (userId: number, rawArticleId: string, op: EditOp, write: SectionWrite) =>
@@ -103,7 +104,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** One section and its ETag. */
     async getTagged(userId: number, rawArticleId: string, rawAnchor: string, options: { as?: 'markdown' } = {}): Promise<{ section: SectionRecord; etag: string }> {
-      const { row, anchor } = await findByAnchor(strapi, TABLE.sections, SECTION_COLUMNS, {
+      const { row, anchor } = await sections.byAnchor({
         userId,
         rawArticleId,
         rawAnchor,
@@ -111,7 +112,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       });
       const section = sectionRecord(row, anchor);
       // The same revision either way, so the same ETag: If-Match from this read applies to a write.
-      if (options.as === 'markdown' && section.source === 'html') section.markdown = await strapi.plugin('quire').service('workers').sectionMarkdown(section.html);
+      if (options.as === 'markdown' && section.source === 'html') section.markdown = await getService(strapi, 'workers').sectionMarkdown(section.html);
       return { section, etag: sectionTag(row.uuid, Number(row.rev)) };
     },
 

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { userRepository } from '../repositories/users';
+import { getService } from './get-service';
 
 /** Wrong passwords on our pages' sign-in forms: per address and identifier, and per address. */
 export const SIGN_IN_LIMIT = { points: 10, durationSec: 900, blockDurationSec: 900 };
@@ -12,7 +13,7 @@ const DUMMY_HASH = '$2a$10$oRyWoY0w3gwG5gN3EZzdc.24aySfKbv5WoLmdMs2aHHgjU/v15Suq
 
 /**
  * The password sign-in of our server-rendered pages (the CLI login page, the OAuth authorize
- * page), used through `strapi.plugin('quire').service('signIn')`: users-permissions' own
+ * page), used through `getService(strapi, 'signIn')`: users-permissions' own
  * local-login rules, checked by its own user service, without issuing anything. The page then
  * starts a web session (services/web-sessions).
  */

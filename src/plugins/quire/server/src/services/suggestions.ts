@@ -20,6 +20,7 @@ import { sectionRepository } from '../repositories/sections';
 import { articleRowId, articleUuid } from '../repositories/store';
 import { suggestionRepository } from '../repositories/suggestions';
 import type { Actor, EditOutcome, OpResult } from './edit-types';
+import { getService } from './get-service';
 
 export type SuggestionStatus = 'pending' | 'accepted' | 'rejected' | 'stale';
 
@@ -70,8 +71,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const suggestions = suggestionRepository(strapi);
   const sectionRows = sectionRepository(strapi);
   const articles = articleRepository(strapi);
-  const edits = () => strapi.plugin('quire').service('edits');
-  const events = () => strapi.plugin('quire').service('events');
+  const edits = () => getService(strapi, 'edits');
+  const events = () => getService(strapi, 'events');
 
   /** Every suggestion id of an article (for anchors), and the one an anchor names. */
   async function find(articleRow: number, rawAnchor: string, articleId: string) {

@@ -14,6 +14,7 @@ import type { SectionRow } from '../repositories/sections';
 import { articleRowId, articleUuid } from '../repositories/store';
 import { trashRepository } from '../repositories/trash';
 import type { Actor, EditOutcome } from './edit-types';
+import { getService } from './get-service';
 
 /** Deleted sections stay restorable this long. */
 export const TRASH_DAYS = 30;
@@ -81,7 +82,7 @@ function fromTrash(raw): TrashedRow {
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const trash = trashRepository(strapi);
   const revisions = revisionRepository(strapi);
-  const edits = () => strapi.plugin('quire').service('edits');
+  const edits = () => getService(strapi, 'edits');
 
   /** Trash rows older than 30 days go, with their history (lazily, per article, on every trash access). */
   async function purge(articleRow: number, trx?: Knex) {

@@ -10,6 +10,7 @@ import {
   safeFetch,
   type FetchFailureReason,
 } from '#kernel/safe-fetch';
+import { getService } from './get-service';
 
 const FETCH_NEXT = 'Check that the link opens in a browser, then retry later.';
 const UNREACHABLE_NEXT = "Check the URL (host name and port); if it is right, check the server's outbound network (DNS, firewall, proxy), then retry.";
@@ -100,9 +101,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     fetchPage,
 
     async preview(userId: number | string, rawUrl: string): Promise<LinkPreview> {
-      await strapi
-        .plugin('quire')
-        .service('rateLimit')
+      await getService(strapi, 'rateLimit')
         .consume('unfurl', String(userId), { points: perMinute, durationSec: 60 }, 1, `Too many link previews (at most ${perMinute} a minute).`);
       const page = await fetchPage(rawUrl);
       return extractLinkPreview(page.url, page.html);

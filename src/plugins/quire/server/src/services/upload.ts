@@ -10,6 +10,7 @@ import { publicUrl } from '#kernel/config';
 import { uploadContext } from '../upload-extension';
 import { quireConfig } from '../config';
 import type { UploadedImage } from '../schemas/records';
+import { getService } from './get-service';
 
 export interface UploadHeaders {
   contentType?: string;
@@ -46,7 +47,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       checkDeclaredLength(headers.contentLength);
       const bytes = await readBody(body);
       // SVG is sanitised with jsdom, which is slow for hostile documents: in the worker pool.
-      const image = await checkImage(bytes, type, pixels, (svg) => strapi.plugin('quire').service('workers').sanitizeSvg(svg));
+      const image = await checkImage(bytes, type, pixels, (svg) => getService(strapi, 'workers').sanitizeSvg(svg));
       return this.store(userId, image, displayName(headers.filename, type));
     },
 

@@ -4,6 +4,7 @@ import { generateSecret, hashSecret } from '#kernel/secrets';
 import type { CallerUser } from '#kernel/auth';
 import { userRepository } from '../repositories/users';
 import { webSessionRepository } from '../repositories/web-sessions';
+import { getService } from './get-service';
 
 /** The httpOnly cookie of a person's browser session on our own pages. */
 export const SESSION_COOKIE = 'quire_session';
@@ -17,7 +18,7 @@ export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
  * authorize page reuses them). The cookie holds a random session id; only its SHA-256 is
  * stored, with the user and the expiry, so a session can be ended: signing out ends the one
  * presented, and a password change or a block (credential-changes.ts) ends all of the user's
- * sessions. Used through `strapi.plugin('quire').service('webSessions')`:
+ * sessions. Used through `getService(strapi, 'webSessions')`:
  *
  *   await webSessions.start(ctx, userId);   // after checking the password: new session, cookie set
  *   const user = await webSessions.user(value); // the session credential's check (kernel auth)

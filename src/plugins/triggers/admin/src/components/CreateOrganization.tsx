@@ -2,6 +2,7 @@
 import { Button, Combobox, ComboboxOption, Field, Flex, Modal, TextInput } from '@strapi/design-system';
 import { Plus } from '@strapi/icons';
 import * as React from 'react';
+import { FormModalFooter } from '#kernel/admin-ui/form-modal';
 import { useAdminMutation } from '#kernel/admin-ui/use-admin-mutation';
 import type { AdminOrganizationDetail, AdminUser } from '../api';
 import { useOrganizationsApi } from '../api/organizations';
@@ -80,14 +81,7 @@ export const CreateOrganization = ({ onCreated }: { onCreated: (organization: Ad
               </Field.Root>
             </Flex>
           </Modal.Body>
-          <Modal.Footer>
-            <Modal.Close>
-              <Button variant="tertiary">{m('cancel', 'Cancel')}</Button>
-            </Modal.Close>
-            <Button type="submit" loading={busy} disabled={!name.trim() || !ownerId}>
-              {m('organizations.create.submit', 'Create')}
-            </Button>
-          </Modal.Footer>
+          <FormModalFooter cancel={m('cancel', 'Cancel')} submit={m('organizations.create.submit', 'Create')} busy={busy} disabled={!name.trim() || !ownerId} />
         </form>
       </Modal.Content>
     </Modal.Root>

@@ -6,6 +6,7 @@
  */
 import { Box, Button, Field, Flex, Modal, SingleSelect, SingleSelectOption, Switch, Textarea, TextInput, Typography } from '@strapi/design-system';
 import * as React from 'react';
+import { FormModalFooter } from '#kernel/admin-ui/form-modal';
 import { useAdminMutation } from '#kernel/admin-ui/use-admin-mutation';
 import type { AdminAction, AdminWorkflow, CreateWorkflowInput, UpdateWorkflowInput } from '../api';
 import { useWorkflowsApi } from '../api/workflows';
@@ -198,14 +199,7 @@ export const WorkflowForm = ({ instanceId, actions, workflow, open, onOpenChange
               ) : null}
             </Flex>
           </Modal.Body>
-          <Modal.Footer>
-            <Modal.Close>
-              <Button variant="tertiary">{m('cancel', 'Cancel')}</Button>
-            </Modal.Close>
-            <Button type="submit" loading={busy} disabled={!name.trim() || !action}>
-              {m('save', 'Save')}
-            </Button>
-          </Modal.Footer>
+          <FormModalFooter cancel={m('cancel', 'Cancel')} submit={m('save', 'Save')} busy={busy} disabled={!name.trim() || !action} />
         </form>
       </Modal.Content>
       <SecretOnceDialog

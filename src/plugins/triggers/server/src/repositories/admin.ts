@@ -6,7 +6,8 @@
  */
 import type { Core } from '@strapi/strapi';
 import { containsPattern } from '#kernel/admin-routes';
-import { knexOf, tableName } from '#kernel/db';
+import type { Knex } from 'knex';
+import { repositoryOf, tableName } from '#kernel/db';
 
 const UID = {
   organization: 'plugin::triggers.organization',
@@ -21,10 +22,10 @@ type Row = Record<string, any>;
 export const adminRepository = (strapi: Core.Strapi) => {
   const table = (uid: string, alias: string) => tableName(strapi, strapi.db.metadata.get(uid).tableName, alias);
 
-  return {
+  // The Knex reads run on the open transaction or the pool, or on `repo.in(trx)` (kernel/db repositoryOf).
+  const reads = repositoryOf(strapi, {
     /** A page of every user's organizations, oldest first, filtered by part of their name; and how many match. */
-    async organizations(query: { page: number; pageSize: number; q?: string }): Promise<{ rows: Row[]; total: number }> {
-      const k = await knexOf(strapi);
+    async organizations(k: Knex, query: { page: number; pageSize: number; q?: string }): Promise<{ rows: Row[]; total: number }> {
       const filter = (q) => (query.q ? q.whereRaw(`lower(??) like ? escape '\\'`, ['o.name', containsPattern(query.q)]) : q);
       const [{ total }] = await filter(k(table(UID.organization, 'o'))).count({ total: '*' });
       const rows = await filter(k(table(UID.organization, 'o')))
@@ -42,8 +43,7 @@ export const adminRepository = (strapi: Core.Strapi) => {
     },
 
     /** One organization with its owner's columns, or undefined. */
-    async organization(organizationId: string): Promise<Row | undefined> {
-      const k = await knexOf(strapi);
+    async organization(k: Knex, organizationId: string): Promise<Row | undefined> {
       return k(table(UID.organization, 'o'))
         .leftJoin(table(UID.user, 'u'), 'u.id', 'o.user_id')
         .where('o.document_id', organizationId)
@@ -51,8 +51,7 @@ export const adminRepository = (strapi: Core.Strapi) => {
     },
 
     /** Instances (of an organization, or one) with their organization, owner and workflow count, oldest first. */
-    async instances(where: { organizationId?: string; instanceId?: string }): Promise<Row[]> {
-      const k = await knexOf(strapi);
+    async instances(k: Knex, where: { organizationId?: string; instanceId?: string }): Promise<Row[]> {
       const q = k(table(UID.instance, 'i'))
         .join(table(UID.organization, 'o'), 'o.document_id', 'i.organization_id')
         .leftJoin(table(UID.user, 'u'), 'u.id', 'i.user_id')
@@ -66,8 +65,7 @@ export const adminRepository = (strapi: Core.Strapi) => {
     },
 
     /** Users whose username or email contains `q` (any case), by username. */
-    async users(query: { q?: string; limit?: number }): Promise<Array<{ id: number; username: string; email: string }>> {
-      const k = await knexOf(strapi);
+    async users(k: Knex, query: { q?: string; limit?: number }): Promise<Array<{ id: number; username: string; email: string }>> {
       const q = k(table(UID.user, 'u')).select('u.id', 'u.username', 'u.email').orderBy('u.username', 'asc').limit(query.limit ?? 10);
       if (query.q) {
         const pattern = `%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -75,6 +73,11 @@ export const adminRepository = (strapi: Core.Strapi) => {
       }
       return (await q).map((r: any) => ({ id: Number(r.id), username: r.username, email: r.email }));
     },
+
+  });
+
+  return {
+    ...reads,
 
     async userExists(id: number): Promise<boolean> {
       return Boolean(await strapi.db.query(UID.user).findOne({ where: { id }, select: ['id'] }));

@@ -6,7 +6,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { knexOf, tableName } from '#kernel/db';
+import { repositoryOf, tableName } from '#kernel/db';
 import { executionRecord } from './records';
 import type { ExecutionRecord } from '../schemas/records';
 import { INSTANCES } from './instances';
@@ -63,10 +63,6 @@ export interface ClaimedCallback {
 
 export const executionsRepository = (strapi: Core.Strapi) => {
   const table = () => tableName(strapi, EXECUTIONS);
-  const rows = async () => {
-    const k = await knexOf(strapi);
-    return { k, q: k(table()) };
-  };
   const filtered = (k: Knex, instanceId: string, filters: { workflowId?: string; status?: string }) => {
     const q = k(table()).where({ instance_id: instanceId });
     if (filters.workflowId) q.andWhere({ workflow_id: filters.workflowId });
@@ -74,37 +70,38 @@ export const executionsRepository = (strapi: Core.Strapi) => {
     return q;
   };
 
-  return {
+  // Queries run on the open transaction or the pool, or on `repo.in(trx)` (kernel/db repositoryOf).
+  return repositoryOf(strapi, {
     /** Inserts a row; a unique index (dedupe or idempotency key) refusing it throws. */
-    async insert(row: Record<string, unknown>): Promise<void> {
-      await (await rows()).q.insert(row);
+    async insert(k: Knex, row: Record<string, unknown>): Promise<void> {
+      await k(table()).insert(row);
     },
 
-    async firstByIdempotencyKey(key: string): Promise<FirstExecution | undefined> {
-      return (await rows()).q.where({ idempotency_key: key }).first('id', 'document_id', 'status', 'created_at', 'body_hash');
+    async firstByIdempotencyKey(k: Knex, key: string): Promise<FirstExecution | undefined> {
+      return k(table()).where({ idempotency_key: key }).first('id', 'document_id', 'status', 'created_at', 'body_hash');
     },
 
-    async firstByDedupeKey(key: string): Promise<FirstExecution | undefined> {
-      return (await rows()).q.where({ dedupe_key: key }).first('id', 'document_id', 'status', 'created_at');
+    async firstByDedupeKey(k: Knex, key: string): Promise<FirstExecution | undefined> {
+      return k(table()).where({ dedupe_key: key }).first('id', 'document_id', 'status', 'created_at');
     },
 
     /** Clears a key column of a row, only if it was created before `cutoff` (still old). */
-    async releaseKey(id: number, column: 'idempotency_key' | 'dedupe_key', cutoff: Date): Promise<void> {
-      await (await rows()).q.where({ id }).andWhere('created_at', '<', cutoff).update({ [column]: null });
+    async releaseKey(k: Knex, id: number, column: 'idempotency_key' | 'dedupe_key', cutoff: Date): Promise<void> {
+      await k(table()).where({ id }).andWhere('created_at', '<', cutoff).update({ [column]: null });
     },
 
-    async source(instanceId: string, executionId: string): Promise<{ workflow_id: string; input: string } | undefined> {
-      return (await rows()).q.where({ document_id: executionId, instance_id: instanceId }).first('workflow_id', 'input');
+    async source(k: Knex, instanceId: string, executionId: string): Promise<{ workflow_id: string; input: string } | undefined> {
+      return k(table()).where({ document_id: executionId, instance_id: instanceId }).first('workflow_id', 'input');
     },
 
-    async get(instanceId: string, executionId: string): Promise<ExecutionRecord | null> {
-      const row = await (await rows()).q.where({ document_id: executionId, instance_id: instanceId }).first(STATUS_COLUMNS);
+    async get(k: Knex, instanceId: string, executionId: string): Promise<ExecutionRecord | null> {
+      const row = await k(table()).where({ document_id: executionId, instance_id: instanceId }).first(STATUS_COLUMNS);
       return row ? executionRecord(row) : null;
     },
 
     /** Newest first, and the internal id of the last row when there may be more. */
-    async list(instanceId: string, filters: ListFilters): Promise<{ executions: ExecutionRecord[]; last: number | null }> {
-      const q = filtered(await knexOf(strapi), instanceId, filters);
+    async list(k: Knex, instanceId: string, filters: ListFilters): Promise<{ executions: ExecutionRecord[]; last: number | null }> {
+      const q = filtered(k, instanceId, filters);
       if (filters.before !== undefined) q.andWhere('id', '<', filters.before);
       const found = await q.orderBy('id', 'desc').limit(filters.limit + 1).select(['id', ...STATUS_COLUMNS]);
       const more = found.length > filters.limit;
@@ -113,8 +110,8 @@ export const executionsRepository = (strapi: Core.Strapi) => {
     },
 
     /** Takes a due pending execution (or one whose lease ran out) for one attempt; null when the condition fails. */
-    async claim(executionId: string, now: Date, dueBefore: Date, leaseMs: number): Promise<ClaimedExecution | null> {
-      const { k, q } = await rows();
+    async claim(k: Knex, executionId: string, now: Date, dueBefore: Date, leaseMs: number): Promise<ClaimedExecution | null> {
+      const q = k(table());
       const claimed = await q
         .where({ document_id: executionId })
         .andWhere((w) =>
@@ -139,14 +136,14 @@ export const executionsRepository = (strapi: Core.Strapi) => {
     },
 
     /** Writes `data` when attempt `attempts` still holds the running execution; false otherwise. */
-    async settleAttempt(id: number, attempts: number, data: Record<string, unknown>): Promise<boolean> {
-      const count = await (await rows()).q.where({ id, status: 'running', attempts }).update(data);
+    async settleAttempt(k: Knex, id: number, attempts: number, data: Record<string, unknown>): Promise<boolean> {
+      const count = await k(table()).where({ id, status: 'running', attempts }).update(data);
       return count > 0;
     },
 
     /** `running` past their lease, and `pending` ones due before `due`. */
-    async stranded(now: Date, due: Date, limit: number): Promise<Array<{ id: string; attempts: number }>> {
-      const found = await (await rows()).q
+    async stranded(k: Knex, now: Date, due: Date, limit: number): Promise<Array<{ id: string; attempts: number }>> {
+      const found = await k(table())
         .where((w) => w.where({ status: 'running' }).andWhere('lease_until', '<', now))
         .orWhere((w) =>
           w.where({ status: 'pending' }).andWhere((r) => r.where('run_after', '<', due).orWhere((n) => n.whereNull('run_after').andWhere('created_at', '<', due))),
@@ -158,8 +155,7 @@ export const executionsRepository = (strapi: Core.Strapi) => {
     },
 
     /** Deletes up to `batch` finished executions created before `before` whose callback is settled; how many. */
-    async pruneBatch(before: Date, batch: number): Promise<{ found: number; deleted: number }> {
-      const k = await knexOf(strapi);
+    async pruneBatch(k: Knex, before: Date, batch: number): Promise<{ found: number; deleted: number }> {
       const ids = await k(table())
         .where('created_at', '<', before)
         .whereIn('status', ['success', 'failed'])
@@ -172,16 +168,15 @@ export const executionsRepository = (strapi: Core.Strapi) => {
     },
 
     /** Releases webhook ids and idempotency keys of executions created before `old`. */
-    async releaseKeysBefore(old: Date): Promise<number> {
-      const k = await knexOf(strapi);
+    async releaseKeysBefore(k: Knex, old: Date): Promise<number> {
       const ids = await k(table()).whereNotNull('dedupe_key').andWhere('created_at', '<', old).update({ dedupe_key: null });
       const keys = await k(table()).whereNotNull('idempotency_key').andWhere('created_at', '<', old).update({ idempotency_key: null });
       return ids + keys;
     },
 
     /** Takes a finished execution's pending callback for one attempt, or null (not due, taken, or none). */
-    async claimCallback(executionId: string, now: Date, dueBefore: Date, leaseUntil: Date): Promise<ClaimedCallback | null> {
-      const { k, q } = await rows();
+    async claimCallback(k: Knex, executionId: string, now: Date, dueBefore: Date, leaseUntil: Date): Promise<ClaimedCallback | null> {
+      const q = k(table());
       const claimed = await q
         .where({ document_id: executionId, callback_status: 'pending' })
         .whereIn('status', ['success', 'failed'])
@@ -201,16 +196,16 @@ export const executionsRepository = (strapi: Core.Strapi) => {
     },
 
     /** Records a callback attempt's outcome, only if this attempt still holds the callback. */
-    async settleCallback(id: number, attempt: number, data: Record<string, unknown>): Promise<boolean> {
-      const count = await (await rows()).q
+    async settleCallback(k: Knex, id: number, attempt: number, data: Record<string, unknown>): Promise<boolean> {
+      const count = await k(table())
         .where({ id, callback_status: 'pending', callback_attempts: attempt })
         .update({ ...data, callback_lease_until: null, updated_at: new Date() });
       return count > 0;
     },
 
     /** Pending callbacks of finished executions, due before `due` and finished before it, not held by a live attempt. */
-    async callbacksDue(now: Date, due: Date, limit: number): Promise<Array<{ id: string; attempts: number }>> {
-      const found = await (await rows()).q
+    async callbacksDue(k: Knex, now: Date, due: Date, limit: number): Promise<Array<{ id: string; attempts: number }>> {
+      const found = await k(table())
         .where({ callback_status: 'pending' })
         .whereIn('status', ['success', 'failed'])
         .andWhere((w) => w.whereNull('callback_next_at').orWhere('callback_next_at', '<=', due))
@@ -223,8 +218,7 @@ export const executionsRepository = (strapi: Core.Strapi) => {
     },
 
     /** A page of an instance's executions for the admin panel, newest first, and how many match. */
-    async page(instanceId: string, query: { page: number; pageSize: number; workflowId?: string; status?: string }) {
-      const k = await knexOf(strapi);
+    async page(k: Knex, instanceId: string, query: { page: number; pageSize: number; workflowId?: string; status?: string }) {
       const [{ total }] = await filtered(k, instanceId, query).count({ total: '*' });
       const found = await filtered(k, instanceId, query)
         .orderBy('id', 'desc')
@@ -235,8 +229,7 @@ export const executionsRepository = (strapi: Core.Strapi) => {
     },
 
     /** The newest failed executions of every instance, with their instance's and workflow's names (the home widget). */
-    async failedWithNames(limit: number): Promise<Array<Record<string, any>>> {
-      const k = await knexOf(strapi);
+    async failedWithNames(k: Knex, limit: number): Promise<Array<Record<string, any>>> {
       return k(tableName(strapi, EXECUTIONS, 'e'))
         .leftJoin(tableName(strapi, INSTANCES, 'i'), 'i.document_id', 'e.instance_id')
         .leftJoin(tableName(strapi, WORKFLOWS, 'w'), 'w.document_id', 'e.workflow_id')
@@ -247,10 +240,10 @@ export const executionsRepository = (strapi: Core.Strapi) => {
     },
 
     /** Every column of one execution of the instance (the admin panel's detail), or undefined. */
-    async row(instanceId: string, executionId: string): Promise<Record<string, any> | undefined> {
-      return (await rows()).q.where({ instance_id: instanceId, document_id: executionId }).first();
+    async row(k: Knex, instanceId: string, executionId: string): Promise<Record<string, any> | undefined> {
+      return k(table()).where({ instance_id: instanceId, document_id: executionId }).first();
     },
-  };
+  });
 };
 
 export type ExecutionsRepository = ReturnType<typeof executionsRepository>;

@@ -4,7 +4,8 @@
  * (kernel/db: the transaction's handle, the schema-qualified table name).
  */
 import type { Core } from '@strapi/strapi';
-import { knexOf, tableName } from '#kernel/db';
+import type { Knex } from 'knex';
+import { repositoryOf, tableName } from '#kernel/db';
 import { TRIGGER_COLUMNS, triggerWorkflowOf, WORKFLOWS, type TriggerWorkflow } from './workflows';
 
 /** An instance as its key finds it. */
@@ -21,7 +22,8 @@ export const INSTANCES = 'triggers_process_instances';
 export const instancesRepository = (strapi: Core.Strapi) => {
   const query = () => strapi.db.query(UID);
 
-  return {
+  // Management through the query engine (document ids, timestamps, the open transaction).
+  const managed = {
     /** One instance matching `where` (query-engine attributes), or null. */
     findOne(where: Record<string, unknown>, select: string[]): Promise<Record<string, any> | null> {
       return query().findOne({ where, select });
@@ -39,9 +41,11 @@ export const instancesRepository = (strapi: Core.Strapi) => {
       return query().update({ where: { id }, data, select });
     },
 
+  };
+  // The key lookups run on the open transaction or the pool, or on `repo.in(trx)` (kernel/db repositoryOf).
+  const lookups = repositoryOf(strapi, {
     /** The instance holding a key hash, or undefined: one indexed read (the hot path). */
-    async byKeyHash(hash: string): Promise<KeyedInstance | undefined> {
-      const k = await knexOf(strapi);
+    async byKeyHash(k: Knex, hash: string): Promise<KeyedInstance | undefined> {
       return k(tableName(strapi, INSTANCES)).where({ key_hash: hash }).first(['document_id', 'organization_id', 'user_id', 'key_hash']);
     },
 
@@ -49,8 +53,7 @@ export const instancesRepository = (strapi: Core.Strapi) => {
      * The same, with the workflow a trigger URL names (`workflow`: null when it has none) in the
      * same round trip: the keyed trigger's two lookups in one indexed read.
      */
-    async byKeyHashWithWorkflow(hash: string, instanceId: string, workflowId: string): Promise<(KeyedInstance & { workflow: TriggerWorkflow | null }) | undefined> {
-      const k = await knexOf(strapi);
+    async byKeyHashWithWorkflow(k: Knex, hash: string, instanceId: string, workflowId: string): Promise<(KeyedInstance & { workflow: TriggerWorkflow | null }) | undefined> {
       const row = await k(tableName(strapi, INSTANCES, 'i'))
         .leftJoin(tableName(strapi, WORKFLOWS, 'w'), (on) => on.on('w.document_id', k.raw('?', [workflowId])).andOn('w.instance_id', k.raw('?', [instanceId])))
         .where('i.key_hash', hash)
@@ -59,5 +62,6 @@ export const instancesRepository = (strapi: Core.Strapi) => {
       const { document_id, organization_id, user_id, key_hash } = row;
       return { document_id, organization_id, user_id, key_hash, workflow: row.w_document_id == null ? null : triggerWorkflowOf(row, 'w_') };
     },
-  };
+  });
+  return { ...managed, ...lookups };
 };

@@ -5,7 +5,8 @@
  * handle, the schema-qualified table name).
  */
 import type { Core } from '@strapi/strapi';
-import { knexOf, tableName } from '#kernel/db';
+import type { Knex } from 'knex';
+import { repositoryOf, tableName } from '#kernel/db';
 
 const UID = 'plugin::triggers.workflow';
 export const WORKFLOWS = 'triggers_workflows';
@@ -60,13 +61,10 @@ export function triggerWorkflowOf(row: Record<string, any>, prefix = ''): Trigge
 
 export const workflowsRepository = (strapi: Core.Strapi) => {
   const query = () => strapi.db.query(UID);
-  // Wrapped: a query builder is thenable, so an async function returning one would run it.
-  const from = async () => {
-    const k = await knexOf(strapi);
-    return { q: k(tableName(strapi, WORKFLOWS)) };
-  };
+  const table = () => tableName(strapi, WORKFLOWS);
 
-  return {
+  // Management through the query engine (document ids, timestamps, the open transaction).
+  const writes = {
     /** One workflow of an instance (query-engine attributes `select`), or null. */
     findInInstance(instanceId: string, workflowId: string, select: string[]): Promise<Record<string, any> | null> {
       return query().findOne({ where: { documentId: workflowId, instanceId }, select });
@@ -88,25 +86,27 @@ export const workflowsRepository = (strapi: Core.Strapi) => {
       await query().delete({ where: { id } });
     },
 
+  };
+  // The Knex reads run on the open transaction or the pool, or on `repo.in(trx)` (kernel/db repositoryOf).
+  const reads = repositoryOf(strapi, {
     /** The callback columns of a workflow, or undefined. */
-    async callbackColumns(workflowId: string): Promise<{ callback_url: string | null; callback_secret_ciphertext: string | null } | undefined> {
-      return (await from()).q.where({ document_id: workflowId }).first(['callback_url', 'callback_secret_ciphertext']);
+    async callbackColumns(k: Knex, workflowId: string): Promise<{ callback_url: string | null; callback_secret_ciphertext: string | null } | undefined> {
+      return k(table()).where({ document_id: workflowId }).first(['callback_url', 'callback_secret_ciphertext']);
     },
 
     /** The workflow a trigger names, or null: one indexed read (the hot path). */
-    async forTrigger(instanceId: string, workflowId: string): Promise<TriggerWorkflow | null> {
-      const row = await (await from()).q.where({ document_id: workflowId, instance_id: instanceId }).first(TRIGGER_COLUMNS);
+    async forTrigger(k: Knex, instanceId: string, workflowId: string): Promise<TriggerWorkflow | null> {
+      const row = await k(table()).where({ document_id: workflowId, instance_id: instanceId }).first(TRIGGER_COLUMNS);
       return row ? triggerWorkflowOf(row) : null;
     },
 
     /** A workflow's input schema text and its revision, or undefined. */
-    async inputSchema(workflowId: string): Promise<{ input_schema: string | null; input_schema_hash: string | null } | undefined> {
-      return (await from()).q.where({ document_id: workflowId }).first(['input_schema', 'input_schema_hash']);
+    async inputSchema(k: Knex, workflowId: string): Promise<{ input_schema: string | null; input_schema_hash: string | null } | undefined> {
+      return k(table()).where({ document_id: workflowId }).first(['input_schema', 'input_schema_hash']);
     },
 
     /** Every workflow of an organization with its instance's name, oldest first. */
-    async ofOrganization(organizationId: string): Promise<SkillWorkflowRow[]> {
-      const k = await knexOf(strapi);
+    async ofOrganization(k: Knex, organizationId: string): Promise<SkillWorkflowRow[]> {
       const rows = await k(tableName(strapi, WORKFLOWS, 'w'))
         .join(tableName(strapi, INSTANCES, 'i'), 'i.document_id', 'w.instance_id')
         .where('w.organization_id', organizationId)
@@ -114,5 +114,6 @@ export const workflowsRepository = (strapi: Core.Strapi) => {
         .select('w.document_id as workflowId', 'w.name as name', 'w.description as description', 'w.input_schema as inputSchema', 'w.enabled as enabled', 'w.instance_id as instanceId', 'i.name as instanceName');
       return rows.map((r) => ({ ...r, enabled: Boolean(r.enabled) }));
     },
-  };
+  });
+  return { ...writes, ...reads };
 };

@@ -4,13 +4,14 @@ import { articleImport, articleNote } from '../actions/articles';
 import echo from '../actions/echo';
 import http from '../actions/http';
 import type { ActionDefinition, ActionHandler } from '../actions/types';
+import { getService } from './get-service';
 
 const NAME = /^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)*$/;
 
 /**
  * The action registry: what a workflow's `action` may name. Other plugins add theirs in their
  * own register or bootstrap:
- *   strapi.plugin('triggers').service('actions').register('crm.sync', async (input, ctx) => ...)
+ *   getService(strapi, 'actions').register('crm.sync', async (input, ctx) => ...)
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const actions = new Map<string, ActionDefinition>();

@@ -35,6 +35,7 @@ interface IssuedAdminWorkflow {
 import { instanceNotFound } from './instances';
 import { orgNotFound } from './organizations';
 import type { WorkflowInput } from './workflows';
+import { getService } from './get-service';
 
 /** ck_••••abcd: enough to tell keys apart, not enough to use one. */
 export const maskKey = (key: string) => `${key.slice(0, key.indexOf('_') + 1)}••••••••${key.slice(-4)}`;
@@ -55,7 +56,7 @@ const userOf = (row: { owner_id?: unknown; owner_username?: string; owner_email?
   row.owner_id == null ? null : { id: Number(row.owner_id), username: row.owner_username!, email: row.owner_email! };
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const service = (name: string) => strapi.plugin('triggers').service(name);
+  const service = <K extends Parameters<typeof getService>[1]>(name: K) => getService(strapi, name);
   const repo = adminRepository(strapi);
   const executions = executionsRepository(strapi);
   const ownerOf = (userId: number): Principal => ({ kind: 'user', userId });

@@ -4,6 +4,7 @@ import { callbackDelayMs } from '../domain/backoff';
 import { decodeSigningSecret, sign } from '../domain/signature';
 import { triggersConfig } from '../config';
 import { executionsRepository } from '../repositories/executions';
+import { getService } from './get-service';
 
 /**
  * Completion callbacks: when an execution of a workflow with a callbackUrl finishes, Quire POSTs
@@ -33,7 +34,6 @@ export interface DeliveryResult {
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const repo = executionsRepository(strapi);
   const setting = triggersConfig;
-  const plugin = () => strapi.plugin('triggers');
 
   /** Takes the callback of a finished execution for one attempt, or null (not due, taken, or none). */
   async function claim(executionId: string) {
@@ -89,11 +89,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (!claimed) return { outcome: 'skipped' };
       const attempt = claimed.callback_attempts;
       const config = setting(strapi);
-      const target = await plugin().service('workflows').callbackTarget(claimed.workflow_id);
+      const target = await getService(strapi, 'workflows').callbackTarget(claimed.workflow_id);
       let problem: string | null;
       if (!target) problem = 'The workflow no longer has a callback URL.';
       else {
-        const record = await plugin().service('executions').get(claimed.instance_id, executionId);
+        const record = await getService(strapi, 'executions').get(claimed.instance_id, executionId);
         problem = await post(target.url, target.secret, executionId, JSON.stringify({ type: 'execution.finished', data: record }));
       }
       if (problem === null) {

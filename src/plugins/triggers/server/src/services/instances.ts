@@ -8,6 +8,7 @@ import type { InstanceRecord } from '../schemas/records';
 import { orgNotFound } from './organizations';
 import { instancesRepository } from '../repositories/instances';
 import type { TriggerWorkflow } from '../repositories/workflows';
+import { getService } from './get-service';
 
 const FIELDS = ['id', 'documentId', 'organizationId', 'userId', 'name', 'keyCiphertext', 'createdAt'];
 
@@ -16,7 +17,7 @@ export const instanceNotFound = (id: string) =>
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const repo = instancesRepository(strapi);
-  const vault = () => strapi.plugin('triggers').service('vault');
+  const vault = () => getService(strapi, 'vault');
 
   const record = (row): InstanceRecord => ({
     id: row.documentId,
@@ -44,7 +45,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (principal.organizationId !== organizationId) throw orgNotFound(organizationId);
       return principal.userId;
     }
-    await strapi.plugin('triggers').service('organizations').owned(principal.userId, organizationId);
+    await getService(strapi, 'organizations').owned(principal.userId, organizationId);
     return principal.userId;
   }
 

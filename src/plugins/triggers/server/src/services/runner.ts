@@ -10,6 +10,7 @@ import { isFinal } from '../domain/execution-status';
 import type { ExecutionRecord } from '../schemas/records';
 import { triggersConfig, type TriggersConfig } from '../config';
 import type { ClaimedExecution } from './executions';
+import { getService } from './get-service';
 
 /**
  * Runs executions. Without REDIS_URL, in this process (a small concurrency-limited queue);
@@ -45,9 +46,9 @@ const LOADED_POLL_MS = 50;
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const setting = <K extends keyof TriggersConfig>(key: K): TriggersConfig[K] => triggersConfig(strapi)[key];
-  const executions = () => strapi.plugin('triggers').service('executions');
-  const actions = () => strapi.plugin('triggers').service('actions');
-  const callbacks = () => strapi.plugin('triggers').service('callbacks');
+  const executions = () => getService(strapi, 'executions');
+  const actions = () => getService(strapi, 'actions');
+  const callbacks = () => getService(strapi, 'callbacks');
 
   const finished = new EventEmitter();
   finished.setMaxListeners(0);
@@ -352,7 +353,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (!source) {
         throw notFound(`No execution with id ${executionId} in this process instance.`, `Call GET /api/process-instances/${instanceId}/executions.`);
       }
-      const workflow = await strapi.plugin('triggers').service('workflows').findForTrigger(instanceId, source.workflowId);
+      const workflow = await getService(strapi, 'workflows').findForTrigger(instanceId, source.workflowId);
       if (!workflow) {
         throw notFound(`The workflow ${source.workflowId} of this execution no longer exists.`, `Call GET /api/process-instances/${instanceId}/workflows.`);
       }

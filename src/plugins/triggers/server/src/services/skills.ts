@@ -12,6 +12,7 @@ import { MAX_WAIT_SECONDS } from '../schemas/inputs';
 import { triggersConfig } from '../config';
 import { orgNotFound } from './organizations';
 import { workflowsRepository } from '../repositories/workflows';
+import { getService } from './get-service';
 
 interface SkillRow extends SkillRecord {
   enabled: boolean;
@@ -22,7 +23,6 @@ interface SkillRow extends SkillRecord {
  * as agents find them (GET /api/skills, MCP tools) and call them.
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const plugin = () => strapi.plugin('triggers');
   const workflows = workflowsRepository(strapi);
 
   /** Every workflow of the organization as a skill (disabled ones too: names are given over all of them). */
@@ -64,7 +64,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (organizationId === undefined) {
         throw invalidArgument('organizationId is required with a user\'s credential.', 'Pass ?organizationId= (GET /api/organizations lists yours), or call with the organization key as X-Process-Manager-Key.');
       }
-      await plugin().service('organizations').owned(principal.userId, organizationId);
+      await getService(strapi, 'organizations').owned(principal.userId, organizationId);
       return service.list(organizationId);
     },
 
@@ -93,10 +93,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         1,
         'Too many triggers for this process instance.',
       );
-      const workflow = await plugin().service('workflows').findForTrigger(skill.processInstanceId, skill.workflowId);
+      const workflow = await getService(strapi, 'workflows').findForTrigger(skill.processInstanceId, skill.workflowId);
       if (!workflow?.enabled) throw notFound(`The skill ${name} is disabled or was deleted meanwhile.`, 'List the skills again (GET /api/skills).');
       const text = JSON.stringify(input ?? null);
-      const started = await plugin().service('starts').start(workflow, input ?? null, {
+      const started = await getService(strapi, 'starts').start(workflow, input ?? null, {
         base: 'input',
         bytes: Buffer.byteLength(text, 'utf8'),
         startedWith: 'organization-key',
@@ -104,7 +104,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         bodyHash: options.idempotencyKey === undefined ? undefined : createHash('sha256').update(text, 'utf8').digest('base64url'),
       });
       const waitMs = Math.min(options.waitSeconds ?? MAX_WAIT_SECONDS, MAX_WAIT_SECONDS) * 1000;
-      const execution = await plugin().service('runner').waitFor(skill.processInstanceId, started.executionId, waitMs);
+      const execution = await getService(strapi, 'runner').waitFor(skill.processInstanceId, started.executionId, waitMs);
       const status = execution?.status ?? started.status;
       const ids = { executionId: started.executionId, workflowId: skill.workflowId, processInstanceId: skill.processInstanceId, duplicate: started.duplicate };
       if (execution && isFinal(status)) {

@@ -5,6 +5,7 @@ import { problemsOf, ValidationTooSlow } from '../domain/input-schema';
 import type { ExecutionStatus } from '../schemas/records';
 import type { DeliveryKeys } from './executions';
 import type { TriggerWorkflow } from './workflows';
+import { getService } from './get-service';
 
 export interface StartOptions extends DeliveryKeys {
   /** How the caller named the input: `payload` (a body's payload field), `body` (a bare body), `input` (a skill call). */
@@ -26,11 +27,10 @@ export interface Started {
  * recorded, then the execution is recorded and dispatched.
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const plugin = () => strapi.plugin('triggers');
 
   /** 400 naming the first problem's path (and up to 10 problems) when the input does not match the schema. */
   async function checkInput(workflow: TriggerWorkflow, input: unknown, options: StartOptions): Promise<void> {
-    const validator = await plugin().service('workflows').validator(workflow);
+    const validator = await getService(strapi, 'workflows').validator(workflow);
     if (!validator) return;
     let problems: string[] | null;
     try {
@@ -56,7 +56,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async start(workflow: TriggerWorkflow, given: unknown, options: StartOptions): Promise<Started> {
       await checkInput(workflow, given, options);
       let input = given;
-      const action = plugin().service('actions').get(workflow.action);
+      const action = getService(strapi, 'actions').get(workflow.action);
       if (action?.parseInput) {
         try {
           input = action.parseInput(input, { strapi });
@@ -69,13 +69,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           throw error;
         }
       }
-      const maxAttempts = plugin().service('actions').maxAttempts(workflow.action, JSON.parse(workflow.config));
+      const maxAttempts = getService(strapi, 'actions').maxAttempts(workflow.action, JSON.parse(workflow.config));
       const { base: _base, bytes: _bytes, ...keys } = options;
-      const created = await plugin().service('executions').create(workflow, input, maxAttempts, keys);
+      const created = await getService(strapi, 'executions').create(workflow, input, maxAttempts, keys);
       if (!created.duplicate) {
         // The execution is recorded; if the queue is unreachable, the sweep dispatches it later.
-        await plugin()
-          .service('runner')
+        await getService(strapi, 'runner')
           .dispatch(created.executionId)
           .catch((error) => strapi.log.warn(`triggers: could not dispatch ${created.executionId}: ${error?.message ?? error}`));
       }

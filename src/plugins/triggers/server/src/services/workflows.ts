@@ -11,6 +11,7 @@ import type { WorkflowRecord } from '../schemas/records';
 import { checkInputSchema, compileInputSchema, SchemaProblem, type InputValidator } from '../domain/input-schema';
 import { createHash } from 'node:crypto';
 import { workflowsRepository, type TriggerWorkflow } from '../repositories/workflows';
+import { getService } from './get-service';
 
 const FIELDS = [
   'id', 'documentId', 'instanceId', 'name', 'action', 'description', 'inputSchema', 'config', 'secretCount', 'callbackUrl', 'enabled', 'createdAt', 'updatedAt',
@@ -44,12 +45,11 @@ export const workflowNotFound = (instanceId: string, id: string) =>
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const repo = workflowsRepository(strapi);
-  const plugin = () => strapi.plugin('triggers');
   const record = (row): WorkflowRecord => workflowRecord(row, publicUrl(strapi));
 
   function secretsData(secrets: string[]) {
     return {
-      secretsCiphertext: secrets.length ? plugin().service('vault').sealSigningSecrets(secrets) : null,
+      secretsCiphertext: secrets.length ? getService(strapi, 'vault').sealSigningSecrets(secrets) : null,
       secretCount: secrets.length,
     };
   }
@@ -66,7 +66,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   function newCallbackSecret() {
     const secret = generateSigningSecret();
-    return { secret, sealed: plugin().service('vault').sealCallbackSecret(secret) as string };
+    return { secret, sealed: getService(strapi, 'vault').sealCallbackSecret(secret) as string };
   }
 
   /** The stored columns of an input schema: checked (400 naming the problem), as text, and its revision. */
@@ -97,7 +97,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const validators = new Map<string, { hash: string; validator: InputValidator }>();
 
   async function owned(principal: Principal, instanceId: string, workflowId: string, select = FIELDS) {
-    await plugin().service('instances').accessible(principal, instanceId);
+    await getService(strapi, 'instances').accessible(principal, instanceId);
     const row = await repo.findInInstance(instanceId, workflowId, select);
     if (!row) throw workflowNotFound(instanceId, workflowId);
     return row;
@@ -105,8 +105,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   return {
     async create(principal: Principal, instanceId: string, input: WorkflowInput): Promise<IssuedWorkflow> {
-      const instance = await plugin().service('instances').accessible(principal, instanceId);
-      const config = plugin().service('actions').parseConfig(input.action, input.config);
+      const instance = await getService(strapi, 'instances').accessible(principal, instanceId);
+      const config = getService(strapi, 'actions').parseConfig(input.action, input.config);
       // Only null (or no field) means no callback: an empty string is refused here as PATCH refuses it.
       const callbackUrl = input.callbackUrl == null ? null : checkedCallbackUrl(input.callbackUrl);
       const callback = callbackUrl ? newCallbackSecret() : null;
@@ -134,7 +134,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async list(principal: Principal, instanceId: string): Promise<WorkflowRecord[]> {
-      await plugin().service('instances').accessible(principal, instanceId);
+      await getService(strapi, 'instances').accessible(principal, instanceId);
       const rows = await repo.listByInstance(instanceId, FIELDS);
       return rows.map(record);
     },
@@ -159,7 +159,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       }
       if (patch.name !== undefined) data.name = patch.name;
       if (patch.enabled !== undefined) data.enabled = patch.enabled;
-      if (patch.config !== undefined) data.config = JSON.stringify(plugin().service('actions').parseConfig(row.action, patch.config));
+      if (patch.config !== undefined) data.config = JSON.stringify(getService(strapi, 'actions').parseConfig(row.action, patch.config));
       if (patch.signingSecrets !== undefined) Object.assign(data, secretsData(patch.signingSecrets));
       if (patch.description !== undefined) data.description = patch.description;
       const schema = patch.inputSchema === undefined ? undefined : inputSchemaData(patch.inputSchema);
@@ -185,7 +185,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async callbackTarget(workflowId: string): Promise<{ url: string; secret: string } | null> {
       const row = await repo.callbackColumns(workflowId);
       if (!row?.callback_url || !row.callback_secret_ciphertext) return null;
-      return { url: row.callback_url, secret: plugin().service('vault').openCallbackSecret(row.callback_secret_ciphertext) as string };
+      return { url: row.callback_url, secret: getService(strapi, 'vault').openCallbackSecret(row.callback_secret_ciphertext) as string };
     },
 
     /** Deletes the workflow; its executions stay readable. */

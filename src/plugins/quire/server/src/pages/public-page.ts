@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { escapeHtml } from './html-escape';
+import { escapeHtml } from '../domain/html-escape';
 
 export interface PublicPage {
   title: string;
