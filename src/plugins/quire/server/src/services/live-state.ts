@@ -20,7 +20,7 @@ import { liveRepository } from '../repositories/live';
 import { sectionRepository } from '../repositories/sections';
 import { lockArticle } from '../repositories/store';
 import { getService } from './get-service';
-import { applyWrite, buildDoc, healDoc, sectionHtml, setText, type StoredSection } from '../live/article-doc';
+import { applyWrite, buildDoc, healDoc, sectionHtml, setOrder, setText, type StoredSection } from '../live/article-doc';
 import type { StoreResult, TypedChange } from '../live/ports';
 
 /** The stored state of one article, as a transaction holds it. */
@@ -195,11 +195,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         if (!(await held(trx, articleRowId))) return null;
         const { state, changed } = await ensure(trx, articleRowId, String(article.premise ?? ''));
         state.deferred = true;
-        const order = new Set(state.doc.getArray<string>('order').toArray());
+        const orderBefore = state.doc.getArray<string>('order').toArray();
+        const order = new Set(orderBefore);
         const candidates = [...typed.sections.keys()].filter((id) => order.has(id));
         const before = new Map(candidates.map((id) => [id, sectionHtml(state.doc, id)]));
         const premiseBefore = state.doc.getText('premise').toString();
         Y.applyUpdate(state.doc, typed.update);
+        // The order is the server's: a page's change to it is undone (with the rest of the state, it goes back to the page).
+        const reordered = setOrder(state.doc, orderBefore);
         // Written per editor: each revision names who typed it.
         const byEditor = new Map<string, { actor: EventActor; ids: Array<{ id: string; html: string }> }>();
         for (const id of candidates) {
@@ -222,7 +225,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           await service('notes').setPremise(ownerId, articleId, premise, typed.premise ?? { kind: 'editor', name: 'an editor' }, { coalesceSeconds: options.coalesceSeconds });
         }
         state.deferred = false;
-        const saved = byEditor.size > 0 || premiseStored || changed || state.dirty;
+        const saved = byEditor.size > 0 || premiseStored || changed || reordered || state.dirty;
         if (saved) await save(trx, articleRowId, state);
         return { state: Y.encodeStateAsUpdate(state.doc), saved };
       });
