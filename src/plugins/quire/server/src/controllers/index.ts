@@ -8,6 +8,7 @@ import cliLoginPage from './cli-login-page';
 import edits from './edits';
 import history from './history';
 import suggestions from './suggestions';
+import threads from './threads';
 import keys from './keys';
 import mcp from './mcp';
 import notes from './notes';
@@ -62,6 +63,7 @@ export default {
   search: withFullArticleId(search),
   sections: withFullArticleId(sections),
   suggestions: withFullArticleId(suggestions),
+  threads: withFullArticleId(threads),
   unfurl,
   upload,
 };

@@ -36,6 +36,7 @@ import { trashRepository } from '../repositories/trash';
 import { articleUuid, lockArticle } from '../repositories/store';
 import type { Actor, EditOptions, EditOutcome, OpResult } from './edit-types';
 import { VersionLog } from './history';
+import type { SectionRewrite } from './threads';
 import { trashedRow, type TrashedRow } from './trash';
 
 /** Raised inside a dry run's transaction to roll it back with its outcome. */
@@ -65,6 +66,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const cache = () => strapi.plugin('quire').service('outlines');
   const events = () => strapi.plugin('quire').service('events');
   const workers = () => strapi.plugin('quire').service('workers');
+  const threads = () => strapi.plugin('quire').service('threads');
 
   /** Content of the replace and insert ops, split before the transaction (off the event loop). */
   async function splitAll(ops: EditOp[], label: (i: number) => string, given?: Map<number, SectionContent[]>): Promise<Map<number, SectionContent[]>> {
@@ -164,6 +166,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         await session.history.flush(trx);
         const outcome = session.outcome(outlineRev);
         if (options.dryRun) throw new DryRun(outcome);
+        // Threads on the sections it rewrote follow their text; on those it deleted, detach (CONTRACT 24).
+        await threads().followEdits(trx, articleRowId, session.rewritten, session.deleted);
         // One article event for the request, published once the outermost transaction commits.
         await events().record({ articleId: uuid, ownerId: userId }, options.actor, session.changes);
         onCommit(() => cache().set(articleRowId, outlineRev, session.outline));
@@ -185,6 +189,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     readonly resolvedOps: EditOp[] = [];
     /** What the request changed, in order: its article event. */
     readonly changes: ArticleChange[] = [];
+    /** Sections whose content it replaced: their first content before, what took their place (threads follow it). */
+    readonly rewritten = new Map<string, SectionRewrite>();
+    /** Sections it deleted. */
+    readonly deleted: string[] = [];
     /** Dry runs: what each result's diff compares (result index -> parts). */
     private readonly diffParts = new Map<number, DiffPart[]>();
     /** Per result: the ids behind `added` and `updated`, for their final entries. */
@@ -322,6 +330,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const next = this.outline.items[this.outline.indexOf(item.uuid) + 1]?.rank ?? null;
       const added = rest.length ? await this.insertRows(rest, ranksBetween(item.rank, next, rest.length)) : [];
       this.outline = this.outline.with({ upsert: [replaced, ...added] });
+      this.rewritten.set(item.uuid, { before: this.rewritten.get(item.uuid)?.before ?? before, ids: [item.uuid, ...added.map((a) => a.uuid)], contents });
       return [replaced.uuid, ...added.map((a) => a.uuid)];
     }
 
@@ -427,6 +436,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           this.prefetched.delete(doomed.uuid);
           await sections.in(this.trx).remove(this.articleRowId, doomed.uuid);
           this.changes.push({ type: 'section.deleted', sectionId: doomed.uuid });
+          this.deleted.push(doomed.uuid);
           this.outline = this.outline.with({ remove: [doomed.uuid] });
           if (this.outline.size === 0) {
             const empty = await this.insertRows([emptySection()], ranksBetween(null, null, 1));
