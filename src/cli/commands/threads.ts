@@ -51,6 +51,7 @@ export function registerThreads(program: Command) {
   threads
     .command('list <article>')
     .description('List the article\'s threads in outline order')
+    .addHelpText('after', examples(['quire threads list "$ART"', 'quire threads list "$ART" --status open --section 3f2a9c']))
     .option('--status <status>', 'open or resolved')
     .option('--section <anchor>', 'only threads on this section')
     .action(
@@ -71,6 +72,7 @@ export function registerThreads(program: Command) {
   threads
     .command('show <article> <anchor>')
     .description('Show a thread with its comments')
+    .addHelpText('after', examples(['quire threads show "$ART" 7b1e04']))
     .action(
       act(async (ctx, id: string, anchor: string) => {
         const res = await ctx.client.call<ThreadData<'threadOnly'>>('GET', `/articles/${seg(id)}/threads/${seg(anchor)}`);
@@ -81,6 +83,7 @@ export function registerThreads(program: Command) {
   threads
     .command('create <article> <section> <quote>')
     .description('Open a thread on a quote of a section (the text as a reader sees it)')
+    .addHelpText('after', examples(['quire threads create "$ART" 3f2a9c "the quoted words" --body "Source?"', 'quire threads create "$ART" 3f2a9c "red" --occurrence 2 --file comment.md']))
     .option('--body <markdown>', 'the comment')
     .option('--file <path>', 'read the comment from a file ("-": stdin)')
     .option('--occurrence <n>', 'which occurrence of the quote (default 1)')
@@ -100,6 +103,7 @@ export function registerThreads(program: Command) {
   threads
     .command('reply <article> <anchor>')
     .description('Reply in a thread (@skill starts that skill of your organization)')
+    .addHelpText('after', examples(['quire threads reply "$ART" 7b1e04 --body "Done, see the new wording."', 'echo "@factcheck please" | quire threads reply "$ART" 7b1e04 --file -']))
     .option('--body <markdown>', 'the comment')
     .option('--file <path>', 'read the comment from a file ("-": stdin)')
     .action(
@@ -117,6 +121,7 @@ export function registerThreads(program: Command) {
     threads
       .command(`${name} <article> <anchor>`)
       .description(description)
+      .addHelpText('after', examples([`quire threads ${name} "$ART" 7b1e04`]))
       .action(
         act(async (ctx, id: string, anchor: string) => {
           const res = await ctx.client.call<ThreadData<'threadOnly'>>('POST', `/articles/${seg(id)}/threads/${seg(anchor)}/${name}`);
