@@ -213,6 +213,17 @@ describe('scopes and owners', () => {
   });
 });
 
+it('deleting the article deletes its threads and comments', async () => {
+  const { id, base, sections } = await article();
+  expect((await person.post(`${base}/threads`, { section: sections[0], quote: 'fox', body: 'x' })).status).toBe(201);
+  const k = app.strapi.db.connection;
+  const row = await k('quire_articles').where({ uuid: id }).first('id');
+  expect(Number((await k('quire_threads').where({ article_id: row.id }).count({ n: '*' }).first())!.n)).toBe(1);
+  expect((await agent.del(base)).status).toBe(200);
+  expect(Number((await k('quire_threads').where({ article_id: row.id }).count({ n: '*' }).first())!.n)).toBe(0);
+  expect(Number((await k('quire_thread_comments').where({ article_id: row.id }).count({ n: '*' }).first())!.n)).toBe(0);
+});
+
 describe('mentions start skills', () => {
   let answerCalls = 0;
 
