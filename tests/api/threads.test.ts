@@ -18,7 +18,7 @@ let suggester: Client;
 let reader: Client;
 let bob: Client;
 let target: TestServer;
-const hits: string[] = [];
+const hits: Array<{ path: string; body: string }> = [];
 const emitted: Array<{ event: string; payload: any }> = [];
 
 beforeAll(async () => {
@@ -26,7 +26,7 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      hits.push(body);
+      hits.push({ path: req.url!, body });
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ reply: 'From the fixture: see page 4.' }));
     });
@@ -77,6 +77,9 @@ describe('a thread on quoted text', () => {
     expect(first.html).toContain('<strong>sure</strong>');
     expect(first.executions).toEqual([]);
     expect(emitted.some((e) => e.event === 'thread.created' && e.payload.thread.id === t.id)).toBe(true);
+    // An operator can pick them for a webhook (Settings > Webhooks).
+    const store = app.strapi.get('webhookStore');
+    expect(['THREAD_CREATED', 'COMMENT_CREATED', 'THREAD_RESOLVED'].map((key) => store.getAllowedEvent(key))).toEqual(['thread.created', 'comment.created', 'thread.resolved']);
   });
 
   it('takes the occurrence-th quote, and refuses a quote the section does not have (400 naming it)', async () => {
@@ -156,6 +159,21 @@ describe('the anchor follows its text', () => {
     expect(outline).toHaveLength(2);
     expect(await thread(base, t.anchor)).toMatchObject({ quote: 'quoted words', detached: false, section: outline[1].anchor, start: 'Split\n\nSecond part with the '.length });
   });
+});
+
+it('a Strapi webhook that picked thread.resolved receives the thread', async () => {
+  const webhook = await app.strapi.get('webhookStore').createWebhook({ name: 'threads', url: `${target.origin}/hook`, headers: {}, events: ['thread.resolved'], isEnabled: true });
+  app.strapi.get('webhookRunner').add(webhook);
+  const { id, base, sections } = await article();
+  const t = (await person.post(`${base}/threads`, { section: sections[0], quote: 'fox', body: 'x' })).body.data.thread;
+  expect((await person.post(`${base}/threads/${t.anchor}/resolve`)).status).toBe(200);
+  await app.strapi.plugin('quire').service('events').settled();
+  const deadline = Date.now() + 20_000;
+  while (!hits.some((h) => h.path === '/hook') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const delivered = hits.filter((h) => h.path === '/hook').map((h) => JSON.parse(h.body));
+  expect(delivered).toHaveLength(1);
+  expect(delivered[0]).toMatchObject({ event: 'thread.resolved', article: { id }, thread: { id: t.id, status: 'resolved' } });
+  app.strapi.get('webhookRunner').remove(webhook);
 });
 
 describe('replies, resolve, reopen, listing', () => {
@@ -284,11 +302,12 @@ describe('mentions start skills', () => {
     expect(failed.comments[1]).toMatchObject({ by: { kind: 'agent', name: 'broken' } });
     expect(failed.comments[1].body).toContain('The upstream said no.');
 
-    const hitsBefore = hits.length;
+    const replyHits = () => hits.filter((h) => h.path === '/reply').length;
+    const hitsBefore = replyHits();
     const fetched = (await person.post(`${base}/threads/${broken.anchor}/comments`, { body: 'and @fetcher?' })).body.data.comment;
     expect(fetched.executions).toEqual([expect.objectContaining({ skill: 'fetcher' })]);
     await settled();
-    expect(hits.length).toBe(hitsBefore + 1);
+    expect(replyHits()).toBe(hitsBefore + 1);
     const last = (await thread(base, broken.anchor)).comments.at(-1);
     expect(last).toMatchObject({ by: { kind: 'agent', name: 'fetcher' }, body: 'From the fixture: see page 4.' });
   });
