@@ -153,10 +153,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const byThread = new Map<number, CommentRow[]>();
       for (const c of comments) byThread.set(Number(c.thread_id), [...(byThread.get(Number(c.thread_id)) ?? []), c]);
       // Outline order (a deleted section's threads last), then time (the rows come oldest first).
-      const place = (row: ThreadRow) => {
-        const i = outline.indexOf(row.section_id);
-        return i < 0 ? Number.MAX_SAFE_INTEGER : i;
-      };
+      const order = new Map(outline.items.map((item, i) => [item.uuid, i]));
+      const place = (row: ThreadRow) => order.get(row.section_id) ?? Number.MAX_SAFE_INTEGER;
       const ordered = rows.map((row, i) => ({ row, i })).sort((a, b) => place(a.row) - place(b.row) || a.i - b.i);
       return { threads: ordered.map(({ row }) => threadRecord(row, anchors.get(row.uuid)!, outline, byThread.get(row.id) ?? [])) };
     },
