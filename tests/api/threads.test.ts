@@ -49,6 +49,14 @@ afterAll(async () => {
 
 const settled = () => app.strapi.plugin('quire').service('threads').settled();
 
+/** Waits (with a deadline, no fixed sleep) until an event was emitted on Strapi's event hub. */
+async function emittedWhere(test: (e: { event: string; payload: any }) => boolean): Promise<boolean> {
+  await app.strapi.plugin('quire').service('events').settled();
+  const deadline = Date.now() + 10_000;
+  while (!emitted.some(test) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  return emitted.some(test);
+}
+
 async function article(markdown = '## Intro\n\nThe quick brown fox jumps over the lazy dog.\n\n## Second\n\nAnother brown fox here.') {
   const { article, outline } = await newArticle(agent, { title: 'Threads', markdown });
   return { id: article.id, base: `/api/articles/${article.id}`, sections: outline.map((e) => e.anchor) };
@@ -76,7 +84,7 @@ describe('a thread on quoted text', () => {
     expect(first.html).not.toMatch(/<script|onclick|alert\(1\)<\/script>/);
     expect(first.html).toContain('<strong>sure</strong>');
     expect(first.executions).toEqual([]);
-    expect(emitted.some((e) => e.event === 'thread.created' && e.payload.thread.id === t.id)).toBe(true);
+    expect(await emittedWhere((e) => e.event === 'thread.created' && e.payload.thread.id === t.id)).toBe(true);
     // An operator can pick them for a webhook (Settings > Webhooks).
     const store = app.strapi.get('webhookStore');
     expect(['THREAD_CREATED', 'COMMENT_CREATED', 'THREAD_RESOLVED'].map((key) => store.getAllowedEvent(key))).toEqual(['thread.created', 'comment.created', 'thread.resolved']);
@@ -191,12 +199,12 @@ describe('replies, resolve, reopen, listing', () => {
     expect(reply.body.data.comment).toMatchObject({ body: 'Answered: see *the source*.', by: { kind: 'agent', name: 'research bot' }, executions: [] });
     expect(reply.body.data.comment.html).toContain('<em>the source</em>');
     expect((await thread(base, early.anchor)).comments.map((c: { body: string }) => c.body)).toEqual(['b', 'Answered: see *the source*.']);
-    expect(emitted.some((e) => e.event === 'comment.created' && e.payload.comment?.id === reply.body.data.comment.id)).toBe(true);
+    expect(await emittedWhere((e) => e.event === 'comment.created' && e.payload.comment?.id === reply.body.data.comment.id)).toBe(true);
 
     const resolved = await person.post(`${base}/threads/${early.anchor}/resolve`);
     expect(resolved.status).toBe(200);
     expect(resolved.body.data.thread).toMatchObject({ status: 'resolved', resolvedBy: { kind: 'human', name: alice.username } });
-    expect(emitted.some((e) => e.event === 'thread.resolved' && e.payload.thread.id === early.id)).toBe(true);
+    expect(await emittedWhere((e) => e.event === 'thread.resolved' && e.payload.thread.id === early.id)).toBe(true);
     expect(ids(await reader.get(`${base}/threads?status=open`))).toEqual([third.id, late.id]);
     expect(ids(await reader.get(`${base}/threads?status=resolved`))).toEqual([early.id]);
     expectFailure(await reader.get(`${base}/threads?status=maybe`), 400, 'invalid-argument');
