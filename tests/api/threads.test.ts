@@ -156,6 +156,10 @@ describe('the anchor follows its text', () => {
     expect(await thread(base, u.anchor)).toMatchObject({ quote: 'brown fox', detached: true });
     const listed = (await person.get(`${base}/threads`)).body.data.threads;
     expect(listed.map((x: { id: string }) => x.id)).toEqual([t.id, u.id]);
+    // The section back from the trash takes its thread back; the deleted words do not come back.
+    expect((await agent.post(`${base}/trash/${sections[1]}/restore`, {})).status).toBe(200);
+    expect(await thread(base, u.anchor)).toMatchObject({ quote: 'brown fox', detached: false, section: sections[1], start: 'Second\n\nAnother '.length });
+    expect(await thread(base, t.anchor)).toMatchObject({ detached: true });
   });
 
   it('follows its words into the new section when a heading is written into its section', async () => {

@@ -1,4 +1,4 @@
-import { anchorAt, changesBetween, locateQuote, mapAnchor, mapPosition, mentionsOf, replyOf, splitPosition } from '../../src/plugins/quire/server/src/domain/threads';
+import { anchorAt, changesBetween, locateQuote, mapAnchor, mapPosition, mentionsOf, nearestQuote, replyOf, splitPosition } from '../../src/plugins/quire/server/src/domain/threads';
 
 const anchor = (text: string, quote: string, occurrence = 1) => {
   const at = locateQuote(text, quote, occurrence);
@@ -64,6 +64,15 @@ describe('mapAnchor', () => {
   });
   it('leaves an unchanged text alone', () => {
     expect(mapAnchor(text, text, a)).toEqual({ ...a, detached: false });
+  });
+});
+
+describe('nearestQuote', () => {
+  it('finds the quote at its place or near it, the nearest first, else -1', () => {
+    expect(nearestQuote('a fox and a fox', 'fox', 12)).toBe(12);
+    expect(nearestQuote('a fox and a fox', 'fox', 4)).toBe(2);
+    expect(nearestQuote(`${'x'.repeat(500)} fox`, 'fox', 0)).toBe(-1);
+    expect(nearestQuote('fox', '', 0)).toBe(-1);
   });
 });
 

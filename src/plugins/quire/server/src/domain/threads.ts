@@ -124,6 +124,9 @@ function nearestOccurrence(text: string, quote: string, near: number, window: nu
   return best;
 }
 
+/** Where `quote` stands in `text` at `at` or within a few dozen characters of it (the nearest), or -1. */
+export const nearestQuote = (text: string, quote: string, at: number) => (quote ? nearestOccurrence(text, quote, at, Math.max(64, quote.length)) : -1);
+
 /** The anchor as it stands in `newText` after `oldText` became it (see the file's comment). */
 export function mapAnchor(oldText: string, newText: string, anchor: Anchor): MappedAnchor {
   if (oldText === newText) return { ...anchor, detached: false };

@@ -88,6 +88,11 @@ export function threadRepository(strapi: Core.Strapi) {
         return k(threads()).where({ article_id: articleRowId }).whereIn('section_id', sectionIds).andWhere('detached', false).select(THREAD_COLUMNS);
       },
 
+      /** The detached threads on some sections of an article. */
+      detachedOn(k: Knex, articleRowId: number, sectionIds: string[]): Promise<ThreadRow[]> {
+        return k(threads()).where({ article_id: articleRowId, detached: true }).whereIn('section_id', sectionIds).select(THREAD_COLUMNS);
+      },
+
       async moveAnchor(k: Knex, update: AnchorUpdate): Promise<void> {
         await k(threads()).where({ id: update.id }).update({
           section_id: update.sectionId,

@@ -167,7 +167,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const outcome = session.outcome(outlineRev);
         if (options.dryRun) throw new DryRun(outcome);
         // Threads on the sections it rewrote follow their text; on those it deleted, detach (CONTRACT 24).
-        await threads().followEdits(trx, articleRowId, session.rewritten, session.deleted);
+        await threads().followEdits(trx, articleRowId, session.rewritten, session.deleted, session.restored);
         // One article event for the request, published once the outermost transaction commits.
         await events().record({ articleId: uuid, ownerId: userId }, options.actor, session.changes);
         onCommit(() => cache().set(articleRowId, outlineRev, session.outline));
@@ -191,8 +191,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     readonly changes: ArticleChange[] = [];
     /** Sections whose content it replaced: their first content before, what took their place (threads follow it). */
     readonly rewritten = new Map<string, SectionRewrite>();
-    /** Sections it deleted. */
+    /** Sections it deleted, and those it brought back from the trash (with their HTML). */
     readonly deleted: string[] = [];
+    readonly restored = new Map<string, { html: string | null }>();
     /** Dry runs: what each result's diff compares (result index -> parts). */
     private readonly diffParts = new Map<number, DiffPart[]>();
     /** Per result: the ids behind `added` and `updated`, for their final entries. */
@@ -568,6 +569,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const item: OutlineItem = { uuid: row.uuid, rank, level: row.level, title: row.title, words: row.words, source: row.source as OutlineItem['source'], rev: row.rev };
       this.outline = this.outline.with({ upsert: [item] });
       this.changes.push({ type: 'section.restored', sectionId: row.uuid, rev: item.rev });
+      this.restored.set(row.uuid, { html: row.html });
       this.produced.push([row.uuid]);
     }
 

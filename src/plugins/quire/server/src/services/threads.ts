@@ -22,7 +22,7 @@ import type { ArticleChange, EventActor } from '../domain/article-events';
 import type { SectionContent } from '../domain/markdown';
 import type { Outline } from '../domain/outline';
 import { sectionScope } from '../domain/scopes';
-import { anchorAt, locateQuote, mapAnchor, mentionsOf, replyOf, splitPosition } from '../domain/threads';
+import { anchorAt, locateQuote, mapAnchor, mentionsOf, nearestQuote, replyOf, splitPosition } from '../domain/threads';
 import { COMMENT_MAX, type CommentRecord, type ExecutionLink, type ThreadRecord } from '../schemas/threads';
 import { SECTION_COLUMNS } from '../repositories/sections';
 import { findByAnchor, articleRowId, TABLE } from '../repositories/store';
@@ -251,9 +251,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * anchors of the threads on the sections it rewrote follow their text; those on sections it
      * deleted are detached. Costs one indexed query when no thread is on those sections.
      */
-    async followEdits(trx: Knex, articleRowId: number, rewritten: Map<string, SectionRewrite>, deleted: string[]): Promise<void> {
+    async followEdits(
+      trx: Knex,
+      articleRowId: number,
+      rewritten: Map<string, SectionRewrite>,
+      deleted: string[],
+      restored: Map<string, { html: string | null }> = new Map(),
+    ): Promise<void> {
       const r = repo.in(trx);
       if (deleted.length) await r.detach(articleRowId, deleted);
+      if (restored.size) await reattach(r, articleRowId, restored);
       if (!rewritten.size) return;
       const threads = await r.onSections(articleRowId, [...rewritten.keys()]);
       if (!threads.length) return;
@@ -301,6 +308,22 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await api.settled();
     },
   };
+
+  /**
+   * A section back from the trash takes back the threads its deletion detached: those whose
+   * quote stands at their place in its text (or within a few dozen characters of it). A thread
+   * whose words had been deleted before stays detached.
+   */
+  async function reattach(r: ReturnType<typeof repo.in>, articleRowId: number, restored: Map<string, { html: string | null }>) {
+    const detached = await r.detachedOn(articleRowId, [...restored.keys()]);
+    const texts = new Map<string, string>();
+    for (const thread of detached) {
+      if (!texts.has(thread.section_id)) texts.set(thread.section_id, await readerText(restored.get(thread.section_id)!));
+      const text = texts.get(thread.section_id)!;
+      const at = nearestQuote(text, thread.quote, Number(thread.quote_start));
+      if (at >= 0) await r.moveAnchor({ id: thread.id, sectionId: thread.section_id, ...anchorAt(text, at, at + thread.quote.length), detached: false });
+    }
+  }
 
   // ---- Mentions ----
 
