@@ -135,27 +135,6 @@ export function threadRepository(strapi: Core.Strapi) {
         const row = await k(comments()).where({ thread_id: threadId, origin: 'mention' }).andWhere('created_at', '>=', since).count({ n: '*' }).first();
         return Number(row?.n ?? 0);
       },
-
-      /** Comments whose mentioned executions had not finished (picked up again after a restart). */
-      async withUnfinishedExecutions(k: Knex, limit: number): Promise<CommentRow[]> {
-        return k(comments())
-          .where((q) => q.where('executions', 'like', '%"status":"pending"%').orWhere('executions', 'like', '%"status":"running"%'))
-          .orderBy('id', 'asc')
-          .limit(limit)
-          .select(COMMENT_COLUMNS);
-      },
-
-      /** The thread row (with its article's row id and owner) of a comment's thread. */
-      async threadOfComment(k: Knex, threadId: number): Promise<(ThreadRow & { article_id: number }) | undefined> {
-        return k(threads()).where({ id: threadId }).first([...THREAD_COLUMNS, 'article_id']);
-      },
-
-      /** The open threads of some articles, counted per article row id. */
-      async openCounts(k: Knex, articleRowIds: number[]): Promise<Map<number, number>> {
-        if (!articleRowIds.length) return new Map();
-        const rows = await k(threads()).whereIn('article_id', articleRowIds).andWhere('status', 'open').groupBy('article_id').select('article_id').count({ n: '*' });
-        return new Map((rows as Array<{ article_id: unknown; n: unknown }>).map((r) => [Number(r.article_id), Number(r.n)]));
-      },
     }),
     {
       /** A new thread; its row id. */

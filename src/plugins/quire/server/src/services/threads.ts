@@ -293,11 +293,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       }
     },
 
-    /** The open threads of some articles, per article row id (the article list's counts). */
-    openCounts(articleRowIds: number[]): Promise<Map<number, number>> {
-      return repo.openCounts(articleRowIds);
-    },
-
     /** Resolves when the mention waits started so far are over (tests, shutdown). */
     async settled(): Promise<void> {
       while (watching.size) await Promise.allSettled([...watching]);
