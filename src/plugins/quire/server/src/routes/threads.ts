@@ -20,7 +20,7 @@ export const threadRoutes = route('threads', 'Threads', {
     body: createThreadInput,
     suggestible: true,
     responses: { 201: threadOnly },
-    errors: [...WORKER_ERRORS],
+    errors: [...WORKER_ERRORS, 'conflict'],
   },
   list: {
     method: 'GET',

@@ -24,7 +24,7 @@ import type { Outline } from '../domain/outline';
 import { sectionScope } from '../domain/scopes';
 import { anchorAt, locateQuote, mapAnchor, mentionsOf, nearestQuote, replyOf, splitPosition } from '../domain/threads';
 import { COMMENT_MAX, type CommentRecord, type ExecutionLink, type ThreadRecord } from '../schemas/threads';
-import { SECTION_COLUMNS } from '../repositories/sections';
+import { SECTION_COLUMNS, sectionRepository } from '../repositories/sections';
 import { findByAnchor, articleRowId, TABLE } from '../repositories/store';
 import { threadRepository, type CommentRow, type ThreadRow } from '../repositories/threads';
 import { triggersService } from '../triggers';
@@ -75,6 +75,7 @@ function commentRecord(row: CommentRow): CommentRecord {
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const repo = threadRepository(strapi);
+  const sectionRows = sectionRepository(strapi);
   const workers = () => strapi.plugin('quire').service('workers');
   const events = () => strapi.plugin('quire').service('events');
   const sections = () => strapi.plugin('quire').service('sections');
@@ -171,49 +172,61 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       input: { section: string; quote: string; body: string; occurrence?: number },
       commenter: Commenter,
     ): Promise<{ thread: ThreadRecord }> {
-      const { row: section, anchor: sectionAnchor } = await findByAnchor(strapi, TABLE.sections, SECTION_COLUMNS, {
-        userId,
-        rawArticleId: articleId,
-        rawAnchor: input.section,
-        scope: sectionScope(articleId),
-      });
-      const text = await readerText(section);
-      const occurrence = input.occurrence ?? 1;
-      const start = locateQuote(text, input.quote, occurrence);
-      if (start < 0) {
-        const found = occurrence > 1 && locateQuote(text, input.quote, 1) >= 0;
-        throw invalidArgument(
-          found
-            ? `quote occurs fewer than ${occurrence} times in section ${sectionAnchor}.`
-            : `quote does not occur in section ${sectionAnchor}: it must be text of the section as a reader sees it (no Markdown or HTML), exactly.`,
-          `Call GET /api/articles/${articleId}/sections/${sectionAnchor} and copy the words from its text${found ? ', or pass a smaller occurrence' : ''}.`,
-        );
-      }
-      await limit(commenter);
-      const html = await render(input.body);
-      const anchor = anchorAt(text, start, start + input.quote.length);
       const rowId = await articleRowId(strapi, userId, articleId);
       const uuid = newId();
       const commentUuid = newId();
-      let threadRowId = 0;
-      await strapi.db.transaction(async () => {
-        threadRowId = await repo.create({
-          uuid,
-          articleId: rowId,
-          sectionId: section.uuid,
-          quote: anchor.quote,
-          quoteStart: anchor.start,
-          quoteEnd: anchor.end,
-          quotePrefix: anchor.prefix,
-          quoteSuffix: anchor.suffix,
-          status: 'open',
-          detached: false,
-          byKind: commenter.actor.kind,
-          byName: commenter.actor.name,
+      let html: string | undefined;
+      // The offsets are those of the revision the quote was found in: when the section changes
+      // between the read and the insert (which the edits hook would then not see), read it again.
+      for (let attempt = 1; ; attempt += 1) {
+        const { row: section, anchor: sectionAnchor } = await findByAnchor(strapi, TABLE.sections, SECTION_COLUMNS, {
+          userId,
+          rawArticleId: articleId,
+          rawAnchor: input.section,
+          scope: sectionScope(articleId),
         });
-        await repo.addComment({ uuid: commentUuid, threadId: threadRowId, articleId: rowId, body: input.body, html, byKind: commenter.actor.kind, byName: commenter.actor.name, executions: [] });
-        await events().record({ articleId, ownerId: userId }, commenter.actor, [{ type: 'thread.created', threadId: uuid }]);
-      });
+        const text = await readerText(section);
+        const occurrence = input.occurrence ?? 1;
+        const start = locateQuote(text, input.quote, occurrence);
+        if (start < 0) {
+          const found = occurrence > 1 && locateQuote(text, input.quote, 1) >= 0;
+          throw invalidArgument(
+            found
+              ? `quote occurs fewer than ${occurrence} times in section ${sectionAnchor}.`
+              : `quote does not occur in section ${sectionAnchor}: it must be text of the section as a reader sees it (no Markdown or HTML), exactly.`,
+            `Call GET /api/articles/${articleId}/sections/${sectionAnchor} and copy the words from its text${found ? ', or pass a smaller occurrence' : ''}.`,
+          );
+        }
+        if (html === undefined) {
+          await limit(commenter);
+          html = await render(input.body);
+        }
+        const anchor = anchorAt(text, start, start + input.quote.length);
+        const written = await strapi.db.transaction(async () => {
+          if ((await sectionRows.rev(rowId, section.uuid)) !== Number(section.rev)) return false;
+          const threadRowId = await repo.create({
+            uuid,
+            articleId: rowId,
+            sectionId: section.uuid,
+            quote: anchor.quote,
+            quoteStart: anchor.start,
+            quoteEnd: anchor.end,
+            quotePrefix: anchor.prefix,
+            quoteSuffix: anchor.suffix,
+            status: 'open',
+            detached: false,
+            byKind: commenter.actor.kind,
+            byName: commenter.actor.name,
+          });
+          await repo.addComment({ uuid: commentUuid, threadId: threadRowId, articleId: rowId, body: input.body, html, byKind: commenter.actor.kind, byName: commenter.actor.name, executions: [] });
+          await events().record({ articleId, ownerId: userId }, commenter.actor, [{ type: 'thread.created', threadId: uuid }]);
+          return true;
+        });
+        if (written) break;
+        if (attempt >= 3) {
+          throw new ApiError('conflict', `Section ${sectionAnchor} kept changing while the thread was being opened: no thread was made.`, 'Retry in a moment, once the section is not being edited.');
+        }
+      }
       if (commenter.person) await mentions(userId, articleId, rowId, uuid, commentUuid, input.body, commenter.actor);
       return { thread: await fresh(userId, articleId, uuid) };
     },
