@@ -12,6 +12,7 @@ import { registerMedia } from './commands/media';
 import { registerSearch } from './commands/search';
 import { registerSections } from './commands/sections';
 import { registerHistory } from './commands/history';
+import { registerThreads } from './commands/threads';
 
 function version(): string {
   try {
@@ -77,6 +78,7 @@ export function buildProgram(): Command {
   registerArticles(program);
   registerSections(program);
   registerHistory(program);
+  registerThreads(program);
   registerBrief(program);
   registerNotes(program);
   registerSearch(program);

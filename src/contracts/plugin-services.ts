@@ -80,5 +80,16 @@ export interface TriggersServices {
      * limit (TRIGGER_RATE_LIMIT, the same counter as POST /webhook, in the app's rate limits).
      */
     call: (organizationId: string, name: string, input: unknown, options?: { idempotencyKey?: string; waitSeconds?: number }) => Promise<SkillCallResult>;
+    /**
+     * The skill named `name` among the enabled workflows of the organizations `userId` owns
+     * (the oldest organization first), or null: what a mention in a thread starts (CONTRACT 24).
+     */
+    findForOwner: (userId: number, name: string) => Promise<{ organizationId: string; skill: SkillRecord } | null>;
+    /**
+     * A call's execution once it is finished, or as it is when `waitMs` runs out (polls the
+     * database, so it sees executions finished by any process). Null when the execution is gone
+     * or not the organization's.
+     */
+    outcome: (organizationId: string, ids: { processInstanceId: string; workflowId: string; executionId: string }, waitMs: number) => Promise<SkillCallResult | null>;
   };
 }

@@ -50,6 +50,11 @@ const EXPECTED: Array<[table: string, name: string, columns: string[], unique: b
   ['quire_notes', 'quire_notes_article_id_uuid_uq', ['article_id', 'uuid'], true],
   // The pending suggestions of one credential, counted on every suggestion (services/suggestions).
   ['quire_suggestions', 'quire_suggestions_by_credential_status_idx', ['by_credential', 'status'], false],
+  // Threads (CONTRACT 24): by anchor, and the threads of the sections an edit rewrote (services/threads followEdits).
+  ['quire_threads', 'quire_threads_article_id_uuid_uq', ['article_id', 'uuid'], true],
+  ['quire_threads', 'quire_threads_article_id_section_id_idx', ['article_id', 'section_id'], false],
+  ['quire_thread_comments', 'quire_thread_comments_thread_id_idx', ['thread_id'], false],
+  ['quire_thread_comments', 'quire_thread_comments_uuid_uq', ['uuid'], true],
   ['quire_publications', 'quire_publications_article_id_uq', ['article_id'], true],
   ['quire_publications', 'quire_publications_slug_uq', ['slug'], true],
   ['files', 'files_user_id_idx', ['user_id'], false],

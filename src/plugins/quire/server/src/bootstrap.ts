@@ -6,6 +6,7 @@ import { backfillHtmlText, ensureSearchIndex } from './repositories/search-index
 import { subscribeUploadOwner } from './upload-extension';
 import { subscribeCredentialChanges } from './credential-changes';
 import { getService } from './services/get-service';
+import { registerThreadWebhooks } from './thread-webhooks';
 
 export default async ({ strapi }: { strapi: Core.Strapi }) => {
   subscribeUploadOwner(strapi);
@@ -16,6 +17,8 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   await backfillHtmlText(strapi);
   // A password change or a block ends the user's web sessions and OAuth grants (not API keys).
   subscribeCredentialChanges(strapi);
+  // thread.created, comment.created, thread.resolved as webhook events (CONTRACT 24).
+  registerThreadWebhooks(strapi);
   // Expired OAuth tokens and clients never used are deleted now and hourly.
   await getService(strapi, 'oauth').startSweeps();
   // Articles deleted from the panel more than 30 days ago are purged now and hourly.

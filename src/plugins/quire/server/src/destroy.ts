@@ -6,6 +6,8 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   getService(strapi, 'adminArticles').stopSweeps();
   // Live documents first: their pending stores still need the database and the event bus.
   await getService(strapi, 'live').close();
+  // Mentions stop waiting for their skills (a reply not posted yet is not posted).
+  await getService(strapi, 'threads').close();
   await getService(strapi, 'workers').close();
   await getService(strapi, 'events').close();
   await getService(strapi, 'redis').close();

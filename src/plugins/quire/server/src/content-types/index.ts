@@ -13,6 +13,8 @@ import webSession from './web-session/schema.json';
 import sectionRevision from './section-revision/schema.json';
 import suggestion from './suggestion/schema.json';
 import trashedSection from './trashed-section/schema.json';
+import thread from './thread/schema.json';
+import threadComment from './thread-comment/schema.json';
 
 export default {
   'api-key': { schema: apiKey },
@@ -30,4 +32,6 @@ export default {
   suggestion: { schema: suggestion },
   'premise-revision': { schema: premiseRevision },
   'live-state': { schema: liveState },
+  thread: { schema: thread },
+  'thread-comment': { schema: threadComment },
 };

@@ -6,6 +6,7 @@ import cliLoginPage from './cli-login-page';
 import edits from './edits';
 import history from './history';
 import suggestions from './suggestions';
+import threads from './threads';
 import keys from './keys';
 import mcp from './mcp';
 import notes from './notes';
@@ -38,6 +39,7 @@ export default {
   search,
   sections,
   suggestions,
+  threads,
   unfurl,
   upload,
 };

@@ -23,6 +23,7 @@ export interface EventActor {
  * - brief.changed: the premise (services/notes setPremise); a brief has no revision: `rev` null.
  * - note.*: services/notes (and a new article's notes).
  * - suggestion.*: services/suggestions (`stale`: an accept found the article changed).
+ * - thread.*, comment.created: services/threads (CONTRACT 24).
  * - article.*: services/articles (created, also by imports; updated: the title; deleted) and
  *   services/publications (published, unpublished).
  */
@@ -38,6 +39,10 @@ export type ArticleChange =
   | { type: 'note.deleted'; noteId: string }
   | { type: 'suggestion.made'; suggestionId: string }
   | { type: 'suggestion.decided'; suggestionId: string; state: 'accepted' | 'rejected' | 'stale'; /** Who decided (accepted, rejected); the event's `by` is who the changes are recorded as. */ decidedBy?: EventActor }
+  | { type: 'thread.created'; threadId: string }
+  | { type: 'comment.created'; threadId: string; commentId: string }
+  | { type: 'thread.resolved'; threadId: string }
+  | { type: 'thread.reopened'; threadId: string }
   | { type: 'article.created' }
   | { type: 'article.updated' }
   | { type: 'article.deleted' }

@@ -179,6 +179,40 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
     description: 'Proposes operations (as in edit_article) for a person to accept or reject, instead of applying them, with an optional note explaining why. Returns the suggestion with a dry run of its result.',
   },
   {
+    name: 'list_threads',
+    route: 'GET /api/articles/:id/threads',
+    title: 'List comment threads',
+    description:
+      'Lists the comment threads on an article\'s text (people\'s and agents\'), in outline order, each with its quote, its section\'s anchor, open or resolved, detached (its text was deleted) and every comment. ' +
+      'Filter with status (open, resolved) and section. Read the open ones before you edit: they are what people asked about.',
+  },
+  {
+    name: 'get_thread',
+    route: 'GET /api/articles/:id/threads/:anchor',
+    title: 'Get a comment thread',
+    description: 'Returns one thread (by its anchor, from list_threads) with its quote and all its comments, oldest first.',
+  },
+  {
+    name: 'create_thread',
+    route: 'POST /api/articles/:id/threads',
+    title: 'Comment on text',
+    description:
+      'Opens a thread on a passage of a section: quote is the exact text as a reader sees it (1-500 characters, no Markdown; get_section\'s text), occurrence picks a later repeat (default 1), body is the comment in Markdown. ' +
+      'The thread stays on those words through later edits. Use it to ask or explain something about a passage instead of changing it. ' + ANCHORS,
+  },
+  {
+    name: 'reply_thread',
+    route: 'POST /api/articles/:id/threads/:anchor/comments',
+    title: 'Reply in a thread',
+    description: 'Adds a comment (Markdown body) to a thread, e.g. to answer a person\'s question about the text. Returns the comment.',
+  },
+  {
+    name: 'resolve_thread',
+    route: 'POST /api/articles/:id/threads/:anchor/resolve',
+    title: 'Resolve a thread',
+    description: 'Marks a thread resolved once what it asked is done (it stays listed with status resolved). Returns the thread.',
+  },
+  {
     name: 'publish_article',
     route: 'POST /api/articles/:id/publish',
     title: 'Publish',

@@ -9,6 +9,7 @@ import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { iso, repositoryOf, tableName } from '#kernel/db';
 import { TABLE, toInt } from '../repositories/store';
+import { COMMENT_TABLE, THREAD_TABLE } from './threads';
 
 const USER_UID = 'plugin::users-permissions.user';
 
@@ -106,7 +107,7 @@ export const articleTrashRepository = (strapi: Core.Strapi) => {
     /** Deletes articles for good, with their sections, notes, history, trash, suggestions and publication. */
     async purge(trx: Knex, rowIds: number[]): Promise<void> {
       if (!rowIds.length) return;
-      for (const table of [TABLE.sections, TABLE.notes, TABLE.revisions, TABLE.trash, TABLE.suggestions, TABLE.publications]) {
+      for (const table of [TABLE.sections, TABLE.notes, TABLE.revisions, TABLE.trash, TABLE.suggestions, TABLE.publications, THREAD_TABLE, COMMENT_TABLE]) {
         await trx(tableName(strapi, table)).whereIn('article_id', rowIds).delete();
       }
       await trx(articles()).whereIn('id', rowIds).whereNotNull('deleted_at').delete();

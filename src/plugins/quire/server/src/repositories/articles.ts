@@ -9,6 +9,7 @@ import { iso, repositoryOf, tableName } from '#kernel/db';
 import { invalidArgument } from '#kernel/errors';
 import type { ArticleRecord } from '../schemas/records';
 import { TABLE, UID } from './store';
+import { COMMENT_TABLE, THREAD_TABLE } from './threads';
 
 /** The stored article row, as services (publish, import) need it. */
 export interface ArticleRow {
@@ -140,7 +141,7 @@ export function articleRepository(strapi: Core.Strapi) {
 
       /** Deletes an article row with everything it holds: sections, notes, history, trash, suggestions, its publication. */
       async removeWithContent(k: Knex, articleRowId: number): Promise<void> {
-        for (const table of [TABLE.sections, TABLE.notes, TABLE.revisions, TABLE.trash, TABLE.suggestions, TABLE.premiseRevisions, TABLE.liveStates, TABLE.publications]) {
+        for (const table of [TABLE.sections, TABLE.notes, TABLE.revisions, TABLE.trash, TABLE.suggestions, TABLE.premiseRevisions, TABLE.liveStates, TABLE.publications, THREAD_TABLE, COMMENT_TABLE]) {
           await k(tableName(strapi, table)).where({ article_id: articleRowId }).delete();
         }
         await k(articles()).where({ id: articleRowId }).delete();

@@ -5,6 +5,7 @@ import { cliLoginRoutes } from './cli-login';
 import { editRoutes } from './edits';
 import { historyRoutes } from './history';
 import { suggestionRoutes } from './suggestions';
+import { threadRoutes } from './threads';
 import { keyRoutes } from './keys';
 import { mcpRoutes } from './mcp';
 import { oauthGrantRoutes, oauthRoutes } from './oauth';
@@ -26,6 +27,7 @@ export const routes = routeList(
   editRoutes,
   historyRoutes,
   suggestionRoutes,
+  threadRoutes,
   noteRoutes,
   presenceRoutes,
   cliLoginRoutes,

@@ -36,6 +36,7 @@ import { trashRepository } from '../repositories/trash';
 import { articleUuid, lockArticle } from '../repositories/store';
 import type { Actor, EditOptions, EditOutcome, OpResult } from './edit-types';
 import { VersionLog } from './history';
+import type { SectionRewrite } from './threads';
 import { trashedRow, type TrashedRow } from './trash';
 import { getService } from './get-service';
 
@@ -66,6 +67,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const cache = () => getService(strapi, 'outlines');
   const events = () => getService(strapi, 'events');
   const workers = () => getService(strapi, 'workers');
+  const threads = () => getService(strapi, 'threads');
 
   /** Content of the replace and insert ops, split before the transaction (off the event loop). */
   async function splitAll(ops: EditOp[], label: (i: number) => string, given?: Map<number, SectionContent[]>): Promise<Map<number, SectionContent[]>> {
@@ -165,6 +167,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         await session.history.flush(trx);
         const outcome = session.outcome(outlineRev);
         if (options.dryRun) throw new DryRun(outcome);
+        // Threads on the sections it rewrote follow their text; on those it deleted, detach (CONTRACT 24).
+        await threads().followEdits(trx, articleRowId, session.rewritten, session.deleted, session.restored);
         // One truth for the live canvas: an article opened live keeps its stored Yjs state in step, in this transaction.
         if (session.changes.length) await getService(strapi, 'liveState').afterSectionsWrite(trx, articleRowId, { changes: session.changes, actor: options.actor, outline: session.outline });
         // One article event for the request, published once the outermost transaction commits.
@@ -188,6 +192,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     readonly resolvedOps: EditOp[] = [];
     /** What the request changed, in order: its article event. */
     readonly changes: ArticleChange[] = [];
+    /** Sections whose content it replaced: their first content before, what took their place (threads follow it). */
+    readonly rewritten = new Map<string, SectionRewrite>();
+    /** Sections it deleted, and those it brought back from the trash (with their HTML). */
+    readonly deleted: string[] = [];
+    readonly restored = new Map<string, { html: string | null }>();
     /** Dry runs: what each result's diff compares (result index -> parts). */
     private readonly diffParts = new Map<number, DiffPart[]>();
     /** Per result: the ids behind `added` and `updated`, for their final entries. */
@@ -325,6 +334,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const next = this.outline.items[this.outline.indexOf(item.uuid) + 1]?.rank ?? null;
       const added = rest.length ? await this.insertRows(rest, ranksBetween(item.rank, next, rest.length)) : [];
       this.outline = this.outline.with({ upsert: [replaced, ...added] });
+      this.rewritten.set(item.uuid, { before: this.rewritten.get(item.uuid)?.before ?? before, ids: [item.uuid, ...added.map((a) => a.uuid)], contents });
       return [replaced.uuid, ...added.map((a) => a.uuid)];
     }
 
@@ -430,6 +440,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           this.prefetched.delete(doomed.uuid);
           await sections.in(this.trx).remove(this.articleRowId, doomed.uuid);
           this.changes.push({ type: 'section.deleted', sectionId: doomed.uuid });
+          this.deleted.push(doomed.uuid);
           this.outline = this.outline.with({ remove: [doomed.uuid] });
           if (this.outline.size === 0) {
             const empty = await this.insertRows([emptySection()], ranksBetween(null, null, 1));
@@ -561,6 +572,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const item: OutlineItem = { uuid: row.uuid, rank, level: row.level, title: row.title, words: row.words, source: row.source as OutlineItem['source'], rev: row.rev };
       this.outline = this.outline.with({ upsert: [item] });
       this.changes.push({ type: 'section.restored', sectionId: row.uuid, rev: item.rev });
+      this.restored.set(row.uuid, { html: row.html });
       this.produced.push([row.uuid]);
     }
 

@@ -23,10 +23,11 @@ import search from './search';
 import sections from './sections';
 import signIn from './sign-in';
 import suggestions from './suggestions';
+import threads from './threads';
 import trash from './trash';
 import unfurl from './unfurl';
 import upload from './upload';
 import webSessions from './web-sessions';
 import workers from './workers';
 
-export default { actors, adminArticles, articleIds, articles, auth, cliLogin, edits, events, history, imports, inputs, keys, live, liveState, mcp, notes, oauth, outlines, publications, rateLimit, redis, search, sections, signIn, suggestions, trash, unfurl, upload, webSessions, workers };
+export default { actors, adminArticles, articleIds, articles, auth, cliLogin, edits, events, history, imports, inputs, keys, live, liveState, mcp, notes, oauth, outlines, publications, rateLimit, redis, search, sections, signIn, suggestions, threads, trash, unfurl, upload, webSessions, workers };

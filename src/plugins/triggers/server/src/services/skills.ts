@@ -44,6 +44,22 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   const record = ({ enabled: _enabled, ...skill }: SkillRow): SkillRecord => skill;
 
+  /** What a call ends with: the output, the error, or where to poll while it runs. */
+  function resultOf(
+    ids: { executionId: string; workflowId: string; processInstanceId: string; duplicate: boolean },
+    execution: { status: string; output?: unknown; error?: { code: string; message: string } | null } | null,
+    startedStatus: string,
+    statusUrl: string,
+  ): SkillCallResult {
+    const status = execution?.status ?? startedStatus;
+    if (execution && isFinal(status)) {
+      return status === 'success'
+        ? { ...ids, status: 'success', output: execution.output }
+        : { ...ids, status: 'failed', error: execution.error ?? { code: 'failed', message: 'The execution failed.' } };
+    }
+    return { ...ids, status: status as 'pending' | 'running', statusUrl };
+  }
+
   const service = {
     /** The organization's skills: one per enabled workflow, in the order they were created. */
     async list(organizationId: string): Promise<SkillRecord[]> {
@@ -105,14 +121,26 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       });
       const waitMs = Math.min(options.waitSeconds ?? MAX_WAIT_SECONDS, MAX_WAIT_SECONDS) * 1000;
       const execution = await getService(strapi, 'runner').waitFor(skill.processInstanceId, started.executionId, waitMs);
-      const status = execution?.status ?? started.status;
       const ids = { executionId: started.executionId, workflowId: skill.workflowId, processInstanceId: skill.processInstanceId, duplicate: started.duplicate };
-      if (execution && isFinal(status)) {
-        return status === 'success'
-          ? { ...ids, status: 'success', output: execution.output }
-          : { ...ids, status: 'failed', error: execution.error ?? { code: 'failed', message: 'The execution failed.' } };
+      return resultOf(ids, execution, started.status, started.statusUrl);
+    },
+
+    /** The skill of that name among the enabled workflows of the organizations the user owns, oldest organization first. */
+    async findForOwner(userId: number, name: string): Promise<{ organizationId: string; skill: SkillRecord } | null> {
+      for (const organization of await getService(strapi, 'organizations').list(userId)) {
+        const skill = (await service.list(organization.id)).find((s) => s.name === name);
+        if (skill) return { organizationId: organization.id, skill };
       }
-      return { ...ids, status: status as 'pending' | 'running', statusUrl: started.statusUrl };
+      return null;
+    },
+
+    /** A call's execution once finished, or as it is after `waitMs`; null when it is gone or not the organization's. */
+    async outcome(organizationId: string, ids: { processInstanceId: string; workflowId: string; executionId: string }, waitMs: number): Promise<SkillCallResult | null> {
+      if (!(await all(organizationId)).some((s) => s.processInstanceId === ids.processInstanceId && s.workflowId === ids.workflowId)) return null;
+      const execution = await getService(strapi, 'runner').waitFor(ids.processInstanceId, ids.executionId, waitMs);
+      if (!execution) return null;
+      const statusUrl = `${publicUrl(strapi)}/status/${ids.processInstanceId}/${ids.executionId}`;
+      return resultOf({ ...ids, duplicate: false }, execution, execution.status, statusUrl);
     },
   };
   return service;
