@@ -24,8 +24,8 @@ import type { Outline } from '../domain/outline';
 import { sectionScope } from '../domain/scopes';
 import { anchorAt, locateQuote, mapAnchor, mentionsOf, nearestQuote, replyOf, splitPosition } from '../domain/threads';
 import { COMMENT_MAX, type CommentRecord, type ExecutionLink, type ThreadRecord } from '../schemas/threads';
-import { SECTION_COLUMNS, sectionRepository } from '../repositories/sections';
-import { findByAnchor, articleRowId, TABLE } from '../repositories/store';
+import { sectionRepository } from '../repositories/sections';
+import { articleRowId } from '../repositories/store';
 import { threadRepository, type CommentRow, type ThreadRow } from '../repositories/threads';
 import { triggersService } from '../triggers';
 import { getService } from './get-service';
@@ -180,7 +180,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       // The offsets are those of the revision the quote was found in: when the section changes
       // between the read and the insert (which the edits hook would then not see), read it again.
       for (let attempt = 1; ; attempt += 1) {
-        const { row: section, anchor: sectionAnchor } = await findByAnchor(strapi, TABLE.sections, SECTION_COLUMNS, {
+        const { row: section, anchor: sectionAnchor } = await sectionRows.byAnchor({
           userId,
           rawArticleId: articleId,
           rawAnchor: input.section,
