@@ -257,7 +257,7 @@ describe('walkthrough: a client written from the spec', () => {
     const deleted = await a.del(`/api/articles/${id}/sections/${background}`);
     expect(deleted.body.data.outline.map((e) => e.title)).toEqual(['Draft', 'Results', 'Method']);
 
-    expect((await a.patch(`/api/articles/${id}/brief`, { premise: 'Methods matter.' })).body.data).toEqual({ premise: 'Methods matter.' });
+    expect((await a.patch(`/api/articles/${id}/brief`, { premise: 'Methods matter.' })).body.data).toEqual({ premise: 'Methods matter.', changeSet: { id: expect.any(String), anchor: expect.any(String) } });
     const note = (await a.post(`/api/articles/${id}/notes`, { kind: 'decision', title: 'Use SI units' })).body.data.note;
     await a.patch(`/api/articles/${id}/notes/${note.anchor}`, { body: 'Everywhere.' });
     const brief = (await a.get(`/api/articles/${id}/brief`)).body.data;

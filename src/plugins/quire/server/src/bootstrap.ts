@@ -27,4 +27,6 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   mountRootRoutes(strapi, 'quire', routes);
   // The live canvas's WebSocket (/quire/live) on Strapi's own HTTP server.
   strapi.plugin('quire').service('live').start();
+  // Change set events an operator can pick in Settings > Webhooks (CONTRACT 23).
+  strapi.plugin('quire').service('changeSets').registerWebhookEvents();
 };

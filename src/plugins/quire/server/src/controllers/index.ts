@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import type { Caller } from '#kernel/auth';
 import adminArticles from './admin-articles';
 import adminCanvas from './admin-canvas';
+import changes from './changes';
 import articles from './articles';
 import cliLogin from './cli-login';
 import cliLoginPage from './cli-login-page';
@@ -20,6 +21,7 @@ import sections from './sections';
 import unfurl from './unfurl';
 import upload from './upload';
 import { resolveArticleId } from '../repositories/store';
+import { withWriteContext } from './change-context';
 
 type Controller = (deps: { strapi: Core.Strapi }) => Record<string, (ctx) => Promise<void>>;
 
@@ -37,7 +39,8 @@ const withFullArticleId =
         async (ctx) => {
           const caller = ctx.state?.caller as Caller | null | undefined;
           if (typeof ctx.params?.id === 'string' && caller?.kind === 'user') ctx.params.id = await resolveArticleId(strapi, caller.userId, ctx.params.id);
-          return handler(ctx);
+          // The write's reason, run and change set (CONTRACT 23): services/write-context.
+          return withWriteContext(ctx, () => handler(ctx));
         },
       ]),
     );
@@ -47,6 +50,7 @@ export default {
   adminArticles,
   adminCanvas,
   articles: withFullArticleId(articles),
+  changes: withFullArticleId(changes),
   cliLogin,
   cliLoginPage,
   edits: withFullArticleId(edits),

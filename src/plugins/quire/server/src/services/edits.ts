@@ -162,6 +162,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         await work(session);
         await session.writePending();
         await session.history.flush(trx);
+        // The write's change set (CONTRACT 23; services/change-sets): dry runs record none.
+        await strapi.plugin('quire').service('changeSets').recordEdit(trx, { articleRow: articleRowId, articleId: uuid, actor: options.actor, dryRun: options.dryRun, coalesceSeconds: options.coalesceSeconds, changes: session.changes, before: session.before, at: new Date() });
         const outcome = session.outcome(outlineRev);
         if (options.dryRun) throw new DryRun(outcome);
         // One article event for the request, published once the outermost transaction commits.
@@ -185,6 +187,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     readonly resolvedOps: EditOp[] = [];
     /** What the request changed, in order: its article event. */
     readonly changes: ArticleChange[] = [];
+    /** Each section's title and text before the request first changed it (its change set's "before"). */
+    readonly before = new Map<string, { title: string; text: string }>();
     /** Dry runs: what each result's diff compares (result index -> parts). */
     private readonly diffParts = new Map<number, DiffPart[]>();
     /** Per result: the ids behind `added` and `updated`, for their final entries. */
@@ -309,6 +313,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** Replaces a section by one or more: the first keeps its id (rev + 1), the others follow it. */
     private async replaceWith(item: OutlineItem, contents: SectionContent[], before: SectionRow): Promise<string[]> {
       this.history.keep(before);
+      if (!this.before.has(item.uuid)) this.before.set(item.uuid, { title: String(before.title ?? ''), text: textOf(before) });
       const [first, ...rest] = contents;
       this.prefetched.delete(item.uuid);
       if (this.unwritten.has(item.uuid)) await this.writePending();
@@ -423,6 +428,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           this.checkPrecondition(doomed, precondition);
           const anchor = this.outline.anchorOf(doomed.uuid);
           const row = await this.row(doomed.uuid);
+          if (!this.before.has(doomed.uuid)) this.before.set(doomed.uuid, { title: String(row.title ?? ''), text: textOf(row) });
           await trash.in(this.trx).put(trashedRow(row!, this.articleRowId, this.options.actor, this.now));
           this.prefetched.delete(doomed.uuid);
           await sections.in(this.trx).remove(this.articleRowId, doomed.uuid);

@@ -2,6 +2,7 @@ import actors from './actors';
 import adminArticles from './admin-articles';
 import articles from './articles';
 import auth from './auth';
+import changeSets from './change-sets';
 import cliLogin from './cli-login';
 import edits from './edits';
 import events from './events';
@@ -26,4 +27,4 @@ import upload from './upload';
 import webSessions from './web-sessions';
 import workers from './workers';
 
-export default { actors, adminArticles, articles, auth, cliLogin, edits, events, history, imports, inputs, keys, live, notes, oauth, outlines, publications, rateLimit, redis, search, sections, signIn, suggestions, trash, unfurl, upload, webSessions, workers };
+export default { actors, adminArticles, articles, auth, changeSets, cliLogin, edits, events, history, imports, inputs, keys, live, notes, oauth, outlines, publications, rateLimit, redis, search, sections, signIn, suggestions, trash, unfurl, upload, webSessions, workers };

@@ -20,6 +20,8 @@ import { sectionRepository } from '../repositories/sections';
 import { articleRowId, articleUuid } from '../repositories/store';
 import { suggestionRepository } from '../repositories/suggestions';
 import type { Actor, EditOutcome, OpResult } from './edit-types';
+import { getService } from './get-service';
+import { withWrite } from './write-context';
 
 export type SuggestionStatus = 'pending' | 'accepted' | 'rejected' | 'stale';
 
@@ -72,6 +74,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const articles = articleRepository(strapi);
   const edits = () => strapi.plugin('quire').service('edits');
   const events = () => strapi.plugin('quire').service('events');
+  const changeSets = () => getService(strapi, 'changeSets');
 
   /** Every suggestion id of an article (for anchors), and the one an anchor names. */
   async function find(articleRow: number, rawAnchor: string, articleId: string) {
@@ -196,13 +199,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const articleId = articleUuid(rawArticleId);
       await checkRoom(articleRow, articleId, input.credential);
       let proposed: Proposed | null = null;
-      const outcome: EditOutcome = await edits().apply(userId, rawArticleId, ops, {
+      // The dry run also captures the sections it would change: the suggestion's pending change set (CONTRACT 23).
+      const { result, drafts } = await changeSets().capturing(() => edits().apply(userId, rawArticleId, ops, {
         actor: input.actor,
         ifMatch: input.ifMatch,
         dryRun: true,
         single: input.single,
         afterOps: async (trx: Knex, state) => void (proposed = await capture(trx, articleRow, state)),
-      });
+      }));
+      const outcome = result as EditOutcome;
       const uuid = newId();
       const now = new Date();
       const createdId = await suggestions.create({
@@ -226,6 +231,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         await suggestions.removeRow(createdId);
         throw error;
       }
+      await changeSets().recordPending(articleRow, articleId, uuid, input.actor, drafts, input.note ?? null);
       await events().record({ articleId, ownerId: userId }, input.actor, [{ type: 'suggestion.made', suggestionId: uuid }]);
       return { suggestion: await recordOf(articleRow, uuid) };
     },
@@ -257,7 +263,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       // The ops are the author's change (revisions and the event's `by` name them); the editor decided.
       const author: Actor = { kind: row.by_kind, name: row.by_name };
       try {
-        outcome = await edits().apply(userId, rawArticleId, json(row.resolved_ops), {
+        // The write fulfils the suggestion's pending change set (services/change-sets recordEdit).
+        outcome = await withWrite({ accepting: row.uuid }, () => edits().apply(userId, rawArticleId, json(row.resolved_ops), {
           actor: author,
           base: json(row.base),
           within: async (trx: Knex) => {
@@ -275,7 +282,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
             }
             await suggestions.in(trx).setApplied(articleRow, row.uuid, applied);
           },
-        });
+        }));
       } catch (error) {
         // The article changed under it (a touched section, an anchor gone, a count no longer right): stale.
         if (error instanceof ApiError && error.status < 500 && error.code !== 'conflict') {
@@ -285,6 +292,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         }
         throw error;
       }
+      await changeSets().decided(articleRow, articleId, row.uuid, 'accepted');
       return {
         data: { suggestion: await recordOf(articleRow, row.uuid), outline: outcome.outline.entries() },
         etag: outlineTag(articleId, outcome.outlineRev),
@@ -313,6 +321,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (!done) throw notPending((await suggestions.statusOf(articleRow, row.uuid)) ?? row.status, anchor, articleId);
       const decidedBy = { kind: actor.kind, name: actor.name };
       await events().record({ articleId, ownerId: userId }, actor, [{ type: 'suggestion.decided', suggestionId: row.uuid, state: 'rejected', decidedBy }]);
+      await changeSets().decided(articleRow, articleId, row.uuid, 'rejected');
       return { suggestion: await recordOf(articleRow, row.uuid) };
     },
   };
