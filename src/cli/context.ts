@@ -7,6 +7,8 @@ import { Output } from './output';
 export interface GlobalOptions {
   url?: string;
   json?: boolean;
+  reason?: string;
+  run?: string;
 }
 
 /** Everything a command needs: where the server is, which key to send, and how to print. */
@@ -51,7 +53,7 @@ export function contextOf(command: Command, env: NodeJS.ProcessEnv = process.env
     config,
     profile,
     out,
-    client: new Client(url, key, () => notLoggedIn(url, config)),
+    client: new Client(url, key, () => notLoggedIn(url, config), { reason: options.reason, run: options.run ?? (env.QUIRE_RUN?.trim() || undefined) }),
     env,
   };
 }

@@ -12,6 +12,7 @@ import { registerMedia } from './commands/media';
 import { registerSearch } from './commands/search';
 import { registerSections } from './commands/sections';
 import { registerHistory } from './commands/history';
+import { registerChanges } from './commands/changes';
 
 function version(): string {
   try {
@@ -68,6 +69,8 @@ export function buildProgram(): Command {
     .version(version(), '-V, --version')
     .option('--url <url>', 'the server\'s base URL (overrides QUIRE_URL and the saved default)')
     .option('--json', 'print the server\'s JSON envelope unchanged (for scripts and agents)')
+    .option('--reason <text>', 'why you make this change (at most 500 characters): kept with the change set of every write')
+    .option('--run <id>', 'group the change sets of your writes into one run (1-100 characters; QUIRE_RUN too)')
     .exitOverride()
     .showHelpAfterError('(add --help for usage)')
     .showSuggestionAfterError()
@@ -77,6 +80,7 @@ export function buildProgram(): Command {
   registerArticles(program);
   registerSections(program);
   registerHistory(program);
+  registerChanges(program);
   registerBrief(program);
   registerNotes(program);
   registerSearch(program);

@@ -24,7 +24,7 @@ import {
   uploadedImage,
   userSummary,
 } from './records';
-import { withChangeSet } from './change-sets';
+import { authorship, authorSpans, changeList, changeOnly, reverted, withChangeSet } from './change-sets';
 
 const outline = z.array(outlineEntry).describe('Every section, in order.');
 const notesMap = z.array(noteMapEntry).describe('The notes map, in the order the notes were added.');
@@ -167,6 +167,11 @@ export const responses = {
   preview,
   grantList,
   grantRevoked,
+  changeList,
+  changeOnly,
+  reverted,
+  authorSpans,
+  authorship,
 };
 
 export type Data<K extends keyof typeof responses> = z.infer<(typeof responses)[K]>;
