@@ -265,7 +265,7 @@ describe('walkthrough: a client written from the spec', () => {
       premise: 'Methods matter.',
       notes: [{ anchor: note.anchor, kind: 'decision', title: 'Use SI units', body: 'Everywhere.', url: null, createdBy: 'agent', html: '<p>Everywhere.</p>' }],
     });
-    expect((await a.del(`/api/articles/${id}/notes/${note.anchor}`)).body.data).toEqual({ notes: [] });
+    expect((await a.del(`/api/articles/${id}/notes/${note.anchor}`)).body.data).toEqual({ notes: [], changeSet: { id: expect.any(String), anchor: expect.any(String) } });
 
     const full = (await a.get(`/api/articles/${id}`)).body.data;
     expect(full.article).toMatchObject({ id, title: 'Study', sections: 3, words: 2 + 2 + 3 });

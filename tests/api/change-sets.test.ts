@@ -311,3 +311,37 @@ describe('events out', () => {
     }
   });
 });
+
+describe('a suggestion accepted per section', () => {
+  it('applies the ops of those sections; the rest stays pending', async () => {
+    const { article, outline } = await newArticle(agent, { title: 'Per section', markdown: '# A\n\nAlpha.\n\n# B\n\nBeta.' });
+    const base = `/api/articles/${article.id}`;
+    const [a, b] = outline.map((e) => e.anchor);
+    const made = await suggester.post(`${base}/edits`, {
+      ops: [
+        { op: 'replace', section: a, markdown: '# A\n\nAlpha, better.' },
+        { op: 'replace', section: b, markdown: '# B\n\nBeta, better.' },
+      ],
+    });
+    expect(made.status).toBe(202);
+    const suggestion = made.body.data.suggestion;
+    expect((await agent.get(`${base}/changes/${made.body.data.changeSet.anchor}`)).body.data.change.sections.map((s) => s.anchor)).toEqual([a, b]);
+    expectFailure(await person.post(`${base}/suggestions/${suggestion.anchor}/accept`, { sections: ['ffffffff'] }), 404, 'not-found');
+    const res = await person.post(`${base}/suggestions/${suggestion.anchor}/accept`, { sections: [a] });
+    expect(res.status).toBe(200);
+    expect(res.body.data.suggestion.status).toBe('pending');
+    expect(res.body.data.suggestion.ops).toEqual([{ op: 'replace', section: b, markdown: '# B\n\nBeta, better.' }]);
+    expect(await sectionText(base, a)).toBe('# A\n\nAlpha, better.');
+    expect(await sectionText(base, b)).toBe('# B\n\nBeta.');
+    const accepted = (await agent.get(`${base}/changes/${res.body.data.changeSet.anchor}`)).body.data.change;
+    expect(accepted).toMatchObject({ status: 'accepted', by: { kind: 'agent', name: 'suggest bot' } });
+    expect(accepted.sections.map((s) => s.anchor)).toEqual([a]);
+    expect((await agent.get(`${base}/changes/${made.body.data.changeSet.anchor}`)).body.data.change).toMatchObject({ status: 'pending', sections: [expect.objectContaining({ anchor: b })] });
+    // The rest, accepted whole.
+    const rest = await person.post(`${base}/suggestions/${suggestion.anchor}/accept`, {});
+    expect(rest.status).toBe(200);
+    expect(rest.body.data.suggestion.status).toBe('accepted');
+    expect(await sectionText(base, b)).toBe('# B\n\nBeta, better.');
+    expect((await agent.get(`${base}/changes/${made.body.data.changeSet.anchor}`)).body.data.change.status).toBe('accepted');
+  });
+});

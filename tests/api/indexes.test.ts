@@ -50,6 +50,13 @@ const EXPECTED: Array<[table: string, name: string, columns: string[], unique: b
   ['quire_notes', 'quire_notes_article_id_uuid_uq', ['article_id', 'uuid'], true],
   // The pending suggestions of one credential, counted on every suggestion (services/suggestions).
   ['quire_suggestions', 'quire_suggestions_by_credential_status_idx', ['by_credential', 'status'], false],
+  // Change sets (CONTRACT 23): anchors, the newest page of an article, a run's, a kind's; a section's change sets.
+  ['quire_change_sets', 'quire_change_sets_article_id_uuid_uq', ['article_id', 'uuid'], true],
+  ['quire_change_sets', 'quire_change_sets_article_id_id_idx', ['article_id', 'id'], false],
+  ['quire_change_sets', 'quire_change_sets_article_id_run_id_idx', ['article_id', 'run', 'id'], false],
+  ['quire_change_sets', 'quire_change_sets_article_id_by_kind_id_idx', ['article_id', 'by_kind', 'id'], false],
+  ['quire_change_set_sections', 'quire_change_set_sections_change_set_id_idx', ['change_set_id', 'position'], false],
+  ['quire_change_set_sections', 'quire_change_set_sections_article_id_section_uuid_idx', ['article_id', 'section_uuid', 'change_set_id'], false],
   ['quire_publications', 'quire_publications_article_id_uq', ['article_id'], true],
   ['quire_publications', 'quire_publications_slug_uq', ['slug'], true],
   ['files', 'files_user_id_idx', ['user_id'], false],

@@ -188,6 +188,11 @@ export function changeSetRepository(strapi: Core.Strapi) {
       await insertSections(k, articleRowId, changeSetId, sections, 0);
     },
 
+    /** Drops some sections of a change set (a pending suggestion accepted for them). */
+    async removeSections(k: Knex, changeSetId: number, sectionUuids: string[]): Promise<void> {
+      if (sectionUuids.length) await k(parts()).where({ change_set_id: changeSetId }).whereIn('section_uuid', sectionUuids).delete();
+    },
+
     async idOf(k: Knex, articleRowId: number, uuid: string): Promise<number | undefined> {
       const row = await k(sets()).where({ article_id: articleRowId, uuid }).first('id');
       return row ? Number(row.id) : undefined;

@@ -129,3 +129,17 @@ export const authorship = z.strictObject({
   words: z.strictObject({ agent: z.number().int().min(0), human: z.number().int().min(0), editor: z.number().int().min(0) }).describe('The article\'s words by kind of writer.'),
   byName: z.array(z.strictObject({ name: z.string(), kind: kind, words: z.number().int().min(0) })).describe('By writer, most words first.'),
 });
+
+/** `POST .../suggestions/{anchor}/accept`: all of it, or the ops of some sections (the rest stays pending). */
+export const acceptSuggestionInput = withHint(
+  z.strictObject({
+    sections: z
+      .array(z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be section anchors'))
+      .min(1, 'must name at least one section')
+      .max(100, 'must name at most 100 sections')
+      .optional()
+      .describe('Accept only the operations that change these sections (anchors); the rest stays pending.'),
+    reason: reasonField,
+  }),
+  'Pass {"sections"?: [section anchors]}, or no body to accept all of it.',
+);

@@ -16,7 +16,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { ApiError, invalidArgument, notFound } from '#kernel/errors';
-import { iso, knexOf } from '#kernel/db';
+import { iso } from '#kernel/db';
 import { anchorOf, anchorsOf, newId, type AnchorScope } from '../domain/anchors';
 import type { ArticleChange } from '../domain/article-events';
 import { planRevert, replaySpans, wordCounts, wordDiff, type Author, type RevertConflict, type Span } from '../domain/change-sets';
@@ -116,8 +116,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     }));
   }
 
-  async function refOf(k: Knex, articleRow: number, uuid: string) {
-    const row = await repo.in(k).byUuid(articleRow, uuid);
+  async function refOf(k: Knex | null, articleRow: number, uuid: string) {
+    const row = k ? await repo.in(k).byUuid(articleRow, uuid) : await repo.byUuid(articleRow, uuid);
     return { id: uuid, anchor: anchorOf(uuid, row?.prev, row?.next) };
   }
 
@@ -186,7 +186,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       }
     }
     const uuid = context.newId ?? newId();
-    await r.insert(write.articleRow, { uuid, status: 'applied', by: write.actor, reason: context.reason ?? null, run: context.run ?? null, notes: null, at: write.at }, entries);
+    if (context.acceptedPart) {
+      const pendingId = await r.idOf(write.articleRow, context.acceptedPart.suggestion);
+      if (pendingId !== undefined) await r.removeSections(pendingId, context.acceptedPart.sections);
+    }
+    await r.insert(write.articleRow, { uuid, status: context.acceptedPart ? 'accepted' : 'applied', by: write.actor, reason: context.reason ?? null, run: context.run ?? null, notes: null, at: write.at }, entries);
     await emit(WEBHOOK_EVENTS.CHANGE_APPLIED, write.articleRow, write.articleId, uuid);
     return (context.changeSet = await refOf(trx, write.articleRow, uuid));
   }
@@ -215,16 +219,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const context = currentWrite();
     await repo.insert(articleRow, { uuid, status: 'pending', by: actor, reason: context.reason ?? reason ?? null, run: context.run ?? null, notes: null, at: new Date() }, entries);
     await emit(WEBHOOK_EVENTS.SUGGESTION_CREATED, articleRow, articleId, uuid);
-    return (context.changeSet = await refOf(await knexHandle(), articleRow, uuid));
+    return (context.changeSet = await refOf(null, articleRow, uuid));
   }
 
-  const knexHandle = () => knexOf(strapi);
 
   /** A suggestion decided: its change set accepted (the accept's write fills it) or rejected. */
   async function decided(articleRow: number, articleId: string, uuid: string, status: 'accepted' | 'rejected') {
     if (status === 'rejected') await repo.setStatus(articleRow, uuid, ['pending'], 'rejected');
     await emit(WEBHOOK_EVENTS.SUGGESTION_DECIDED, articleRow, articleId, uuid);
-    return (currentWrite().changeSet = await refOf(await knexHandle(), articleRow, uuid));
+    return (currentWrite().changeSet = await refOf(null, articleRow, uuid));
   }
 
   // ---- Reads ----

@@ -17,6 +17,8 @@ export interface WriteContext {
   changeSet?: { id: string; anchor: string };
   /** A suggestion's accept: the pending change set (the suggestion's id) that the write fulfils. */
   accepting?: string;
+  /** A suggestion accepted for some sections: the write is an accepted change set, and those sections leave the pending one. */
+  acceptedPart?: { suggestion: string; sections: string[] };
   /** A revert: the id its change set takes (the reverted ones name it as revertedBy). */
   newId?: string;
   /** A suggestion's dry run: the sections it would change, captured instead of written. */
