@@ -23,6 +23,8 @@ export interface Context {
   out: Output;
   client: Client;
   env: NodeJS.ProcessEnv;
+  /** The global --reason (a subcommand's own --reason, as `suggestions reject`'s, is read by the root's parser: commands fall back to this). */
+  reason?: string;
 }
 
 /**
@@ -55,6 +57,7 @@ export function contextOf(command: Command, env: NodeJS.ProcessEnv = process.env
     out,
     client: new Client(url, key, () => notLoggedIn(url, config), { reason: options.reason, run: options.run ?? (env.QUIRE_RUN?.trim() || undefined) }),
     env,
+    reason: options.reason,
   };
 }
 

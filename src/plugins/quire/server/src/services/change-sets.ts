@@ -69,6 +69,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     await strapi.db.transaction(async ({ onCommit }) => onCommit(run));
   }
 
+  /** Emits a webhook event with a change set record built in memory (the hot path: no query), once committed. */
+  async function emitRecord(event: string, articleId: string, changeSet: Record<string, unknown>) {
+    await afterCommit(() => void strapi.eventHub?.emit(event, { article: { id: articleId }, changeSet }));
+  }
+
   /** Emits a webhook event (Settings > Webhooks) with the change set as payload, once committed. */
   async function emit(event: string, articleRow: number, articleId: string, uuid: string) {
     await afterCommit(async () => {
@@ -154,7 +159,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
    */
   async function recordEdit(
     trx: Knex,
-    write: { articleRow: number; articleId: string; actor: Actor; dryRun?: boolean; coalesceSeconds?: number; changes: ArticleChange[]; before: Map<string, { title: string; text: string }>; at: Date },
+    write: { articleRow: number; articleId: string; actor: Actor; dryRun?: boolean; coalesceSeconds?: number; changes: ArticleChange[]; before: Map<string, { title: string; text: string }>; at: Date; outline?: Outline },
   ): Promise<{ id: string; anchor: string } | null> {
     const context = currentWrite();
     if (write.dryRun) {
@@ -190,9 +195,21 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const pendingId = await r.idOf(write.articleRow, context.acceptedPart.suggestion);
       if (pendingId !== undefined) await r.removeSections(pendingId, context.acceptedPart.sections);
     }
-    await r.insert(write.articleRow, { uuid, status: context.acceptedPart ? 'accepted' : 'applied', by: write.actor, reason: context.reason ?? null, run: context.run ?? null, notes: null, at: write.at }, entries);
-    await emit(WEBHOOK_EVENTS.CHANGE_APPLIED, write.articleRow, write.articleId, uuid);
-    return (context.changeSet = await refOf(trx, write.articleRow, uuid));
+    const status = context.acceptedPart ? 'accepted' : 'applied';
+    await r.insert(write.articleRow, { uuid, status, by: write.actor, reason: context.reason ?? null, run: context.run ?? null, notes: null, at: write.at }, entries);
+    const ref = (context.changeSet = await refOf(trx, write.articleRow, uuid));
+    const anchors = write.outline ? anchorsOf([...new Set([...write.outline.items.map((i) => i.uuid), ...entries.map((e) => e.sectionUuid)])]) : new Map<string, string>();
+    await emitRecord(WEBHOOK_EVENTS.CHANGE_APPLIED, write.articleId, {
+      ...ref,
+      by: write.actor,
+      reason: context.reason ?? null,
+      at: write.at.toISOString(),
+      status,
+      run: context.run ?? null,
+      sections: entries.map((e) => ({ anchor: anchors.get(e.sectionUuid) ?? e.sectionUuid, title: e.title, inserted: e.inserted, deleted: e.deleted, ...(e.moved ? { moved: true } : {}) })),
+      revertedBy: null,
+    });
+    return ref;
   }
 
   /** The hook of the Brief's writes (services/notes): a change set naming the notes (or the premise) changed. */
@@ -201,8 +218,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const uuid = newId();
     const at = new Date();
     await repo.in(trx).insert(write.articleRow, { uuid, status: 'applied', by: write.actor, reason: context.reason ?? null, run: context.run ?? null, notes: write.notes, at }, []);
-    await emit(WEBHOOK_EVENTS.CHANGE_APPLIED, write.articleRow, write.articleId, uuid);
-    return (context.changeSet = await refOf(trx, write.articleRow, uuid));
+    const ref = (context.changeSet = await refOf(trx, write.articleRow, uuid));
+    await emitRecord(WEBHOOK_EVENTS.CHANGE_APPLIED, write.articleId, { ...ref, by: write.actor, reason: context.reason ?? null, at: at.toISOString(), status: 'applied', run: context.run ?? null, sections: [], notes: write.notes, revertedBy: null });
+    return ref;
   }
 
   // ---- Suggestions: pending change sets ----

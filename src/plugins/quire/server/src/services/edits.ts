@@ -163,7 +163,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         await session.writePending();
         await session.history.flush(trx);
         // The write's change set (CONTRACT 23; services/change-sets): dry runs record none.
-        await strapi.plugin('quire').service('changeSets').recordEdit(trx, { articleRow: articleRowId, articleId: uuid, actor: options.actor, dryRun: options.dryRun, coalesceSeconds: options.coalesceSeconds, changes: session.changes, before: session.before, at: new Date() });
+        await strapi.plugin('quire').service('changeSets').recordEdit(trx, { articleRow: articleRowId, articleId: uuid, actor: options.actor, dryRun: options.dryRun, coalesceSeconds: options.coalesceSeconds, changes: session.changes, before: session.before, at: new Date(), outline: session.outline });
         const outcome = session.outcome(outlineRev);
         if (options.dryRun) throw new DryRun(outcome);
         // One article event for the request, published once the outermost transaction commits.
