@@ -36,6 +36,8 @@ export class Client {
     readonly apiKey?: string,
     /** The error for a call that needs a credential when there is none. */
     private readonly notLoggedIn: () => CliError = () => new CliError('unauthenticated', `Not logged in to ${baseUrl}.`, NOT_LOGGED_IN_NEXT),
+    /** --reason and --run: sent with every write as Quire-Reason and Quire-Run (CONTRACT 23). */
+    private readonly write: { reason?: string; run?: string } = {},
   ) {}
 
   /** `T`: the route's response data, from the server's schemas (`Data<'articlePage'>`, see render.ts). */
@@ -46,6 +48,11 @@ export class Client {
     if (options.auth !== false) {
       if (!this.apiKey) throw this.notLoggedIn();
       headers.authorization = `Bearer ${this.apiKey}`;
+    }
+    if (method !== 'GET' && path.startsWith('/articles/')) {
+      // Header values are Latin-1: a reason with other characters is sent percent-encoded (the server decodes it).
+      if (this.write.reason !== undefined) headers['quire-reason'] = /^[\x20-\x7e]*$/.test(this.write.reason) ? this.write.reason : encodeURIComponent(this.write.reason);
+      if (this.write.run !== undefined) headers['quire-run'] = this.write.run;
     }
     for (const [name, value] of Object.entries(options.headers ?? {})) if (value !== undefined) headers[name.toLowerCase()] = value;
     let body: Uint8Array | string | undefined;

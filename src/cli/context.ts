@@ -7,6 +7,8 @@ import { Output } from './output';
 export interface GlobalOptions {
   url?: string;
   json?: boolean;
+  reason?: string;
+  run?: string;
 }
 
 /** Everything a command needs: where the server is, which key to send, and how to print. */
@@ -21,6 +23,8 @@ export interface Context {
   out: Output;
   client: Client;
   env: NodeJS.ProcessEnv;
+  /** The global --reason (a subcommand's own --reason, as `suggestions reject`'s, is read by the root's parser: commands fall back to this). */
+  reason?: string;
 }
 
 /**
@@ -51,8 +55,9 @@ export function contextOf(command: Command, env: NodeJS.ProcessEnv = process.env
     config,
     profile,
     out,
-    client: new Client(url, key, () => notLoggedIn(url, config)),
+    client: new Client(url, key, () => notLoggedIn(url, config), { reason: options.reason, run: options.run ?? (env.QUIRE_RUN?.trim() || undefined) }),
     env,
+    reason: options.reason,
   };
 }
 

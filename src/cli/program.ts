@@ -13,6 +13,7 @@ import { registerSearch } from './commands/search';
 import { registerSections } from './commands/sections';
 import { registerHistory } from './commands/history';
 import { registerThreads } from './commands/threads';
+import { registerChanges } from './commands/changes';
 
 function version(): string {
   try {
@@ -69,6 +70,8 @@ export function buildProgram(): Command {
     .version(version(), '-V, --version')
     .option('--url <url>', 'the server\'s base URL (overrides QUIRE_URL and the saved default)')
     .option('--json', 'print the server\'s JSON envelope unchanged (for scripts and agents)')
+    .option('--reason <text>', 'why you make this change (at most 500 characters): kept with the change set of every write')
+    .option('--run <id>', 'group the change sets of your writes into one run (1-100 characters; QUIRE_RUN too)')
     .exitOverride()
     .showHelpAfterError('(add --help for usage)')
     .showSuggestionAfterError()
@@ -79,6 +82,7 @@ export function buildProgram(): Command {
   registerSections(program);
   registerHistory(program);
   registerThreads(program);
+  registerChanges(program);
   registerBrief(program);
   registerNotes(program);
   registerSearch(program);

@@ -257,7 +257,7 @@ describe('walkthrough: a client written from the spec', () => {
     const deleted = await a.del(`/api/articles/${id}/sections/${background}`);
     expect(deleted.body.data.outline.map((e) => e.title)).toEqual(['Draft', 'Results', 'Method']);
 
-    expect((await a.patch(`/api/articles/${id}/brief`, { premise: 'Methods matter.' })).body.data).toEqual({ premise: 'Methods matter.' });
+    expect((await a.patch(`/api/articles/${id}/brief`, { premise: 'Methods matter.' })).body.data).toEqual({ premise: 'Methods matter.', changeSet: { id: expect.any(String), anchor: expect.any(String) } });
     const note = (await a.post(`/api/articles/${id}/notes`, { kind: 'decision', title: 'Use SI units' })).body.data.note;
     await a.patch(`/api/articles/${id}/notes/${note.anchor}`, { body: 'Everywhere.' });
     const brief = (await a.get(`/api/articles/${id}/brief`)).body.data;
@@ -265,7 +265,7 @@ describe('walkthrough: a client written from the spec', () => {
       premise: 'Methods matter.',
       notes: [{ anchor: note.anchor, kind: 'decision', title: 'Use SI units', body: 'Everywhere.', url: null, createdBy: 'agent', html: '<p>Everywhere.</p>' }],
     });
-    expect((await a.del(`/api/articles/${id}/notes/${note.anchor}`)).body.data).toEqual({ notes: [] });
+    expect((await a.del(`/api/articles/${id}/notes/${note.anchor}`)).body.data).toEqual({ notes: [], changeSet: { id: expect.any(String), anchor: expect.any(String) } });
 
     const full = (await a.get(`/api/articles/${id}`)).body.data;
     expect(full.article).toMatchObject({ id, title: 'Study', sections: 3, words: 2 + 2 + 3 });

@@ -55,6 +55,13 @@ const EXPECTED: Array<[table: string, name: string, columns: string[], unique: b
   ['quire_threads', 'quire_threads_article_id_section_id_idx', ['article_id', 'section_id'], false],
   ['quire_thread_comments', 'quire_thread_comments_thread_id_idx', ['thread_id'], false],
   ['quire_thread_comments', 'quire_thread_comments_uuid_uq', ['uuid'], true],
+  // Change sets (CONTRACT 23): anchors, the newest page of an article, a run's, a kind's; a section's change sets.
+  ['quire_change_sets', 'quire_change_sets_article_id_uuid_uq', ['article_id', 'uuid'], true],
+  ['quire_change_sets', 'quire_change_sets_article_id_id_idx', ['article_id', 'id'], false],
+  ['quire_change_sets', 'quire_change_sets_article_id_run_id_idx', ['article_id', 'run', 'id'], false],
+  ['quire_change_sets', 'quire_change_sets_article_id_by_kind_id_idx', ['article_id', 'by_kind', 'id'], false],
+  ['quire_change_set_sections', 'quire_change_set_sections_change_set_id_idx', ['change_set_id', 'position'], false],
+  ['quire_change_set_sections', 'quire_change_set_sections_article_id_section_uuid_idx', ['article_id', 'section_uuid', 'change_set_id'], false],
   ['quire_publications', 'quire_publications_article_id_uq', ['article_id'], true],
   ['quire_publications', 'quire_publications_slug_uq', ['slug'], true],
   ['files', 'files_user_id_idx', ['user_id'], false],

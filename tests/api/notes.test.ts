@@ -37,7 +37,7 @@ describe('POST /api/articles/{id}/notes', () => {
       url: 'https://example.com/paper',
     });
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body.data).sort()).toEqual(['note', 'notes']);
+    expect(Object.keys(res.body.data).sort()).toEqual(['changeSet', 'note', 'notes']);
     const { note } = res.body.data;
     expect(Object.keys(note).sort()).toEqual(NOTE_KEYS);
     expect(note).toEqual({
@@ -132,7 +132,7 @@ describe('PATCH /api/articles/{id}/notes/{nid}', () => {
 
     const kind = await a.patch(path, { kind: 'decision' });
     expect(kind.status).toBe(200);
-    expect(Object.keys(kind.body.data).sort()).toEqual(['note', 'notes']);
+    expect(Object.keys(kind.body.data).sort()).toEqual(['changeSet', 'note', 'notes']);
     expect(kind.body.data.note).toEqual({ ...created, kind: 'decision' });
     expect(kind.body.data.notes).toEqual([{ anchor: created.anchor, kind: 'decision', title: 'Old', url: 'http://example.com/' }]);
 
@@ -180,7 +180,7 @@ describe('DELETE /api/articles/{id}/notes/{nid}', () => {
     const { id, notes } = await withNotes(3);
     const res = await a.del(`/api/articles/${id}/notes/${notes[1].anchor}`);
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ notes: [notes[0], notes[2]].map((n) => ({ anchor: n.anchor, kind: n.kind, title: n.title, url: n.url })) });
+    expect(res.body.data).toEqual({ notes: [notes[0], notes[2]].map((n) => ({ anchor: n.anchor, kind: n.kind, title: n.title, url: n.url })), changeSet: { id: expect.any(String), anchor: expect.any(String) } });
     expectFailure(await a.get(`/api/articles/${id}/notes/${notes[1].anchor}`), 404, 'not-found');
     expectFailure(await a.del(`/api/articles/${id}/notes/${notes[1].anchor}`), 404, 'not-found');
   });
@@ -210,9 +210,9 @@ describe('the brief', () => {
     expect((await a.get(path)).body.data).toEqual({ premise: 'First.', notes: [] });
     const set = await a.patch(path, { premise: 'Second.' });
     expect(set.status).toBe(200);
-    expect(set.body).toEqual({ success: true, data: { premise: 'Second.' } });
+    expect(set.body).toEqual({ success: true, data: { premise: 'Second.', changeSet: { id: expect.any(String), anchor: expect.any(String) } } });
     for (const premise of [null, '']) {
-      expect((await a.patch(path, { premise })).body.data).toEqual({ premise: null });
+      expect((await a.patch(path, { premise })).body.data).toEqual({ premise: null, changeSet: { id: expect.any(String), anchor: expect.any(String) } });
       expect((await a.get(path)).body.data.premise).toBeNull();
       await a.patch(path, { premise: 'again' });
     }

@@ -24,7 +24,7 @@ describe('POST /api/articles/{id}/sections', () => {
     const { article } = await newArticle(a, { title: 'T', markdown: sectionsDoc(2) });
     const res = await a.post(`/api/articles/${article.id}/sections`, { markdown: '## New one\n\nText.\n\n## New two\n\n> # quoted\n' });
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body.data).sort()).toEqual(['added', 'outline']);
+    expect(Object.keys(res.body.data).sort()).toEqual(['added', 'changeSet', 'outline']);
     expect(res.body.data.added.map((e) => [e.level, e.title, e.source])).toEqual([
       [2, 'New one', 'markdown'],
       [2, 'New two', 'markdown'],
@@ -181,7 +181,7 @@ describe('PATCH /api/articles/{id}/sections/{sid}', () => {
     const old = (await a.get(`/api/articles/${article.id}/sections/${outline[1].anchor}`)).body.data.section;
     const res = await a.patch(`/api/articles/${article.id}/sections/${outline[1].anchor}`, { markdown: '## New\n\nOne.\n\n### Sub\n\nTwo.' });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body.data).sort()).toEqual(['outline', 'updated']);
+    expect(Object.keys(res.body.data).sort()).toEqual(['changeSet', 'outline', 'updated']);
     expect(res.body.data.updated.map((e) => [e.level, e.title])).toEqual([
       [2, 'New'],
       [3, 'Sub'],
@@ -242,7 +242,7 @@ describe('POST /api/articles/{id}/sections/{sid}/move', () => {
     const before = await storedRows(article.id);
     const res = await a.post(`/api/articles/${article.id}/sections/${s1}/move`, { after: s3 });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body.data)).toEqual(['outline']);
+    expect(Object.keys(res.body.data)).toEqual(['outline', 'changeSet']);
     expect(titles(res.body.data.outline)).toEqual(['S2', 'S3', 'S1', 'S4']);
     const moved = (await a.get(`/api/articles/${article.id}/sections/${s1}`)).body.data.section.id;
     const now = await storedRows(article.id);
@@ -294,7 +294,7 @@ describe('DELETE /api/articles/{id}/sections/{sid}', () => {
     const { article, outline } = await newArticle(a, { title: 'T', markdown: sectionsDoc(3) });
     const res = await a.del(`/api/articles/${article.id}/sections/${outline[1].anchor}`);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body.data)).toEqual(['outline']);
+    expect(Object.keys(res.body.data)).toEqual(['outline', 'changeSet']);
     expect(titles(res.body.data.outline)).toEqual(['S1', 'S3']);
     expectFailure(await a.get(`/api/articles/${article.id}/sections/${outline[1].anchor}`), 404, 'not-found');
   });

@@ -17,8 +17,11 @@ import { DOCS, shellBlocks, type ShellBlock } from '../helpers/docs';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
+/** The commands that run something: those without subcommands, and those with an action of their own besides (`quire changes [article]`). */
 function leaves(command: Command): Command[] {
-  return command.commands.length ? command.commands.flatMap(leaves) : [command];
+  if (!command.commands.length) return [command];
+  const own = command.parent && (command as unknown as { _actionHandler?: unknown })._actionHandler ? [command] : [];
+  return [...own, ...command.commands.flatMap(leaves)];
 }
 
 function helpOf(command: Command): string {

@@ -36,6 +36,8 @@ it('every tool of the catalog has a name of CONTRACT 16 (or 24) and a descriptio
   expect(TOOL_SPECS.map((t) => t.name).sort()).toEqual(
     ['add_note', 'add_sections', 'create_article', 'delete_note', 'delete_section', 'edit_article', 'get_article', 'get_brief', 'get_outline', 'get_presence', 'get_section', 'import_article',
       'list_articles', 'list_revisions', 'move_section', 'publish_article', 'replace_section', 'restore_revision', 'search', 'set_premise', 'suggest_edits', 'unfurl', 'update_note',
+      // CONTRACT 23
+      'list_changes', 'get_change', 'revert_change', 'list_suggestions', 'get_suggestion',
       // CONTRACT 24
       'list_threads', 'get_thread', 'create_thread', 'reply_thread', 'resolve_thread'].sort(),
   );

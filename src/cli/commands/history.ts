@@ -212,7 +212,7 @@ export function registerHistory(program: Command) {
     .action(
       act(async (ctx, id: string, anchor: string, options: { reason?: string }) => {
         const res = await ctx.client.call<Data<'suggestionOnly'>>('POST', `/articles/${seg(id)}/suggestions/${seg(anchor)}/reject`, {
-          body: options.reason !== undefined ? { reason: options.reason } : {},
+          body: (options.reason ?? ctx.reason) !== undefined ? { reason: options.reason ?? ctx.reason } : {},
         });
         ctx.out.result(res, () => `Rejected ${anchor}.${res.envelope.data.suggestion.reason ? ` Reason: ${res.envelope.data.suggestion.reason}` : ''}`);
       }),

@@ -77,6 +77,18 @@ export interface PrepareStage {
   run(params: Record<string, string>, caller: Caller | null, strapi: Core.Strapi): Promise<void>;
 }
 
+/**
+ * A declared stage around the handler, after parsing and the access rules, over HTTP and
+ * in-process alike (kernel/routes/dispatch.ts): it may run the handler inside a context of its
+ * own and add to what the handler answers (a plugin records why a write was made and names the
+ * change set it made).
+ */
+export interface AroundStage {
+  /** What it does, in a few words (for readers of the route). */
+  readonly name: string;
+  run(input: RuleInput, next: () => Promise<unknown>): Promise<unknown>;
+}
+
 export interface RouteSpec {
   method: Method;
   /** As served, Koa style: '/api/articles/:id', '/webhook/:processInstanceId/:workflowId'. */
@@ -95,6 +107,8 @@ export interface RouteSpec {
   rules?: readonly AccessRule[];
   /** Stages on the raw input before it is parsed (after authentication), in order. */
   prepare?: readonly PrepareStage[];
+  /** Stages around the handler (after parsing and the rules), outermost first. */
+  around?: readonly AroundStage[];
   /**
    * Refuse, before authenticating, a request whose `Origin` header is neither PUBLIC_URL's origin
    * nor one of CORS_ORIGINS: 403 `permission-denied` (kernel/origins.ts; the MCP endpoint, against

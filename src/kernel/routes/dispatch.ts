@@ -7,7 +7,8 @@
  * 2. parse: path parameters (once), query, body and the declared headers with the route's
  *    schemas; the first problem is a 400 naming the field;
  * 3. `rules`: the route's access rules;
- * 4. the handler (on a suggestible route, `suggest` for a `suggest` credential's call).
+ * 4. the handler (on a suggestible route, `suggest` for a `suggest` credential's call), inside
+ *    the route's `around` stages, outermost first.
  * Errors are thrown (ApiError); each door answers them its own way. The doors are thin: the Koa
  * adapter (handle.ts: the raw input from the request, the envelope written once) and the
  * in-process door (`invoke`, below: what MCP's tools/call runs).
@@ -162,7 +163,10 @@ export async function dispatch<R extends AnyRoute>(
   context: DispatchContext = {},
 ): Promise<Dispatched<DataOf<R>>> {
   const raw = await prepare(route, input, caller, context.strapi);
-  const result = await runHandler(route, handler, parseRequest(route, raw, caller), context.ctx);
+  const parsed = parseRequest(route, raw, caller);
+  const call = () => runHandler(route, handler, parsed, context.ctx);
+  const around = (route.around ?? []).reduceRight<() => Promise<unknown>>((next, stage) => () => stage.run(parsed as unknown as RuleInput, next), call);
+  const result = await around();
   if (result instanceof Reply) return { status: result.status, data: result.status === 304 ? undefined : (result.data as DataOf<R>), headers: result.headers };
   return { status: successStatus(route), data: result as DataOf<R>, headers: {} };
 }

@@ -31,4 +31,6 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   mountRootRoutes(strapi, 'quire', routes);
   // The live canvas's WebSocket (/quire/live) on Strapi's own HTTP server.
   getService(strapi, 'live').start();
+  // Change set events an operator can pick in Settings > Webhooks (CONTRACT 23).
+  getService(strapi, 'changeSets').registerWebhookEvents();
 };

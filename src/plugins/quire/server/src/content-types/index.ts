@@ -1,4 +1,6 @@
 import apiKey from './api-key/schema.json';
+import changeSet from './change-set/schema.json';
+import changeSetSection from './change-set-section/schema.json';
 import article from './article/schema.json';
 import cliLogin from './cli-login/schema.json';
 import note from './note/schema.json';
@@ -34,4 +36,6 @@ export default {
   'live-state': { schema: liveState },
   thread: { schema: thread },
   'thread-comment': { schema: threadComment },
+  'change-set': { schema: changeSet },
+  'change-set-section': { schema: changeSetSection },
 };

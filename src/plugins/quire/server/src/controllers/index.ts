@@ -1,5 +1,6 @@
 import adminArticles from './admin-articles';
 import adminCanvas from './admin-canvas';
+import changes from './changes';
 import articles from './articles';
 import cliLogin from './cli-login';
 import cliLoginPage from './cli-login-page';
@@ -24,6 +25,7 @@ export default {
   adminArticles,
   adminCanvas,
   articles,
+  changes,
   cliLogin,
   cliLoginPage,
   edits,

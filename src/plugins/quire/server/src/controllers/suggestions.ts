@@ -13,8 +13,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     create: { apply: suggest, suggest },
     list: ({ params, query, caller }) => suggestions().list(caller.userId, params.id, query.status),
     get: ({ params, caller }) => suggestions().get(caller.userId, params.id, params.anchor),
-    accept: async ({ params, caller }) => {
-      const { data, etag } = await suggestions().accept(caller.userId, params.id, params.anchor, await actorOf(strapi, caller));
+    accept: async ({ params, body, caller }) => {
+      const { data, etag } = await suggestions().accept(caller.userId, params.id, params.anchor, await actorOf(strapi, caller), body?.sections);
       return reply(200, data, { ETag: etag });
     },
     reject: async ({ params, body, caller }) => suggestions().reject(caller.userId, params.id, params.anchor, body.reason, await actorOf(strapi, caller)),

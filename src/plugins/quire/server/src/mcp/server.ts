@@ -118,7 +118,7 @@ export function toolset(tools: readonly Tool[]): Toolset {
  * read as tools.
  */
 export async function callTool(strapi: Core.Strapi, tools: Toolset, tool: Tool, args: Record<string, unknown>, caller: Caller): Promise<CallToolResult> {
-  const { route, placement, pathParams } = routeFor(tool, args ?? {});
+  const { route, placement, pathParams, headerNames } = routeFor(tool, args ?? {});
   const params: Record<string, string> = {};
   const query: Record<string, string> = {};
   const body: Record<string, unknown> = {};
@@ -130,7 +130,7 @@ export async function callTool(strapi: Core.Strapi, tools: Toolset, tool: Tool, 
     // Path, query and headers are text over HTTP too; the route's schemas parse them from text.
     if (where === 'params') params[name] = String(value);
     else if (where === 'query') query[name] = String(value);
-    else if (where === 'header') headers[name.replace(/[A-Z]/g, (c) => `-${c}`).toLowerCase()] = String(value);
+    else if (where === 'header') headers[(headerNames[name] ?? name).toLowerCase()] = String(value);
     else body[name] = value;
   }
   const missing = pathParams.find((name) => params[name] === undefined);

@@ -213,6 +213,42 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
     description: 'Marks a thread resolved once what it asked is done (it stays listed with status resolved). Returns the thread.',
   },
   {
+    name: 'list_suggestions',
+    route: 'GET /api/articles/:id/suggestions',
+    title: 'List suggestions',
+    description:
+      'Lists an article\'s suggestions, newest first (status: pending, accepted, rejected or stale), with who made them, the dry run of their ops and, for a rejected one, the reviewer\'s reason. ' +
+      'Check it after suggesting to learn whether your suggestion was accepted or why it was rejected.',
+  },
+  {
+    name: 'get_suggestion',
+    route: 'GET /api/articles/:id/suggestions/:anchor',
+    title: 'Read a suggestion',
+    description: 'Returns one suggestion (its anchor from suggest_edits or list_suggestions): status, ops, dry-run results, who decided and the reason of a rejection.',
+  },
+  {
+    name: 'list_changes',
+    route: 'GET /api/articles/:id/changes',
+    title: 'List change sets',
+    description:
+      'Lists an article\'s change sets, newest first: every write (yours, people\'s, other agents\') with who, why (reason), when, status and the sections it changed (words inserted and deleted). ' +
+      'Filter by since (an anchor or ISO time), by (agent, human, editor), run, section; page with cursor. Use it to see what changed since you last read.',
+  },
+  {
+    name: 'get_change',
+    route: 'GET /api/articles/:id/changes/:anchor',
+    title: 'Read a change set',
+    description: 'Returns one change set with a word-level diff per section ({op: "=", "+" or "-", text}): what it inserted and deleted.',
+  },
+  {
+    name: 'revert_change',
+    route: ['POST /api/articles/:id/changes/:anchor/revert', 'POST /api/articles/:id/changes/revert'],
+    title: 'Revert a change set or a run',
+    description:
+      'Undoes one change set (anchor) or every change set of a run (run) in the text as it is now: what it inserted is removed, what it deleted put back; what others wrote since stays. ' +
+      'Passages changed since are left and listed as conflicts. dryRun: true shows the result without writing. Say why in reason.',
+  },
+  {
     name: 'publish_article',
     route: 'POST /api/articles/:id/publish',
     title: 'Publish',
@@ -242,6 +278,8 @@ export interface ToolRoute {
   placement: Record<string, 'params' | 'query' | 'body' | 'header'>;
   /** The path parameters it needs (all given: this route is the one called). */
   pathParams: string[];
+  /** The header each `header` argument is sent as (ifMatch: If-Match, run: Quire-Run). */
+  headerNames: Record<string, string>;
 }
 
 export interface Tool {
@@ -287,13 +325,16 @@ function outputSchemaOf(routes: readonly AnyRoute[]): Tool['outputSchema'] {
   return { type: 'object', ...json } as Tool['outputSchema'];
 }
 
-/** The argument name of a request header: `If-Match` -> `ifMatch`. */
-export const headerArgument = (header: string) => header.replace(/-(\w)/g, (_m, c: string) => c.toUpperCase()).replace(/^\w/, (c) => c.toLowerCase());
+/** Headers a route declares that a tool takes as arguments: If-Match as ifMatch, Quire-Run as run (CONTRACT 23). */
+const OFFERED_HEADERS: Record<string, string> = { 'if-match': 'ifMatch', 'quire-run': 'run' };
 
-/** The conditional-write header a route declares becomes an argument (If-Match). */
-function offeredHeaders(route: AnyRoute): Record<string, string> {
-  const offered: Record<string, string> = {};
-  for (const [name, spec] of Object.entries(route.headers ?? {})) if (/^if-match$/i.test(name)) offered['If-Match'] = typeof spec === 'string' ? spec : spec.description;
+/** The headers a route declares that become arguments (argument name -> header and description). */
+function offeredHeaders(route: AnyRoute): Record<string, { header: string; description: string }> {
+  const offered: Record<string, { header: string; description: string }> = {};
+  for (const [name, spec] of Object.entries(route.headers ?? {})) {
+    const argument = OFFERED_HEADERS[name.toLowerCase()];
+    if (argument) offered[argument] = { header: name, description: typeof spec === 'string' ? spec : spec.description };
+  }
   return offered;
 }
 
@@ -302,6 +343,7 @@ function routeArguments(toolName: string, route: AnyRoute) {
   const properties: Record<string, JsonSchema> = {};
   const required = new Set<string>();
   const placement: ToolRoute['placement'] = {};
+  const headerNames: Record<string, string> = {};
   const add = (part: 'params' | 'query' | 'body', schema: z.ZodType | undefined) => {
     if (!schema) return;
     const json = jsonSchemaOf(schema);
@@ -316,17 +358,17 @@ function routeArguments(toolName: string, route: AnyRoute) {
   add('params', route.params);
   add('query', isZod(route.query) ? route.query : undefined);
   add('body', isZod(route.body) ? route.body : undefined);
-  for (const [header, description] of Object.entries(offeredHeaders(route))) {
-    const name = headerArgument(header);
-    // A body that takes the same thing itself (POST .../edits has `ifMatch`) keeps it there.
+  for (const [name, { header, description }] of Object.entries(offeredHeaders(route))) {
+    // A body that takes the same thing itself (POST .../edits has `ifMatch`, a run revert `run`) keeps it there.
     if (placement[name]) continue;
     placement[name] = 'header';
+    headerNames[name] = header;
     properties[name] = { type: 'string', description };
   }
   // Path parameters are described for people reading paths; say what they are for a model.
   if (placement.id === 'params') properties.id = { ...properties.id, description: 'The article\'s id (or a unique prefix of it).' };
   const pathParams = [...route.path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]);
-  return { properties, required, toolRoute: { route, placement, pathParams } };
+  return { properties, required, toolRoute: { route, placement, pathParams, headerNames } };
 }
 
 /** Builds a tool from its declared routes: their arguments merged; required only where every route requires it. */

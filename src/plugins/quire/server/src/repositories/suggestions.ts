@@ -29,6 +29,12 @@ export function suggestionRepository(strapi: Core.Strapi) {
         return k(table()).where({ article_id: articleRowId, status: 'accepted' }).whereNotNull('applied').select('applied', 'decided_by_kind', 'decided_by_name');
       },
 
+      /** A pending suggestion narrowed to the ops left once some were accepted (per section); false when it is no longer pending. */
+      async narrow(k: Knex, articleRowId: number, uuid: string, rest: { ops: unknown[]; resolvedOps: unknown[]; base: Record<string, number> }): Promise<boolean> {
+        const changes = { ops: JSON.stringify(rest.ops), resolved_ops: JSON.stringify(rest.resolvedOps), base: JSON.stringify(rest.base), updated_at: new Date() };
+        return (await k(table()).where({ article_id: articleRowId, uuid, status: 'pending' }).update(changes)) > 0;
+      },
+
       /** Every suggestion id of an article (for anchors). */
       async ids(k: Knex, articleRowId: number): Promise<string[]> {
         return (await k(table()).where({ article_id: articleRowId }).select('uuid')).map((r) => r.uuid as string);

@@ -1,6 +1,7 @@
 import { adminRouter, contentApiRouter, routeList } from '#kernel/routes';
 import { adminArticleRoutes, adminCanvasRoutes } from './admin';
 import { articleRoutes } from './articles';
+import { changeRoutes } from './changes';
 import { cliLoginRoutes } from './cli-login';
 import { editRoutes } from './edits';
 import { historyRoutes } from './history';
@@ -28,6 +29,7 @@ export const routes = routeList(
   historyRoutes,
   suggestionRoutes,
   threadRoutes,
+  changeRoutes,
   noteRoutes,
   presenceRoutes,
   cliLoginRoutes,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { empty, routeGroup, type RouteSpec } from '#kernel/routes';
-import { fullArticleId } from './stages';
+import { fullArticleId, writeContextStage } from './stages';
+import { WRITE_HEADERS } from '../schemas/change-sets';
 
 /** The credentials of a user: an API key, an OAuth access token, a users-permissions JWT (Bearer), or the session cookie. */
 export const USER_CREDENTIALS = ['api-key', 'oauth', 'jwt', 'session'] as const;
@@ -31,8 +32,24 @@ function withSuggestionLimits<T extends Record<string, RouteSpec>>(specs: T): T 
   return out as T;
 }
 
+/**
+ * Every write to an article takes the writer's reason and run as headers (CONTRACT 23,
+ * schemas/change-sets WRITE_HEADERS): checked by the route's pipeline, read by
+ * the declared stage around its handler (routes/stages.ts writeContextStage).
+ */
+function withChangeHeaders<T extends Record<string, RouteSpec>>(specs: T): T {
+  const out: Record<string, RouteSpec> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    out[name] =
+      spec.method !== 'GET' && spec.path.startsWith('/api/articles/:id/')
+        ? { ...spec, headers: { ...(spec.headers ?? {}), ...WRITE_HEADERS }, around: [writeContextStage, ...(spec.around ?? [])] }
+        : spec;
+  }
+  return out as T;
+}
+
 /** Quire's routes take the user's credential unless they say otherwise (see kernel/routes.ts). */
-export const route: typeof group = (controller, tag, specs) => group(controller, tag, withSuggestionLimits(withShortArticleIds(specs)));
+export const route: typeof group = (controller, tag, specs) => group(controller, tag, withChangeHeaders(withSuggestionLimits(withShortArticleIds(specs))));
 
 /**
  * An id or anchor in a path: letters, digits, `-` and `_`. Anything else (`..`, `/`, `%2F`) is

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { listSuggestionsQuery, rejectSuggestionInput, suggestInput } from '../schemas/inputs';
 import { suggestionAccepted, suggestionList, suggestionOnly } from '../schemas/responses';
+import { acceptSuggestionInput } from '../schemas/change-sets';
 import { articleId, articleParams, pathSegment, route, WORKER_ERRORS } from './route';
 
 export const suggestionParams = z.object({ id: articleId, anchor: pathSegment('a suggestion anchor').describe('A suggestion\'s anchor: a unique prefix of its id.') });
@@ -38,8 +39,9 @@ export const suggestionRoutes = route('suggestions', 'Suggestions', {
     path: '/api/articles/:id/suggestions/:anchor/accept',
     summary: 'Accept a suggestion: apply its ops atomically',
     description:
-      'On the revisions it was made against: if a section it touches has changed since, 412 precondition-failed and the suggestion becomes stale. Needs a write credential (a suggest key gets 403).',
+      'On the revisions it was made against: if a section it touches has changed since, 412 precondition-failed and the suggestion becomes stale. With sections, only the operations that change those sections are applied and the rest stays pending. Needs a write credential (a suggest key gets 403).',
     params: suggestionParams,
+    body: acceptSuggestionInput,
     responses: { 200: suggestionAccepted },
     responseHeaders: { ETag: 'The outline\'s ETag after the edits.' },
     errors: [...WORKER_ERRORS, 'precondition-failed', 'conflict'],

@@ -10,6 +10,9 @@ import { describeIssue, rule, withHint, type HintContext } from '#kernel/parse';
 import { DEFAULT_DEVICE_NAME, DEVICE_NAME_MAX } from '../domain/device-login';
 import { MAX_QUERY_LENGTH } from '../domain/search';
 import { KEY_SCOPES, NOTE_KINDS } from './records';
+import { REASON_MAX, reasonField } from './change-sets';
+
+const REASON_NEXT = `Pass reason as a string of at most ${REASON_MAX} characters saying why, or leave it out.`;
 
 /** An ISO-8601 date and time with a zone (Z or an offset). */
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i;
@@ -132,6 +135,7 @@ export const addSectionsInput = withHint(
       markdown: markdownField,
       after: anchorField,
       before: anchorField,
+      reason: reasonField,
     })
     .refine(
       (v) => v.after === undefined || v.before === undefined,
@@ -143,7 +147,7 @@ export const addSectionsInput = withHint(
 const MOVE_NEXT = 'Pass exactly one of "after" or "before": the anchor of another section.';
 export const moveSectionInput = withHint(
   z
-    .strictObject({ after: anchorField, before: anchorField })
+    .strictObject({ after: anchorField, before: anchorField, reason: reasonField })
     .refine((v) => v.after === undefined || v.before === undefined, rule('after and before were both given; pass exactly one.', MOVE_NEXT))
     .refine((v) => v.after !== undefined || v.before !== undefined, rule('after or before is required.', MOVE_NEXT)),
   (_field, { params }) => anchorNext(params),
@@ -156,6 +160,7 @@ export const replaceSectionInput = withHint(
     .strictObject({
       markdown: markdownField.optional(),
       html: htmlText.optional(),
+      reason: reasonField,
     })
     .refine((v) => v.markdown === undefined || v.html === undefined, rule('markdown and html were both given; pass one of them.', REPLACE_NEXT))
     .refine((v) => v.markdown !== undefined || v.html !== undefined, rule('markdown or html is required.', REPLACE_NEXT))
@@ -163,7 +168,7 @@ export const replaceSectionInput = withHint(
   splitHint((field) => (field === 'html' ? 'Pass the section as an HTML string in "html".' : MARKDOWN_NEXT)),
 );
 
-export const patchBriefInput = withHint(z.strictObject({ premise: premiseField }), 'Pass premise as a string, or null (or "") to clear it.');
+export const patchBriefInput = withHint(z.strictObject({ premise: premiseField, reason: reasonField }), 'Pass premise as a string, or null (or "") to clear it.');
 
 const noteNext = (field: string) =>
   ({
@@ -179,6 +184,7 @@ export const createNoteInput = z.strictObject({
   title: noteTitle,
   body: noteBody.optional(),
   url: noteUrl.optional(),
+  reason: reasonField,
 });
 withHint(createNoteInput, noteNext);
 
@@ -189,9 +195,10 @@ export const patchNoteInput = withHint(
       title: noteTitle.optional(),
       body: noteBody.optional(),
       url: noteUrl.optional(),
+      reason: reasonField,
     })
     .refine(
-      (v) => Object.values(v).some((value) => value !== undefined),
+      (v) => Object.entries(v).some(([field, value]) => field !== 'reason' && value !== undefined),
       rule('Nothing to change: pass at least one of kind, title, body, url.', 'Pass the fields to change.'),
     ),
   noteNext,
@@ -433,20 +440,21 @@ export const editsInput = withHint(
     ops: opsField,
     dryRun: z.boolean().optional().describe('true: check and answer with diffs, write nothing.'),
     ifMatch: z.string().min(1, 'must not be empty').optional().describe('The outline\'s ETag (as the If-Match header).'),
+    reason: reasonField,
   }),
-  (field) => (field === 'ops' ? `Pass "ops": a list of 1 to ${MAX_EDIT_OPS} operations.` : field === 'dryRun' ? 'Pass dryRun as true or false.' : 'Pass ifMatch as the outline\'s ETag.'),
+  (field) => (field === 'reason' ? REASON_NEXT : field === 'ops' ? `Pass "ops": a list of 1 to ${MAX_EDIT_OPS} operations.` : field === 'dryRun' ? 'Pass dryRun as true or false.' : 'Pass ifMatch as the outline\'s ETag.'),
 );
 
 /** `POST .../suggestions`: ops as for edits, and a note for the reviewer. */
 export const suggestInput = withHint(
-  z.strictObject({ ops: opsField, note: z.string().max(2_000, 'must be at most 2,000 characters').nullish().transform((v) => v ?? null) }),
-  (field) => (field === 'note' ? 'Pass note as a short string for the reviewer.' : `Pass "ops": a list of 1 to ${MAX_EDIT_OPS} operations.`),
+  z.strictObject({ ops: opsField, note: z.string().max(2_000, 'must be at most 2,000 characters').nullish().transform((v) => v ?? null), reason: reasonField }),
+  (field) => (field === 'reason' ? REASON_NEXT : field === 'note' ? 'Pass note as a short string for the reviewer.' : `Pass "ops": a list of 1 to ${MAX_EDIT_OPS} operations.`),
 );
 
 /** `POST .../trash/{anchor}/restore`: where the section goes back (the end when neither is given). */
 export const restoreFromTrashInput = withHint(
   z
-    .strictObject({ after: anchorField, before: anchorField })
+    .strictObject({ after: anchorField, before: anchorField, reason: reasonField })
     .refine((v) => v.after === undefined || v.before === undefined, rule('after and before were both given; pass at most one.', 'Pass "after" or "before", or neither to append at the end.')),
   (_field, { params }) => anchorNext(params),
 );

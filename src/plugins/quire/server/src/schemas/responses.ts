@@ -24,6 +24,7 @@ import {
   uploadedImage,
   userSummary,
 } from './records';
+import { authorship, authorSpans, changeList, changeOnly, reverted, withChangeSet } from './change-sets';
 
 const outline = z.array(outlineEntry).describe('Every section, in order.');
 const notesMap = z.array(noteMapEntry).describe('The notes map, in the order the notes were added.');
@@ -41,26 +42,26 @@ export const articleFull = z.strictObject({
 });
 export const articleOnly = z.strictObject({ article: articleRecord });
 export const articleDeleted = deletedId('article');
-export const outlineOnly = z.strictObject({ outline });
+export const outlineOnly = z.strictObject({ outline, ...withChangeSet });
 
 // Sections
-export const sectionsAdded = z.strictObject({ added: z.array(outlineEntry).describe('The new sections.'), outline });
+export const sectionsAdded = z.strictObject({ added: z.array(outlineEntry).describe('The new sections.'), outline, ...withChangeSet });
 export const sectionOnly = z.strictObject({ section: sectionRecord });
-export const sectionReplaced = z.strictObject({ updated: z.array(outlineEntry).describe('The sections that took its place.'), outline });
+export const sectionReplaced = z.strictObject({ updated: z.array(outlineEntry).describe('The sections that took its place.'), outline, ...withChangeSet });
 
 // Atomic edits, history, trash, suggestions
-export const editsApplied = z.strictObject({ results: z.array(editResult).describe('One per operation, in order.'), outline });
+export const editsApplied = z.strictObject({ results: z.array(editResult).describe('One per operation, in order.'), outline, ...withChangeSet });
 export const revisionList = z.strictObject({ revisions: z.array(revisionEntry).describe('Newest first, the current version included.') });
 export const revisionOnly = z.strictObject({ revision: revisionRecord });
-export const revisionRestored = z.strictObject({ section: sectionRecord, outline });
+export const revisionRestored = z.strictObject({ section: sectionRecord, outline, ...withChangeSet });
 export const trashList = z.strictObject({ sections: z.array(trashEntry).describe('Most recently deleted first.') });
-export const suggestionOnly = z.strictObject({ suggestion: suggestionRecord });
+export const suggestionOnly = z.strictObject({ suggestion: suggestionRecord, ...withChangeSet });
 export const suggestionList = z.strictObject({ suggestions: z.array(suggestionRecord).describe('Newest first.') });
-export const suggestionAccepted = z.strictObject({ suggestion: suggestionRecord, outline });
+export const suggestionAccepted = z.strictObject({ suggestion: suggestionRecord, outline, ...withChangeSet });
 
 // Brief and notes
 export const brief = z.strictObject({ premise: z.string().nullable(), notes: z.array(noteRecord).describe('Every note, in full.') });
-export const premiseOnly = z.strictObject({ premise: z.string().nullable() });
+export const premiseOnly = z.strictObject({ premise: z.string().nullable(), ...withChangeSet });
 export const premiseRevision = z.strictObject({
   rev: z.number().int().min(1),
   premise: z.string().nullable(),
@@ -77,8 +78,8 @@ export const presentEntry = z.strictObject({
   since: z.string().describe('When they arrived (ISO-8601).'),
 });
 export const presence = z.strictObject({ present: z.array(presentEntry) });
-export const notesOnly = z.strictObject({ notes: notesMap });
-export const noteWithMap = z.strictObject({ note: noteRecord, notes: notesMap });
+export const notesOnly = z.strictObject({ notes: notesMap, ...withChangeSet });
+export const noteWithMap = z.strictObject({ note: noteRecord, notes: notesMap, ...withChangeSet });
 export const noteOnly = z.strictObject({ note: noteRecord });
 
 // Publishing
@@ -166,6 +167,11 @@ export const responses = {
   preview,
   grantList,
   grantRevoked,
+  changeList,
+  changeOnly,
+  reverted,
+  authorSpans,
+  authorship,
 };
 
 export type Data<K extends keyof typeof responses> = z.infer<(typeof responses)[K]>;

@@ -165,6 +165,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         await work(session);
         await session.writePending();
         await session.history.flush(trx);
+        // The write's change set (CONTRACT 23; services/change-sets): dry runs record none.
+        await getService(strapi, 'changeSets').recordEdit(trx, { articleRow: articleRowId, articleId: uuid, actor: options.actor, dryRun: options.dryRun, coalesceSeconds: options.coalesceSeconds, changes: session.changes, before: session.before, at: new Date(), outline: session.outline });
         const outcome = session.outcome(outlineRev);
         if (options.dryRun) throw new DryRun(outcome);
         // Threads on the sections it rewrote follow their text; on those it deleted, detach (CONTRACT 24).
@@ -197,6 +199,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** Sections it deleted, and those it brought back from the trash (with their HTML). */
     readonly deleted: string[] = [];
     readonly restored = new Map<string, { html: string | null }>();
+    /** Each section's title and text before the request first changed it (its change set's "before"). */
+    readonly before = new Map<string, { title: string; text: string }>();
     /** Dry runs: what each result's diff compares (result index -> parts). */
     private readonly diffParts = new Map<number, DiffPart[]>();
     /** Per result: the ids behind `added` and `updated`, for their final entries. */
@@ -321,6 +325,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** Replaces a section by one or more: the first keeps its id (rev + 1), the others follow it. */
     private async replaceWith(item: OutlineItem, contents: SectionContent[], before: SectionRow): Promise<string[]> {
       this.history.keep(before);
+      if (!this.before.has(item.uuid)) this.before.set(item.uuid, { title: String(before.title ?? ''), text: textOf(before) });
       const [first, ...rest] = contents;
       this.prefetched.delete(item.uuid);
       if (this.unwritten.has(item.uuid)) await this.writePending();
@@ -436,6 +441,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           this.checkPrecondition(doomed, precondition);
           const anchor = this.outline.anchorOf(doomed.uuid);
           const row = await this.row(doomed.uuid);
+          if (!this.before.has(doomed.uuid)) this.before.set(doomed.uuid, { title: String(row.title ?? ''), text: textOf(row) });
           await trash.in(this.trx).put(trashedRow(row!, this.articleRowId, this.options.actor, this.now));
           this.prefetched.delete(doomed.uuid);
           await sections.in(this.trx).remove(this.articleRowId, doomed.uuid);

@@ -3,6 +3,7 @@ import adminArticles from './admin-articles';
 import articleIds from './article-ids';
 import articles from './articles';
 import auth from './auth';
+import changeSets from './change-sets';
 import cliLogin from './cli-login';
 import edits from './edits';
 import events from './events';
@@ -30,4 +31,4 @@ import upload from './upload';
 import webSessions from './web-sessions';
 import workers from './workers';
 
-export default { actors, adminArticles, articleIds, articles, auth, cliLogin, edits, events, history, imports, inputs, keys, live, liveState, mcp, notes, oauth, outlines, publications, rateLimit, redis, search, sections, signIn, suggestions, threads, trash, unfurl, upload, webSessions, workers };
+export default { actors, adminArticles, articleIds, articles, auth, changeSets, cliLogin, edits, events, history, imports, inputs, keys, live, liveState, mcp, notes, oauth, outlines, publications, rateLimit, redis, search, sections, signIn, suggestions, threads, trash, unfurl, upload, webSessions, workers };

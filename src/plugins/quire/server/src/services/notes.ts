@@ -61,6 +61,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const premises = premiseRevisionRepository(strapi);
   const workers = () => getService(strapi, 'workers');
   const events = () => getService(strapi, 'events');
+  const changeSets = () => getService(strapi, 'changeSets');
   /** Who an article event names when a caller passes no actor (other plugins' agents). */
   const someone = (kind: EventActor['kind'] = 'human'): EventActor => ({ kind, name: '' });
 
@@ -135,6 +136,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const { id: articleRowId } = await lockArticle(strapi, trx, userId, rawArticleId, { outline: false });
         const [uuid] = await api.insertMany(articleRowId, [input], createdBy, htmls);
         await events().record({ articleId: articleUuid(rawArticleId), ownerId: userId }, actor, [{ type: 'note.added', noteId: uuid, rev: 1 }]);
+        await changeSets().recordNotes(trx, { articleRow: articleRowId, articleId: articleUuid(rawArticleId), actor, notes: [{ id: uuid, title: input.title }] });
         const all = withAnchors(await notes.in(trx).fullRows(articleRowId));
         const created = all.find(({ row }) => row.uuid === uuid)!;
         return { note: fullRecord(created.row, created.anchor), notes: all.map(({ row, anchor }) => mapEntry(row, anchor)), etag: noteTag(uuid, 1) };
@@ -157,6 +159,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         if ('url' in patch) changes.url = urlOf(patch.url);
         const updated = await notes.in(trx).update(articleRowId, uuid, changes);
         await events().record({ articleId, ownerId: userId }, actor, [{ type: 'note.updated', noteId: uuid, rev: Number(updated.rev) }]);
+        await changeSets().recordNotes(trx, { articleRow: articleRowId, articleId, actor, notes: [{ id: uuid, title: String(updated.title ?? '') }] });
         const fresh = rows.map((row) => (row.uuid === uuid ? updated : row));
         const all = withAnchors(fresh);
         const anchor = all.find(({ row }) => row.uuid === uuid)!.anchor;
@@ -173,6 +176,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         checkPrecondition(rows, uuid, precondition, articleId);
         await notes.in(trx).remove(articleRowId, uuid);
         await events().record({ articleId, ownerId: userId }, actor, [{ type: 'note.deleted', noteId: uuid }]);
+        await changeSets().recordNotes(trx, { articleRow: articleRowId, articleId, actor, notes: [{ id: uuid, title: String(rows.find((row) => row.uuid === uuid)?.title ?? '') }] });
         return { notes: toMap(rows.filter((row) => row.uuid !== uuid)) };
       });
     },
@@ -230,6 +234,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           await premises.in(trx).insert({ article_id: before.id, rev, ...row });
         }
         await events().record({ articleId: uuid, ownerId: userId }, actor, [{ type: 'brief.changed', rev: null }]);
+        if (!burst) await changeSets().recordNotes(trx, { articleRow: before.id, articleId: uuid, actor, notes: [{ id: 'premise', title: 'Premise' }] });
       });
       return { premise: value };
     },

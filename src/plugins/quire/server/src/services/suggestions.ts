@@ -21,6 +21,7 @@ import { articleRowId, articleUuid } from '../repositories/store';
 import { suggestionRepository } from '../repositories/suggestions';
 import type { Actor, EditOutcome, OpResult } from './edit-types';
 import { getService } from './get-service';
+import { withWrite } from './write-context';
 
 export type SuggestionStatus = 'pending' | 'accepted' | 'rejected' | 'stale';
 
@@ -73,6 +74,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const articles = articleRepository(strapi);
   const edits = () => getService(strapi, 'edits');
   const events = () => getService(strapi, 'events');
+  const changeSets = () => getService(strapi, 'changeSets');
 
   /** Every suggestion id of an article (for anchors), and the one an anchor names. */
   async function find(articleRow: number, rawAnchor: string, articleId: string) {
@@ -185,6 +187,50 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return proposed;
   }
 
+  /** The ops of a suggestion that change the given sections (by anchor), and the rest (indexes into its ops). */
+  async function partOf(articleRow: number, articleId: string, row, anchors: string[]) {
+    const outline = Outline.of(await sectionRows.items(articleRow));
+    const ids = new Set(anchors.map((a) => outline.resolve(a, { item: 'section', listRoute: `GET /api/articles/${articleId}/outline` }).uuid));
+    const resolved = json(row.resolved_ops) as Array<EditOp & { section?: string; after?: string; before?: string }>;
+    const mine = (op: (typeof resolved)[number]) => ids.has(op.section ?? op.after ?? op.before ?? '');
+    const taken = resolved.map((op, i) => (mine(op) ? i : -1)).filter((i) => i >= 0);
+    if (!taken.length) {
+      throw new ApiError('invalid-argument', 'None of this suggestion\'s operations changes those sections: nothing was accepted.', `Call GET /api/articles/${articleId}/suggestions/${row.uuid} for its operations and the sections they change.`);
+    }
+    return { ids, taken, rest: resolved.map((_, i) => i).filter((i) => !taken.includes(i)) };
+  }
+
+  /** Accepts the ops of some sections of a pending suggestion; it stays pending with the others. */
+  async function acceptPart(userId: number, rawArticleId: string, articleRow: number, row, anchor: string, part: { ids: Set<string>; taken: number[]; rest: number[] }) {
+    const articleId = articleUuid(rawArticleId);
+    const ops = json(row.ops) as EditOp[];
+    const resolved = json(row.resolved_ops) as EditOp[];
+    const base = json(row.base) as Record<string, number>;
+    const pick = <T,>(list: T[], indexes: number[]) => indexes.map((i) => list[i]);
+    const partBase = Object.fromEntries(Object.entries(base).filter(([id]) => part.ids.has(id)));
+    const restBase = Object.fromEntries(Object.entries(base).filter(([id]) => !part.ids.has(id)));
+    let outcome: EditOutcome;
+    try {
+      outcome = await withWrite({ acceptedPart: { suggestion: row.uuid, sections: [...part.ids] } }, () =>
+        edits().apply(userId, rawArticleId, pick(resolved, part.taken), {
+          actor: { kind: row.by_kind, name: row.by_name },
+          base: partBase,
+          within: async (trx: Knex) => {
+            const narrowed = await suggestions.in(trx).narrow(articleRow, row.uuid, { ops: pick(ops, part.rest), resolvedOps: pick(resolved, part.rest), base: restBase });
+            if (!narrowed) throw notPending((await suggestions.in(trx).statusOf(articleRow, row.uuid)) ?? 'gone', anchor, articleId);
+          },
+        }),
+      );
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'precondition-failed') throw staleError(anchor, articleId, await outlineEtag(articleRow, articleId));
+      throw error;
+    }
+    return {
+      data: { suggestion: await recordOf(articleRow, row.uuid), outline: outcome.outline.entries() },
+      etag: outlineTag(articleId, outcome.outlineRev),
+    };
+  }
+
   const api = {
     inPlace,
     /**
@@ -197,13 +243,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const articleId = articleUuid(rawArticleId);
       await checkRoom(articleRow, articleId, input.credential);
       let proposed: Proposed | null = null;
-      const outcome: EditOutcome = await edits().apply(userId, rawArticleId, ops, {
+      // The dry run also captures the sections it would change: the suggestion's pending change set (CONTRACT 23).
+      const { result, drafts } = await changeSets().capturing(() => edits().apply(userId, rawArticleId, ops, {
         actor: input.actor,
         ifMatch: input.ifMatch,
         dryRun: true,
         single: input.single,
         afterOps: async (trx: Knex, state) => void (proposed = await capture(trx, articleRow, state)),
-      });
+      }));
+      const outcome = result as EditOutcome;
       const uuid = newId();
       const now = new Date();
       const createdId = await suggestions.create({
@@ -227,6 +275,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         await suggestions.removeRow(createdId);
         throw error;
       }
+      await changeSets().recordPending(articleRow, articleId, uuid, input.actor, drafts, input.note ?? null);
       await events().record({ articleId, ownerId: userId }, input.actor, [{ type: 'suggestion.made', suggestionId: uuid }]);
       return { suggestion: await recordOf(articleRow, uuid) };
     },
@@ -248,17 +297,21 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * Applies a pending suggestion's ops atomically, as its author's change, on the revisions
      * it was made against. Claimed under the article's lock, so two accepts cannot both apply.
      */
-    async accept(userId: number, rawArticleId: string, rawAnchor: string, actor: Actor) {
+    async accept(userId: number, rawArticleId: string, rawAnchor: string, actor: Actor, only?: string[]) {
       const articleId = articleUuid(rawArticleId);
       const articleRow = await articleRowId(strapi, userId, rawArticleId);
       const { row, anchor } = await find(articleRow, rawAnchor, articleId);
       if (row.status === 'stale') throw staleError(anchor, articleId, await outlineEtag(articleRow, articleId));
       if (row.status !== 'pending') throw notPending(row.status, anchor, articleId);
+      // Per section (CONTRACT 23): the ops of those sections are applied, the rest stays pending.
+      const part = only?.length ? await partOf(articleRow, articleId, row, only) : null;
+      if (part && part.rest.length) return acceptPart(userId, rawArticleId, articleRow, row, anchor, part);
       let outcome: EditOutcome;
       // The ops are the author's change (revisions and the event's `by` name them); the editor decided.
       const author: Actor = { kind: row.by_kind, name: row.by_name };
       try {
-        outcome = await edits().apply(userId, rawArticleId, json(row.resolved_ops), {
+        // The write fulfils the suggestion's pending change set (services/change-sets recordEdit).
+        outcome = await withWrite({ accepting: row.uuid }, () => edits().apply(userId, rawArticleId, json(row.resolved_ops), {
           actor: author,
           base: json(row.base),
           within: async (trx: Knex) => {
@@ -276,7 +329,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
             }
             await suggestions.in(trx).setApplied(articleRow, row.uuid, applied);
           },
-        });
+        }));
       } catch (error) {
         // The article changed under it (a touched section, an anchor gone, a count no longer right): stale.
         if (error instanceof ApiError && error.status < 500 && error.code !== 'conflict') {
@@ -286,6 +339,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         }
         throw error;
       }
+      await changeSets().decided(articleRow, articleId, row.uuid, 'accepted');
       return {
         data: { suggestion: await recordOf(articleRow, row.uuid), outline: outcome.outline.entries() },
         etag: outlineTag(articleId, outcome.outlineRev),
@@ -314,6 +368,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (!done) throw notPending((await suggestions.statusOf(articleRow, row.uuid)) ?? row.status, anchor, articleId);
       const decidedBy = { kind: actor.kind, name: actor.name };
       await events().record({ articleId, ownerId: userId }, actor, [{ type: 'suggestion.decided', suggestionId: row.uuid, state: 'rejected', decidedBy }]);
+      await changeSets().decided(articleRow, articleId, row.uuid, 'rejected');
       return { suggestion: await recordOf(articleRow, row.uuid) };
     },
   };
