@@ -8,6 +8,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { repositoryOf, tableName } from '#kernel/db';
+import { findByAnchor, type AnchorTarget } from './store';
 
 export const CHANGE_SETS = 'quire_change_sets';
 export const CHANGE_SET_SECTIONS = 'quire_change_set_sections';
@@ -92,7 +93,7 @@ export function changeSetRepository(strapi: Core.Strapi) {
     );
   }
 
-  return repositoryOf(strapi, {
+  const queries = repositoryOf(strapi, {
     insertSections,
     async insert(k: Knex, articleRowId: number, data: { uuid: string; status: string; by: { kind: string; name: string }; reason: string | null; run: string | null; notes: unknown; at: Date }, sections: NewSection[]): Promise<number> {
       const row = {
@@ -197,5 +198,9 @@ export function changeSetRepository(strapi: Core.Strapi) {
       const row = await k(sets()).where({ article_id: articleRowId, uuid }).first('id');
       return row ? Number(row.id) : undefined;
     },
+  });
+  return Object.assign(queries, {
+    /** One change set of the caller's article by anchor (store `findByAnchor`: one indexed query). */
+    byAnchor: (target: AnchorTarget) => findByAnchor(strapi, CHANGE_SETS, CHANGE_SET_COLUMNS, target),
   });
 }

@@ -24,9 +24,9 @@ import { countWords } from '../domain/markdown';
 import { Outline } from '../domain/outline';
 import { sectionTag } from '../domain/etags';
 import type { EditOp } from '../schemas/inputs';
-import { changeSetRepository, CHANGE_SETS, CHANGE_SET_COLUMNS, type ChangeSetRow, type ChangeSetSectionRow, type NewSection } from '../repositories/change-sets';
+import { changeSetRepository, type ChangeSetRow, type ChangeSetSectionRow, type NewSection } from '../repositories/change-sets';
 import { sectionRepository, type SectionRow } from '../repositories/sections';
-import { articleRowId, articleUuid, findByAnchor } from '../repositories/store';
+import { articleRowId, articleUuid } from '../repositories/store';
 import type { Actor } from './edit-types';
 import { currentWrite, withWrite } from './write-context';
 import { getService } from './get-service';
@@ -38,7 +38,6 @@ export const sectionText = (row: { source: string; markdown: string | null; html
 export const CHANGE_TEXT_LIMIT = 1_000_000;
 
 /** The sections a suggestion's dry run would change (captured in place of a write). */
-export type ChangeSectionDraft = NewSection;
 
 export type ChangeStatus = 'applied' | 'pending' | 'accepted' | 'rejected' | 'reverted';
 
@@ -267,7 +266,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         if (Number.isNaN(at.getTime())) throw invalidArgument(`since "${query.since}" is not an ISO time.`, 'Pass since as an ISO-8601 time (2026-01-31T12:00:00Z) or a change set\'s anchor.');
         filter.sinceAt = at;
       } else {
-        const { row } = await findByAnchor(strapi, CHANGE_SETS, ['id', 'uuid'], { userId, rawArticleId, rawAnchor: query.since, scope: changeScope(articleId) });
+        const { row } = await repo.byAnchor({ userId, rawArticleId, rawAnchor: query.since, scope: changeScope(articleId) });
         filter.sinceId = Number(row.id);
       }
     }
@@ -283,7 +282,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   async function find(userId: number, rawArticleId: string, rawAnchor: string) {
     const articleId = articleUuid(rawArticleId);
-    const { row } = await findByAnchor(strapi, CHANGE_SETS, CHANGE_SET_COLUMNS, { userId, rawArticleId, rawAnchor, scope: changeScope(articleId) });
+    const { row } = await repo.byAnchor({ userId, rawArticleId, rawAnchor, scope: changeScope(articleId) });
     const articleRow = await articleRowId(strapi, userId, rawArticleId);
     return { articleRow, articleId, row: (await repo.byUuid(articleRow, row.uuid))! };
   }

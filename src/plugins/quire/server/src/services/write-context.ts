@@ -8,7 +8,7 @@
  * change sets have no reason and no run.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { ChangeSectionDraft } from './change-sets';
+import type { NewSection } from '../repositories/change-sets';
 
 export interface WriteContext {
   reason?: string | null;
@@ -22,7 +22,7 @@ export interface WriteContext {
   /** A revert: the id its change set takes (the reverted ones name it as revertedBy). */
   newId?: string;
   /** A suggestion's dry run: the sections it would change, captured instead of written. */
-  capture?: ChangeSectionDraft[];
+  capture?: NewSection[];
 }
 
 export const writeContext = new AsyncLocalStorage<WriteContext>();
