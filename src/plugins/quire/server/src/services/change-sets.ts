@@ -37,8 +37,6 @@ export const sectionText = (row: { source: string; markdown: string | null; html
 /** Texts longer than this are not kept (the change set still counts its words; it has no diff and cannot be reverted). */
 export const CHANGE_TEXT_LIMIT = 1_000_000;
 
-/** The sections a suggestion's dry run would change (captured in place of a write). */
-
 export type ChangeStatus = 'applied' | 'pending' | 'accepted' | 'rejected' | 'reverted';
 
 export const WEBHOOK_EVENTS = {
