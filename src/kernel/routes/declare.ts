@@ -86,7 +86,8 @@ export interface PrepareStage {
 export interface AroundStage {
   /** What it does, in a few words (for readers of the route). */
   readonly name: string;
-  run(input: RuleInput, next: () => Promise<unknown>): Promise<unknown>;
+  /** `raw` is the input as sent (a schema may transform what the handler sees, e.g. drop a field the stage reads). */
+  run(input: RuleInput, next: () => Promise<unknown>, raw: { body?: unknown; headers?: Readonly<Record<string, string | string[] | undefined>> }): Promise<unknown>;
 }
 
 export interface RouteSpec {

@@ -165,7 +165,7 @@ export async function dispatch<R extends AnyRoute>(
   const raw = await prepare(route, input, caller, context.strapi);
   const parsed = parseRequest(route, raw, caller);
   const call = () => runHandler(route, handler, parsed, context.ctx);
-  const around = (route.around ?? []).reduceRight<() => Promise<unknown>>((next, stage) => () => stage.run(parsed as unknown as RuleInput, next), call);
+  const around = (route.around ?? []).reduceRight<() => Promise<unknown>>((next, stage) => () => stage.run(parsed as unknown as RuleInput, next, raw), call);
   const result = await around();
   if (result instanceof Reply) return { status: result.status, data: result.status === 304 ? undefined : (result.data as DataOf<R>), headers: result.headers };
   return { status: successStatus(route), data: result as DataOf<R>, headers: {} };

@@ -39,8 +39,9 @@ function headerText(value: unknown): string | undefined {
  */
 export const writeContextStage: AroundStage = {
   name: 'the write records why, in which run, and answers its change set',
-  async run(input, next) {
-    const body = input.body as Record<string, unknown> | undefined;
+  async run(input, next, raw) {
+    // The body as sent: a route's schema may leave `reason` out of what its handler sees (it has checked it).
+    const body = raw.body as Record<string, unknown> | undefined;
     const context: WriteContext = {
       reason: text(body && typeof body === 'object' ? body.reason : undefined) ?? headerText(input.headers['Quire-Reason']) ?? null,
       run: headerText(input.headers['Quire-Run']) ?? null,
