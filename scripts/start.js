@@ -3,6 +3,10 @@
 // `npm start`: what `strapi start` does for the built app (dist/), except that a configuration
 // error ends the boot with its one line (PORT="http" is not valid: expected ...), not the stack
 // trace that `strapi start` prints around errors thrown while it reads config/*.ts.
+// A served deployment runs as production unless told otherwise (docs/operations.md, Starting):
+// Strapi then prints "Environment production", keeps the Content-Type Builder read-only and marks
+// the admin's refresh cookie Secure on HTTPS requests. `npm run develop` stays development.
+process.env.NODE_ENV = process.env.NODE_ENV || 'production';
 const path = require('path');
 const { createStrapi } = require('@strapi/strapi');
 

@@ -30,19 +30,22 @@ const ERROR_NAMES: Record<number, string> = {
   412: 'PreconditionFailedError',
   413: 'PayloadTooLargeError',
   429: 'RateLimitError',
+  500: 'InternalServerError',
 };
 
 /**
  * Route middleware of every admin route: an ApiError of our services becomes Strapi's admin
  * error body.
  * Strapi's own errors (validation, policies) are already in that shape; anything else is a
- * bug, left to `strapi::errors` (500, logged with its stack).
+ * bug, left to `strapi::errors` (500, logged with its stack). A deliberate 500 (an ApiError: a
+ * link that cannot be fetched, say) is expected: one warning line, no stack, as on the API.
  */
 async function adminErrors(ctx, next) {
   try {
     await next();
   } catch (error) {
-    if (!(error instanceof ApiError) || error.status >= 500) throw error;
+    if (!(error instanceof ApiError)) throw error;
+    if (error.status >= 500) strapi.log.warn(`${ctx.method} ${ctx.path}: ${error.message}`);
     for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);
     ctx.status = error.status;
     ctx.body = {

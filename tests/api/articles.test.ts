@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-const RECORD_KEYS = ['createdAt', 'id', 'publishedAt', 'sections', 'status', 'title', 'updatedAt', 'words'];
+const RECORD_KEYS = ['createdAt', 'id', 'publicUrl', 'publishedAt', 'sections', 'status', 'title', 'updatedAt', 'words'];
 const ENTRY_KEYS = ['anchor', 'level', 'source', 'title', 'words'];
 
 describe('POST /api/articles', () => {

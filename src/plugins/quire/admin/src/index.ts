@@ -10,6 +10,21 @@ import { skipStrapiGuidedTour } from './guided-tour';
 import { PERMISSIONS } from './permissions';
 import { PLUGIN_ID, t } from './pluginId';
 
+/**
+ * Strapi's stock home widgets that count or list Content Manager entries. Quire's articles are
+ * not such entries, so on a Quire deployment they counted the users-permissions users: "Entries"
+ * (chart-entries) and "Project statistics" (key-statistics) showed one entry beside dozens of
+ * articles, "Last edited entries" listed user accounts, and "Last published entries" said "No
+ * published entries" beside a published article. Quire's widgets take their place; the
+ * Content Manager itself stays in the menu.
+ */
+export const MISCOUNTING_WIDGETS: Array<[pluginId: string, id: string]> = [
+  ['content-manager', 'chart-entries'],
+  ['content-manager', 'last-edited-entries'],
+  ['content-manager', 'last-published-entries'],
+  ['admin', 'key-statistics'],
+];
+
 export default {
   register(app: any) {
     // Before the panel renders (Strapi renders after every plugin's register and bootstrap).
@@ -22,10 +37,9 @@ export default {
       Component: () => import('./pages/App'),
     });
     app.registerPlugin({ id: PLUGIN_ID, name: 'Quire' });
-    // The admin home's widgets (Strapi 5's homepage widget API), first on the page. The Content
-    // Manager's "Last published entries" never lists Quire's articles (they are not its
-    // entries), so beside a published article it said "No published entries": it gives way.
-    // (Plugins register after the Content Manager, whose widgets are there by now.)
+    // The admin home's widgets (Strapi 5's homepage widget API), first on the page; Strapi's
+    // stock widgets that count or list Content Manager entries give way (MISCOUNTING_WIDGETS).
+    // (Plugins register after the admin's own widgets and the Content Manager's.)
     app.widgets?.register((widgets: any[]) => [
       {
         id: 'agent-changes',
@@ -44,7 +58,7 @@ export default {
         component: async () => (await import('./components/HomeWidgets')).PendingSuggestionsWidget,
         permissions: PERMISSIONS.read,
       },
-      ...widgets.filter((widget) => !(widget.pluginId === 'content-manager' && widget.id === 'last-published-entries')),
+      ...widgets.filter((widget) => !MISCOUNTING_WIDGETS.some(([pluginId, id]) => widget.pluginId === pluginId && widget.id === id)),
     ]);
   },
 

@@ -57,10 +57,33 @@ export const PresenceBar = ({ me, peers, agents }: { me: LiveUser | null; peers:
   );
 };
 
-export const LiveStatusBadge = ({ status, synced, unsynced, reason, readOnly = false }: { status: LiveStatus; synced: boolean; unsynced: number; reason: string | null; readOnly?: boolean }) => {
+export const LiveStatusBadge = ({
+  status,
+  synced,
+  unsynced,
+  reason,
+  readOnly = false,
+  unreachable = false,
+}: {
+  status: LiveStatus;
+  synced: boolean;
+  unsynced: number;
+  reason: string | null;
+  readOnly?: boolean;
+  unreachable?: boolean;
+}) => {
   const { m } = useMessages();
   const [state, colour, text] =
-    status === 'refused'
+    status !== 'refused' && !synced && unreachable
+      ? ([
+          'unreachable',
+          'danger600',
+          m(
+            'live.unreachable',
+            'Live editing cannot connect, so this page is read-only. The live channel (a WebSocket at /quire/live) did not open: a proxy or firewall that does not pass WebSocket upgrades is the usual cause. See docs/operations.md, "Behind a reverse proxy". The page keeps trying.',
+          ),
+        ] as const)
+      : status === 'refused'
       ? (['refused', 'danger600', reason ? m('live.refusedWhy', 'Live editing refused: {reason}', { reason }) : m('live.refused', 'Live editing refused')] as const)
       : status === 'connected' && readOnly && reason
         ? (['read-only', 'warning600', m('live.readOnlyNow', 'Read-only now: {reason}', { reason })] as const)
@@ -73,7 +96,7 @@ export const LiveStatusBadge = ({ status, synced, unsynced, reason, readOnly = f
           : (['connecting', 'neutral600', m('live.connecting', 'Connecting…')] as const);
   return (
     <Flex gap={2} alignItems="center" data-live-status={state} role="status" aria-live="polite">
-      <Dot color={state === 'saved' ? '#2f9e44' : state === 'offline' ? '#d9480f' : state === 'refused' ? '#c92a2a' : '#868e96'} />
+      <Dot color={state === 'saved' ? '#2f9e44' : state === 'offline' ? '#d9480f' : state === 'refused' || state === 'unreachable' ? '#c92a2a' : '#868e96'} />
       <Typography variant="pi" textColor={colour}>
         {text}
       </Typography>

@@ -40,6 +40,11 @@ export interface LiveArticle {
   readOnly: boolean;
   /** Whether the document has been received once (the editors bind only then). */
   synced: boolean;
+  /**
+   * The live channel has not given the document within UNREACHABLE_MS of opening the page (a
+   * proxy that drops WebSocket upgrades, say): the canvas says so and stays read-only.
+   */
+  unreachable: boolean;
   /** Changes typed here that the server has not acknowledged yet. */
   unsynced: number;
   /** The sections' ids in order, as the server keeps them; null until it has any. */
@@ -84,6 +89,9 @@ export const colourFor = (key: string) => {
   return COLOURS[Math.abs(hash) % COLOURS.length];
 };
 
+/** How long the canvas waits for the live document before it says live editing cannot connect (CONTRACT 22: within 10 s). */
+export const UNREACHABLE_MS = 8000;
+
 const snapshotMeta = (doc: Y.Doc) => doc.getMap('meta').toJSON() as Record<string, unknown>;
 
 /**
@@ -96,6 +104,7 @@ export const useLiveArticle = (articleId: string | null, user: LiveUser | null, 
     reason: null,
     readOnly: false,
     synced: false,
+    unreachable: false,
     unsynced: 0,
     order: null,
     meta: {},
@@ -113,13 +122,19 @@ export const useLiveArticle = (articleId: string | null, user: LiveUser | null, 
     if (!articleId || !user) return;
     const doc = new Y.Doc();
     const update = (patch: Partial<Omit<LiveArticle, 'provider' | 'doc' | 'refusal'>>) => setState((current) => ({ ...current, ...patch }));
+    // No document yet after a while: something between the page and the server (a proxy, a
+    // firewall) keeps the WebSocket from opening. The provider keeps trying; the page says why.
+    const unreachableTimer = window.setTimeout(() => update({ unreachable: true }), UNREACHABLE_MS);
     const provider = new HocuspocusProvider({
       url: liveUrl(),
       name: `article:${articleId}`,
       document: doc,
       token: async () => (await tokenRef.current()) ?? '',
       onStatus: ({ status }) => update({ status: status as LiveStatus, ...(status === 'connected' ? { reason: null } : {}) }),
-      onSynced: () => update({ synced: true }),
+      onSynced: () => {
+        window.clearTimeout(unreachableTimer);
+        update({ synced: true, unreachable: false });
+      },
       onAuthenticated: ({ scope }) => update({ readOnly: scope === 'readonly' }),
       onAuthenticationFailed: ({ reason }) => update({ status: 'refused', reason: reason || null }),
       onUnsyncedChanges: ({ number }) => update({ unsynced: number }),
@@ -190,10 +205,11 @@ export const useLiveArticle = (articleId: string | null, user: LiveUser | null, 
       awareness.off('change', readPeers);
       window.removeEventListener('offline', offline);
       window.removeEventListener('online', online);
+      window.clearTimeout(unreachableTimer);
       provider.destroy();
       doc.destroy();
       setHandles(null);
-      setState({ status: 'connecting', reason: null, readOnly: false, synced: false, unsynced: 0, order: null, meta: {}, peers: [] });
+      setState({ status: 'connecting', reason: null, readOnly: false, synced: false, unreachable: false, unsynced: 0, order: null, meta: {}, peers: [] });
     };
   }, [articleId, userKey, generation]); // eslint-disable-line react-hooks/exhaustive-deps
 

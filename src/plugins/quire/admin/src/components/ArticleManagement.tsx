@@ -63,6 +63,9 @@ const OwnerField = ({ value, error, onChange }: { value: string; error?: string;
         onChange={(next?: string) => onChange(next ?? '')}
         placeholder={m('article.form.owner.placeholder', 'Pick a user')}
       >
+        <ComboboxOption value="me" textValue={m('article.form.owner.me', 'Me (under my own name)')}>
+          {m('article.form.owner.me', 'Me (under my own name)')}
+        </ComboboxOption>
         {users.map((user) => (
           <ComboboxOption key={user.id} value={String(user.id)} textValue={`${user.username} (${user.email})`}>
             {`${user.username} (${user.email})`}
@@ -82,7 +85,8 @@ export const NewArticleButton = ({ onCreated }: { onCreated: (article: AdminArti
   const { run, busy } = useAdminMutation();
   const [open, setOpen] = React.useState(false);
   const [title, setTitle] = React.useState('');
-  const [owner, setOwner] = React.useState('');
+  // Editors write under their own name unless they pick someone (issue 36 point 2).
+  const [owner, setOwner] = React.useState('me');
   const [markdown, setMarkdown] = React.useState('');
   const [errors, setErrors] = React.useState<{ title?: string; owner?: string; markdown?: string }>({});
 
@@ -94,7 +98,7 @@ export const NewArticleButton = ({ onCreated }: { onCreated: (article: AdminArti
     };
     setErrors(problems);
     if (problems.title || problems.owner) return;
-    const { data: created, error, problem } = await run(() => articles.create({ title: title.trim(), owner: Number(owner), ...(markdown.trim() ? { markdown } : {}) }), {
+    const { data: created, error, problem } = await run(() => articles.create({ title: title.trim(), owner: owner === 'me' ? 'me' : Number(owner), ...(markdown.trim() ? { markdown } : {}) }), {
       quiet: true,
       success: (article) => m('article.created', '"{title}" created', { title: article.title }),
     });

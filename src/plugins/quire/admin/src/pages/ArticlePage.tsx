@@ -92,6 +92,8 @@ export const ArticlePage = () => {
   const { loaded, setLoaded, sections, byId, loadSections, readSection } = useCanvasSections(id, found, live, reloadArticle, fail);
   const outside = useOutsideChanges(live, me, byId, { sections: () => loadSections().catch(() => undefined), article: reloadArticle });
   const agents = usePresentAgents(id, found, JSON.stringify(live.meta).length);
+  // Offline, what the page last heard of others is stale: it lists nobody but this person.
+  const present = live.status === 'connected' ? live.peers : [];
   useNothingLost(live);
 
   // A change the server refused: say why (the document was reopened without it).
@@ -246,8 +248,8 @@ export const ArticlePage = () => {
         ) : (
           <Flex direction="column" alignItems="stretch" gap={4}>
             <Flex justifyContent="space-between" alignItems="center" gap={3} wrap="wrap">
-              <PresenceBar me={me} peers={live.peers} agents={agents} />
-              <LiveStatusBadge status={live.status} synced={live.synced} unsynced={live.unsynced} reason={live.reason} readOnly={live.readOnly} />
+              <PresenceBar me={me} peers={present} agents={live.status === 'connected' ? agents : []} />
+              <LiveStatusBadge status={live.status} synced={live.synced} unsynced={live.unsynced} reason={live.reason} readOnly={live.readOnly} unreachable={live.unreachable} />
             </Flex>
             {/* Three columns on a laptop; on a tablet the Brief goes below; on a phone all stack. */}
             <Grid.Root gap={4} style={{ alignItems: 'start' }}>
@@ -261,7 +263,7 @@ export const ArticlePage = () => {
                   provider={live.provider}
                   synced={live.synced}
                   me={me}
-                  peers={live.peers}
+                  peers={present}
                   editable={editable}
                   canEdit={canEdit}
                   changed={outside.changed}

@@ -247,6 +247,9 @@ const OwnerFilter = ({ value, rows, onChange }: { value?: string; rows: AdminArt
         onClear={value ? () => onChange(undefined) : undefined}
         clearLabel={formatMessage({ id: t('articles.filter.owner.clear'), defaultMessage: 'Clear the owner filter' })}
       >
+        <ComboboxOption value="me" textValue={formatMessage({ id: t('articles.filter.owner.mine'), defaultMessage: 'Mine' })}>
+          {formatMessage({ id: t('articles.filter.owner.mine'), defaultMessage: 'Mine' })}
+        </ComboboxOption>
         {options.map((owner) => (
           <ComboboxOption key={owner.id} value={String(owner.id)} textValue={`${owner.username} (${owner.email})`}>
             {`${owner.username} (${owner.email})`}

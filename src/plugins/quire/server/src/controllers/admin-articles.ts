@@ -7,17 +7,24 @@ import { adminController, reply } from '#kernel/routes';
 import { adminArticleRoutes } from '../routes/admin';
 import { editorOf } from './conditional';
 import { getService } from '../services/get-service';
+import { linkedUser, ownUser } from '../services/own-user';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const service = () => getService(strapi, 'adminArticles');
   return adminController(adminArticleRoutes, {
-    list: async ({ query }) => {
-      const { results, pagination } = await service().list(query);
+    list: async ({ query }, ctx) => {
+      // owner=me: the signed-in admin's own user; without one yet, nobody's (id 0 owns nothing).
+      const owner = query.owner === 'me' ? ((await linkedUser(strapi, ctx.state.user.id))?.id ?? 0) : query.owner;
+      const { results, pagination } = await service().list({ ...query, owner });
       return { data: results, meta: { pagination } };
     },
     get: async ({ params }) => ({ data: await service().get(params.id) }),
     owners: async ({ query }) => ({ data: await service().owners({ q: query.q, limit: query.limit ?? 20 }) }),
-    create: async ({ body }, ctx) => reply(201, await service().create(editorOf(ctx), body)),
+    create: async ({ body }, ctx) => {
+      const owner = body.owner === 'me' ? (await ownUser(strapi, ctx.state.user.id)).id : body.owner;
+      return reply(201, await service().create(editorOf(ctx), { ...body, owner }));
+    },
+    ownUser: async (_input, ctx) => ({ data: await linkedUser(strapi, ctx.state.user.id) }),
     rename: async ({ params, body }, ctx) => ({ data: await service().rename(editorOf(ctx), params.id, body.title) }),
     trash: async ({ query }) => {
       const { results, pagination } = await service().trashList(query.page, query.pageSize);

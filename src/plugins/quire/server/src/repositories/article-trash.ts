@@ -50,7 +50,7 @@ export const articleTrashRepository = (strapi: Core.Strapi) => {
       const moved = await trx(articles())
         .where({ id: rowId, user_id: ownerId })
         .whereNull('deleted_at')
-        .update({ user_id: null, deleted_owner_id: ownerId, deleted_at: now, deleted_by_name: byName, status: 'draft' });
+        .update({ user_id: null, deleted_owner_id: ownerId, deleted_at: now, deleted_by_name: byName, status: 'draft', last_published_at: null });
       if (!moved) return false;
       await trx(tableName(strapi, TABLE.publications)).where({ article_id: rowId }).update({ html: null, markdown: null, updated_at: now });
       return true;

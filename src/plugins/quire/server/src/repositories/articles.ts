@@ -24,6 +24,8 @@ export interface ArticleRow {
   publishedAt: string | null;
   /** Bumped by every write to the article's sections (see services/outlines). */
   outlineRev: number;
+  /** The lasting slug of its public page, once it was published (null before). */
+  publicSlug: string | null;
 }
 
 const ROW_COLUMNS = ['id', 'uuid', 'user_id', 'title', 'status', 'premise', 'created_at', 'updated_at', 'last_published_at', 'outline_rev'];
@@ -40,6 +42,7 @@ export function toArticleRow(raw): ArticleRow {
     updatedAt: iso(raw.updated_at)!,
     publishedAt: iso(raw.last_published_at),
     outlineRev: Number(raw.outline_rev ?? 0),
+    publicSlug: raw.public_slug ?? null,
   };
 }
 
@@ -80,13 +83,18 @@ export function newestFirst(query: Knex.QueryBuilder, limit: number, cursor?: st
 export function articleRepository(strapi: Core.Strapi) {
   const articles = (alias?: string) => tableName(strapi, TABLE.articles, alias);
   const owned = (userId: number, uuid: string) => ({ uuid, user_id: userId });
+  /** The row's columns on `a` and the slug of its publication (one per article at most). */
+  const rowColumns = (k: Knex) => [
+    ...ROW_COLUMNS.map((c) => `a.${c}`),
+    k(tableName(strapi, TABLE.publications, 'p')).select('p.slug').whereRaw('?? = ??', ['p.article_id', 'a.id']).limit(1).as('public_slug'),
+  ];
 
   // Queries run on the open transaction or the pool, or on `repo.in(trx)` (kernel/db repositoryOf).
   return Object.assign(
     repositoryOf(strapi, {
       /** The owner's article row, or undefined. */
       async find(k: Knex, userId: number, uuid: string): Promise<ArticleRow | undefined> {
-        const raw = await k(articles()).where(owned(userId, uuid)).first(ROW_COLUMNS);
+        const raw = await k(articles('a')).where({ 'a.uuid': uuid, 'a.user_id': userId }).first(rowColumns(k));
         return raw ? toArticleRow(raw) : undefined;
       },
 
@@ -112,7 +120,7 @@ export function articleRepository(strapi: Core.Strapi) {
         const sections = tableName(strapi, TABLE.sections, 's');
         const query = k(articles('a'))
           .where('a.user_id', userId)
-          .select(ROW_COLUMNS.map((c) => `a.${c}`))
+          .select(rowColumns(k))
           .select(
             k(sections).count('*').whereRaw('?? = ??', ['s.article_id', 'a.id']).as('section_count'),
             k(sections).sum('s.words').whereRaw('?? = ??', ['s.article_id', 'a.id']).as('word_count'),

@@ -24,6 +24,7 @@ import {
   adminTrashedArticle,
   adminTrashQuery,
   adminUsersQuery,
+  adminOwnUser,
   articleOwner,
   userSummaryList,
 } from '../schemas/admin';
@@ -132,6 +133,13 @@ export const adminArticleRoutes = route('adminArticles', 'Admin panel', {
     admin: { actions: [QUIRE_ACTIONS.delete] },
     params: articleParams,
     responses: { 200: adminData(adminArticleDetail, 'The article, back.'), ...adminErrorAnswers() },
+  },
+  ownUser: {
+    method: 'GET',
+    path: '/quire/me/user',
+    summary: 'The signed-in admin\'s own user (owner of the articles they write under their name), or null before the first',
+    admin: { actions: [QUIRE_ACTIONS.read] },
+    responses: { 200: adminData(adminOwnUser, 'Their user, or null.'), ...adminErrorAnswers() },
   },
   users: {
     method: 'GET',

@@ -11,7 +11,9 @@ const optional = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (v === 
 export const adminArticlesQuery = z.object({
   ...pagingQuery,
   q: optional(z.string().trim().max(LIMITS.title, `must be at most ${LIMITS.title} characters`)).describe('Part of the title, any case.'),
-  owner: optional(z.coerce.number({ error: 'must be a user id' }).int('must be a user id').positive('must be a user id')).describe('The owner\'s user id.'),
+  owner: optional(
+    z.union([z.literal('me'), z.coerce.number({ error: 'must be a user id or "me"' }).int('must be a user id or "me"').positive('must be a user id or "me"')]),
+  ).describe('The owner\'s user id, or `me`: the signed-in admin\'s own user (none yet: no articles).'),
   status: optional(z.enum(ARTICLE_STATUSES, { error: `must be one of ${ARTICLE_STATUSES.join(', ')}` })),
 });
 
@@ -58,8 +60,13 @@ export type AdminArticleDetail = z.infer<typeof adminArticleDetail>;
 export const adminCreateArticleInput = z.strictObject({
   title: titleField,
   markdown: markdownText.nullish().describe('Optional Markdown to start from, split into sections at its top-level headings.'),
-  owner: z.number({ error: 'must be a user id' }).int('must be a user id').positive('must be a user id').describe('The user who owns it.'),
+  owner: z
+    .union([z.literal('me'), z.number({ error: 'must be a user id or "me"' }).int('must be a user id or "me"').positive('must be a user id or "me"')])
+    .describe('The user who owns it, or `me`: the signed-in admin\'s own user, made on first use with the admin\'s email and name.'),
 });
+
+/** GET /quire/me/user: the signed-in admin's own user, if it has one yet. */
+export const adminOwnUser = userSummary.nullable().describe('The admin\'s own user (its articles are theirs), or null until their first article of their own.');
 
 /** PUT /quire/articles/{id}: rename. */
 export const adminRenameArticleInput = z.strictObject({ title: titleField });

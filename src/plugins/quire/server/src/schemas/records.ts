@@ -28,7 +28,8 @@ export const articleRecord = z
     sections: count.describe('How many sections it has.'),
     createdAt: timestamp,
     updatedAt: timestamp,
-    publishedAt: timestamp.nullable().describe('The last publication; null until published.'),
+    publishedAt: timestamp.nullable().describe('The last publication; null until published (and after the article went through the trash).'),
+    publicUrl: z.string().nullable().describe('The address of its public page while it is published (GET /p/{slug}); null while it is a draft.'),
   })
   .meta({ id: 'Article', description: 'An article\'s record.' });
 

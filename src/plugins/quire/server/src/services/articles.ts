@@ -13,6 +13,8 @@ import type { SectionRecord } from './sections';
 import type { Actor } from './edit-types';
 import type { ArticleChange } from '../domain/article-events';
 import { inTransaction } from '#kernel/db';
+import { publicUrl } from '#kernel/config';
+import { publicPaths } from '../domain/publication';
 import { articleRepository, encodeCursor, newestFirst, type ArticleRow } from '../repositories/articles';
 import { articleNotFound, articleUuid, toInt } from '../repositories/store';
 import { getService } from './get-service';
@@ -36,7 +38,11 @@ export interface CreateArticleInput {
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
-export function articleRecord(row: ArticleRow, totals: { words: number; sections: number }): ArticleRecord {
+/**
+ * The API's article record. `siteUrl` is the public base URL (kernel/config publicUrl): the
+ * record names its public page while it is published.
+ */
+export function articleRecord(row: ArticleRow, totals: { words: number; sections: number }, siteUrl: string): ArticleRecord {
   return {
     id: row.uuid,
     title: row.title,
@@ -46,6 +52,7 @@ export function articleRecord(row: ArticleRow, totals: { words: number; sections
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     publishedAt: row.publishedAt,
+    publicUrl: row.status === 'published' && row.publicSlug ? publicPaths(siteUrl, row.publicSlug).url : null,
   };
 }
 
@@ -62,6 +69,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const events = () => getService(strapi, 'events');
   /** Who an article event names when a caller passes no actor (other plugins' agents). */
   const someone = (kind: Actor['kind'] = 'human'): Actor => ({ kind, name: '' });
+  const recordOf = (row: ArticleRow, totals: { words: number; sections: number }) => articleRecord(row, totals, publicUrl(strapi));
   const outlineOf = (row: ArticleRow): Promise<Outline> => sectionsService().outlineOfRow(row.id, row.outlineRev);
 
   /** The owned article row, or 404. */
@@ -107,8 +115,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           updatedAt: now.toISOString(),
           publishedAt: null,
           outlineRev: 0,
+          publicSlug: null,
         };
-        return { article: articleRecord(row, totalsOf(outline)), outline: outline.entries() };
+        return { article: recordOf(row, totalsOf(outline)), outline: outline.entries() };
       }) as unknown as Promise<{ article: ArticleRecord; outline: OutlineEntry[] }>;
     },
 
@@ -118,7 +127,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const found = await articles.page(userId, limit, options.cursor);
       const page = found.slice(0, limit);
       return {
-        articles: page.map(({ row, words, sections }) => articleRecord(row, { words: toInt(words), sections: toInt(sections) })),
+        articles: page.map(({ row, words, sections }) => recordOf(row, { words: toInt(words), sections: toInt(sections) })),
         nextCursor: found.length > limit ? encodeCursor(page[page.length - 1].row) : null,
       };
     },
@@ -134,7 +143,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const [outline, notes] = await Promise.all([outlineOf(row), notesService().mapOf(row.id)]);
       return {
         data: {
-          article: articleRecord(row, totalsOf(outline)),
+          article: recordOf(row, totalsOf(outline)),
           outline: options.includeRev ? outline.entriesWithRev() : outline.entries(),
           brief: { premise: row.premise, notes: notes as NoteMapEntry[] },
         },
@@ -145,7 +154,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** The article record alone. */
     async getRecord(userId: number, rawId: string): Promise<ArticleRecord> {
       const row = await findRow(userId, rawId);
-      return articleRecord(row, totalsOf(await outlineOf(row)));
+      return recordOf(row, totalsOf(await outlineOf(row)));
     },
 
     async updateArticle(userId: number, rawId: string, input: { title: string }, actor: Actor = someone()): Promise<ArticleRecord> {

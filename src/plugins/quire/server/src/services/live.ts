@@ -47,7 +47,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const now = Date.now();
     const byName = prune(event.articleId, now) ?? new Map<string, Writer>();
     writers.set(event.articleId, byName);
-    const section = event.changes.find((c) => 'sectionId' in c && c.type !== 'section.deleted') as { sectionId: string } | undefined;
+    // Creating an article writes its first sections, but the writer is in the article, not at
+    // work in its first section: no section for it until it writes one.
+    const created = event.changes.some((c) => c.type === 'article.created');
+    const section = created ? undefined : (event.changes.find((c) => 'sectionId' in c && c.type !== 'section.deleted') as { sectionId: string } | undefined);
     const known = byName.get(event.by.name);
     byName.set(event.by.name, { kind: event.by.kind, name: event.by.name, sectionId: section?.sectionId ?? known?.sectionId ?? null, since: known?.since ?? now, last: now });
     // Articles nobody reads presence of are dropped as their writers age.

@@ -97,7 +97,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await articleRows.in(k).setStatus(id, { status: 'published', at: now });
       await events().record({ articleId: articleUuid(rawId), ownerId: userId }, actor, [{ type: 'article.published' }]);
       const outline = await sections().outlineOfRow(id, outlineRev);
-      const article = articleRecord({ ...row, status: 'published', publishedAt: now.toISOString() }, { words: outline.words, sections: outline.size });
+      const article = articleRecord({ ...row, status: 'published', publishedAt: now.toISOString(), publicSlug: slug }, { words: outline.words, sections: outline.size }, publicUrl(strapi));
       return { article, url: copy.url, markdownUrl: copy.markdownUrl };
     })) as PublishResult | null;
   }
@@ -134,7 +134,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         await events().record({ articleId: articleUuid(rawId), ownerId: userId }, actor, [{ type: 'article.unpublished' }]);
         const row = await articles().findRow(userId, rawId);
         const outline = await sections().outlineOfRow(id, outlineRev);
-        return { article: articleRecord(row, { words: outline.words, sections: outline.size }) };
+        return { article: articleRecord(row, { words: outline.words, sections: outline.size }, publicUrl(strapi)) };
       })) as { article: ArticleRecord };
     },
 

@@ -1,6 +1,6 @@
 /**
  * Beside the article: how many suggestions are open (the count is the number of entries), each
- * with who made it and the sections it shows in, a click away. Deciding happens in the section;
+ * with who made it, what it changes (summary.ts) and the sections it shows in, a click away. Deciding happens in the section;
  * only a suggestion that no longer shows in any section (they are gone) is rejected from here.
  */
 import { Badge, Box, Button, Flex, Typography } from '@strapi/design-system';
@@ -10,6 +10,7 @@ import { ByLine, Panel } from '../review-common';
 import { RejectDialog } from './RejectDialog';
 import type { Decide } from './use-suggestions';
 import { useMessages } from '../../messages';
+import { summarizeOps } from './summary';
 
 export const SuggestionsOverview = ({
   list,
@@ -51,6 +52,9 @@ export const SuggestionsOverview = ({
                 ) : null}
                 <ByLine by={suggestion.by} at={suggestion.createdAt} />
               </Flex>
+              <Typography variant="omega" textColor="neutral800" data-summary style={{ overflowWrap: 'anywhere' }}>
+                {summarizeOps(suggestion.ops, sections, m, untitled)}
+              </Typography>
               {suggestion.note ? (
                 <Typography variant="pi" textColor="neutral800" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
                   {suggestion.note}
