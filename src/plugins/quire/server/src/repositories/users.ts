@@ -6,6 +6,7 @@ import { knexOf, tableName } from '#kernel/db';
 import { roleAllowsColumn } from '#kernel/permissions';
 
 const USERS = 'plugin::users-permissions.user';
+const ROLES = 'plugin::users-permissions.role';
 
 export function userRepository(strapi: Core.Strapi) {
   return {
@@ -37,6 +38,23 @@ export function userRepository(strapi: Core.Strapi) {
     async idsWhere(where: unknown): Promise<number[]> {
       const rows = await strapi.db.query(USERS).findMany({ where: where as never, select: ['id'] });
       return rows.map((row: { id: number }) => Number(row.id));
+    },
+
+    /** The user with this username, email (lower case) or document id: its id, username and email, or null. */
+    async findOne(where: { id: number } | { username: string } | { email: string } | { documentId: string }): Promise<{ id: number; username: string; email: string } | null> {
+      const user = await strapi.db.query(USERS).findOne({ where, select: ['id', 'username', 'email'] });
+      return user ? { id: Number(user.id), username: user.username, email: user.email } : null;
+    },
+
+    /** The id of users-permissions' Authenticated role (the role of a user made for an admin), or null. */
+    async authenticatedRoleId(): Promise<number | null> {
+      const role = await strapi.db.query(ROLES).findOne({ where: { type: 'authenticated' }, select: ['id'] });
+      return role ? Number(role.id) : null;
+    },
+
+    /** An admin user's email and names, or null. */
+    adminById(id: number): Promise<{ id: number; email: string; firstname: string | null; lastname: string | null; username: string | null } | null> {
+      return strapi.db.query('admin::user').findOne({ where: { id }, select: ['id', 'email', 'firstname', 'lastname', 'username'] });
     },
   };
 }

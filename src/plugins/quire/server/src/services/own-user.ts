@@ -13,9 +13,7 @@
 import crypto from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { invalidArgument } from '#kernel/errors';
-
-const USER_UID = 'plugin::users-permissions.user';
-const ROLE_UID = 'plugin::users-permissions.role';
+import { userRepository } from '../repositories/users';
 
 export interface OwnUser {
   id: number;
@@ -29,10 +27,7 @@ async function links(strapi: Core.Strapi): Promise<Record<string, number>> {
   return ((await store(strapi).get({})) as Record<string, number> | null) ?? {};
 }
 
-async function findUser(strapi: Core.Strapi, id: number): Promise<OwnUser | null> {
-  const user = await strapi.db.query(USER_UID).findOne({ where: { id }, select: ['id', 'username', 'email'] });
-  return user ? { id: Number(user.id), username: user.username, email: user.email } : null;
-}
+const findUser = (strapi: Core.Strapi, id: number): Promise<OwnUser | null> => userRepository(strapi).findOne({ id });
 
 /** The user linked to admin `adminId`, or null (none yet, or it was deleted). */
 export async function linkedUser(strapi: Core.Strapi, adminId: number): Promise<OwnUser | null> {
@@ -45,7 +40,7 @@ async function freeUsername(strapi: Core.Strapi, base: string): Promise<string> 
   const stem = (base.normalize('NFKD').replace(/[^\w.-]+/g, '.').replace(/^\.+|\.+$/g, '') || 'editor').slice(0, 40);
   for (let n = 1; ; n += 1) {
     const candidate = n === 1 ? stem : `${stem}.${n}`;
-    if (!(await strapi.db.query(USER_UID).findOne({ where: { username: candidate }, select: ['id'] }))) return candidate;
+    if (!(await userRepository(strapi).findOne({ username: candidate }))) return candidate;
   }
 }
 
@@ -53,17 +48,18 @@ async function freeUsername(strapi: Core.Strapi, base: string): Promise<string> 
 export async function ownUser(strapi: Core.Strapi, adminId: number): Promise<OwnUser> {
   const linked = await linkedUser(strapi, adminId);
   if (linked) return linked;
-  const admin = await strapi.db.query('admin::user').findOne({ where: { id: adminId }, select: ['id', 'email', 'firstname', 'lastname', 'username'] });
+  const users = userRepository(strapi);
+  const admin = await users.adminById(adminId);
   if (!admin) throw invalidArgument('Your admin account was not found.', 'Sign in again.');
   const email = String(admin.email).toLowerCase();
-  const taken = await strapi.db.query(USER_UID).findOne({ where: { email }, select: ['id', 'username'] });
+  const taken = await users.findOne({ email });
   if (taken) {
     throw invalidArgument(
       `A user with your email (${email}) exists already, as "${taken.username}"; it was not made by Quire, so it is not taken as yours.`,
       `Pick "${taken.username}" as the owner if that account is yours.`,
     );
   }
-  const role = await strapi.db.query(ROLE_UID).findOne({ where: { type: 'authenticated' }, select: ['id'] });
+  const role = await users.authenticatedRoleId();
   const name = [admin.firstname, admin.lastname].filter(Boolean).join('.') || admin.username || email.split('@')[0];
   const created = await strapi.plugin('users-permissions').service('user').add({
     username: await freeUsername(strapi, name),
@@ -72,9 +68,9 @@ export async function ownUser(strapi: Core.Strapi, adminId: number): Promise<Own
     password: crypto.randomBytes(32).toString('base64url'),
     confirmed: true,
     blocked: false,
-    ...(role ? { role: role.id } : {}),
+    ...(role ? { role } : {}),
   });
-  const user = (await strapi.db.query(USER_UID).findOne({ where: { documentId: created.documentId }, select: ['id', 'username', 'email'] }))!;
-  await store(strapi).set({ value: { ...(await links(strapi)), [String(adminId)]: Number(user.id) } });
-  return { id: Number(user.id), username: user.username, email: user.email };
+  const user = (await users.findOne({ documentId: created.documentId }))!;
+  await store(strapi).set({ value: { ...(await links(strapi)), [String(adminId)]: user.id } });
+  return user;
 }
