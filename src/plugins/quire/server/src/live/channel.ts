@@ -34,12 +34,20 @@ import { sectionTag } from '../domain/etags';
 import { Outline } from '../domain/outline';
 import { QUIRE_ACTIONS } from '../permissions';
 import { LIMITS } from '../schemas/inputs';
-import { fillFragment, fragmentLength, fragmentToHtml, renderedHtml, updateFragment } from './content';
+import { fillFragment, fragmentLength, fragmentToHtml, renderedHtml, storableHtml, updateFragment } from './content';
 import { documentOwnership, OWNER_TTL_MS, type DocumentOwnership } from './ownership';
+import { quireConfig } from '../config';
+import { allowedOrigins } from '#kernel/origins';
+import { hocuspocusLimits, liveLimitsOf, liveRefusal, MAX_UPDATE_BYTES } from './limits';
+import { DocumentNames } from './document-names';
+import { UpdateGuard } from './guard-extension';
+import { AwarenessGuard } from './awareness-extension';
+import { RateLimit } from './rate-extension';
+import { addressOf, originAllowed, SocketLimits } from './socket-limits';
 
 export const LIVE_PATH = '/quire/live';
 /** An update message larger than this is refused (CONTRACT 19). */
-export const MAX_UPDATE_BYTES = 1024 * 1024;
+export { MAX_UPDATE_BYTES };
 /** Close code of a refused change (the reason, in words, comes first as a stateless message). */
 export const REFUSED_CLOSE_CODE = 4413;
 
@@ -118,7 +126,7 @@ class RedisRelay extends RedisExtension {
 }
 
 /** An error Hocuspocus turns into a close (code, reason) or an authentication refusal (reason). */
-const refusal = (reason: string, code = 4403) => Object.assign(new Error(reason), { reason, code });
+const refusal = liveRefusal;
 
 const LOAD_ORIGIN = { source: 'local', skipStoreHooks: true } as const;
 
@@ -471,7 +479,12 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
       const fragment = document.getXmlFragment(sectionField(id));
       longest = Math.max(longest, fragmentLength(fragment));
       if (!known) continue;
-      const html = fragmentToHtml(fragment);
+      // One section that cannot be read (saved before issue 32's guard) never stops the others.
+      const html = storableHtml(fragment, (error) => log.warn(`live ${state.articleId}: section ${id} not stored: ${error.message}`));
+      if (html === null) {
+        complete = false;
+        continue;
+      }
       if (html === known.html) continue;
       const actor = state.lastEditor.get(id) ?? { kind: 'editor', name: 'an editor' };
       const next = known.rev + 1;
@@ -657,9 +670,14 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
     await repository.trashContent(state.articleRowId, sectionId, content);
   }
 
+  // Issue 32's limits: each extension is one idea (live/*.ts).
+  const limits = liveLimitsOf(quireConfig(strapi));
+  const names = new DocumentNames(limits);
+  const socketLimits = new SocketLimits(limits, log);
   const hocuspocus = new Hocuspocus<LiveContext>({
     name: 'quire-live',
-    extensions: relay ? [relay as unknown as Extension] : [],
+    ...hocuspocusLimits(limits),
+    extensions: [new RateLimit(limits), names, new UpdateGuard(limits, log), new AwarenessGuard(), ...(relay ? [relay as unknown as Extension] : [])],
     quiet: true,
     debounce: 1000,
     maxDebounce: 2000,
@@ -667,6 +685,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
     async onAuthenticate({ token, documentName, connectionConfig }) {
       const articleId = articleOfDoc(documentName);
       const context = await authenticate(token);
+      names.admit(context.adminId);
       if (!articleId || !(await articleRow(articleId))) throw refusal('This article does not exist (or was deleted).');
       connectionConfig.readOnly = !context.canEdit;
       return context;
@@ -761,7 +780,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
     await enqueue(state, () => applyEvent(document, state, event));
   });
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * MAX_UPDATE_BYTES });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: socketLimits.maxPayload });
   const sockets = new Set<WebSocket>();
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     let pathname: string;
@@ -771,7 +790,10 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
       return;
     }
     if (pathname !== LIVE_PATH) return;
+    if (!originAllowed(request, allowedOrigins(strapi))) return socketLimits.refuseOrigin(socket);
+    if (!socketLimits.admit(socket, addressOf(request, Boolean((strapi.config.get('server.proxy') as { koa?: boolean } | undefined)?.koa)))) return;
     wss.handleUpgrade(request, socket, head, (ws) => {
+      socketLimits.watch(ws, socket);
       sockets.add(ws);
       const headers = new Headers();
       for (const [key, value] of Object.entries(request.headers)) if (typeof value === 'string') headers.set(key, value);
