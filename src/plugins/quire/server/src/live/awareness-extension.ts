@@ -6,7 +6,7 @@
  * of a state is the server's: name and id from the session (the connection's context), `kind`
  * editor, the colour kept only when it is one; `section` is a short string or null; anything
  * else but the caret (`cursor`, CollaborationCaret's relative positions) is dropped, and a state
- * larger than `MAX_STATE_CHARS` loses its caret.
+ * larger than `MAX_STATE_CHARS` loses its caret. An empty state claims nothing.
  */
 import type { Connection, Document, Extension, beforeHandleAwarenessPayload } from '@hocuspocus/server';
 
@@ -17,7 +17,7 @@ interface Speaker {
   name: string;
 }
 
-const COLOUR = /^#[0-9a-f]{6}$/i;
+const COLOUR = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
 
 /** The state a connection's admin may have in the document's awareness, from what it sent. */
 export function ownState(sent: Record<string, any>, who: Speaker): Record<string, any> {
@@ -51,6 +51,13 @@ export class AwarenessGuard implements Extension {
     }
     const open = new Set(document.getConnections());
     for (const [clientId, sent] of [...states]) {
+      // Hocuspocus decodes the update into a scratch Awareness whose own (empty, clock 0) state
+      // is in the map too: an empty state never claims an id.
+      const empty = !sent || Object.keys(sent).length === 0;
+      if (empty && this.claimed.get(connection) !== clientId) {
+        states.delete(clientId);
+        continue;
+      }
       if (!this.maySpeakFor(connection, clientId, who, owners, open)) {
         states.delete(clientId);
         continue;
