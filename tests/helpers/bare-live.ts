@@ -154,6 +154,14 @@ export const updateMessage = (document: string, update: Uint8Array) =>
     encoding.writeVarUint8Array(encoder, update);
   });
 
+/** A y-protocols sync step 2 (type 0, step 2 = 1): what a page reconnecting with its copy sends. */
+export const syncStep2Message = (document: string, update: Uint8Array) =>
+  message(document, (encoder) => {
+    encoding.writeVarUint(encoder, 0);
+    encoding.writeVarUint(encoder, 1);
+    encoding.writeVarUint8Array(encoder, update);
+  });
+
 /** An awareness message (type 1) for a document. */
 export const awarenessMessage = (document: string, update: Uint8Array) =>
   message(document, (encoder) => {

@@ -8,7 +8,7 @@ import http from 'node:http';
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
-import { ARTICLE, SECTION_1, authMessage, awarenessMessage, awarenessUpdate, bareServer, rawClient, until, type BareServer } from '../../helpers/bare-live';
+import { ARTICLE, SECTION_1, authMessage, awarenessMessage, awarenessUpdate, bareServer, rawClient, syncStep2Message, until, type BareServer } from '../../helpers/bare-live';
 import { connectLive, type LiveClient } from '../../helpers/live';
 import { DocumentNames } from '../../../src/plugins/quire/server/src/live/document-names';
 import { UpdateGuard } from '../../../src/plugins/quire/server/src/live/guard-extension';
@@ -106,6 +106,29 @@ describe('the update guard (findings 3, 7, 8)', () => {
     const editor = await connect(server.url, ARTICLE, 'admin:1');
     firstText(editor.doc).insert(0, 'Typed. ');
     await until(() => firstText(document).toString().startsWith('Typed. '));
+  });
+
+  it('what a sync step 2 writes into `meta` and `order` is put back as the server had it', async () => {
+    const server = await guarded();
+    const editor = await connect(server.url, ARTICLE, 'admin:1');
+    const document = server.hocuspocus.documents.get(`article:${ARTICLE}`)!;
+    const order = document.getArray<string>('order').toArray();
+    const attacker = await rawClient(server.url);
+    try {
+      attacker.send(authMessage(`article:${ARTICLE}`, 'admin:2'));
+      await until(() => document.getConnectionsCount() === 2);
+      const before = Y.encodeStateVector(editor.doc);
+      editor.doc.transact(() => {
+        editor.doc.getMap('meta').set(`deleted:${SECTION_1}`, { name: 'Super Admin', kind: 'editor', at: 'now' });
+        editor.doc.getArray<string>('order').delete(0, 1);
+      }, 'forged');
+      attacker.send(syncStep2Message(`article:${ARTICLE}`, Y.encodeStateAsUpdate(editor.doc, before)));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(document.getMap('meta').has(`deleted:${SECTION_1}`)).toBe(false);
+      expect(document.getArray('order').toArray()).toEqual(order);
+    } finally {
+      attacker.ws.terminate();
+    }
   });
 
   it('caps the whole document\'s encoded size', async () => {

@@ -142,6 +142,14 @@ describe('what the canvas never writes is refused', () => {
     refused(change(third.client, (doc) => (doc.getXmlFragment(`section:${S1}`).get(0) as Y.XmlElement).insert(0, [new Y.Doc() as any])), third.server, /raw content/);
   });
 
+  it('a page\'s echo (sync step 2) of `order` and `meta` passes, listed for the server to put back', () => {
+    const { server, client } = setup();
+    const update = change(client, (doc) => doc.getMap('meta').set(`changed:${S1}`, { name: 'Old', kind: 'editor', at: 'then' }));
+    expect(checkUpdate(server, update, { echo: true })).toEqual({ ok: true, premiseGrowth: 0, serverParts: { order: false, metaKeys: new Set([`changed:${S1}`]) } });
+    // Junk is refused in an echo too.
+    expect(checkUpdate(server, change(client, (doc) => doc.getMap('junk').set('x', 1)), { echo: true })).toMatchObject({ ok: false });
+  });
+
   it('something the server has not seen is "retry", not a refusal', () => {
     const { server, client } = setup();
     const other = new Y.Doc();

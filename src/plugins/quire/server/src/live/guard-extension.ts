@@ -4,14 +4,15 @@
  * and the whole document's encoded size, and refuses with the reason in words (a stateless
  * `refused` message, which the canvas shows) and a close code. A change that depends on changes
  * this server has not received closes the connection without a refusal: the provider
- * reconnects and syncs again.
+ * reconnects and syncs again. What a reconnecting page echoes of `order` and `meta` is put back
+ * as the server had it once the message is applied.
  */
-import type { Document, Extension, beforeSyncPayload } from '@hocuspocus/server';
+import type { Connection, Document, Extension, afterHandleMessagePayload, beforeSyncPayload } from '@hocuspocus/server';
 import * as Y from 'yjs';
 import { LIMITS } from '../schemas/inputs';
 import type { LiveLimits } from './limits';
 import { liveRefusal } from './limits';
-import { checkUpdate } from './update-guard';
+import { checkUpdate, type ServerParts } from './update-guard';
 
 /** Close code of a change refused for what it holds. */
 export const GUARD_CLOSE_CODE = 4422;
@@ -32,6 +33,8 @@ interface Size {
 export class UpdateGuard implements Extension {
   priority = 200;
   private readonly sizes = new WeakMap<Document, Size>();
+  /** The server's `order` and `meta` entries as they were before an echo touched them. */
+  private readonly before = new WeakMap<Connection, { order: string[] | null; meta: Map<string, unknown> }>();
 
   constructor(
     private readonly limits: Pick<LiveLimits, 'maxDocumentBytes'>,
@@ -51,7 +54,7 @@ export class UpdateGuard implements Extension {
       connection.sendStateless(JSON.stringify({ type: 'refused', reason: `${reason} It was not saved.` }));
       throw liveRefusal(reason, code);
     };
-    const verdict = checkUpdate(document, payload);
+    const verdict = checkUpdate(document, payload, { echo: type === 1 });
     if (!verdict.ok) {
       if (verdict.retry) throw liveRefusal(verdict.reason, RETRY_CLOSE_CODE);
       refuse(verdict.reason);
@@ -61,6 +64,31 @@ export class UpdateGuard implements Extension {
       refuse(`The premise would be longer than ${LIMITS.premise.toLocaleString('en')} characters.`);
     }
     this.admitSize(document, payload.byteLength, refuse);
+    if (verdict.serverParts) this.before.set(connection, this.serverState(document, verdict.serverParts));
+  }
+
+  private serverState(document: Document, parts: ServerParts) {
+    const meta = document.getMap('meta');
+    return { order: parts.order ? document.getArray<string>('order').toArray() : null, meta: new Map([...parts.metaKeys].map((key) => [key, meta.has(key) ? meta.get(key) : undefined])) };
+  }
+
+  async afterHandleMessage({ connection, document }: afterHandleMessagePayload) {
+    const before = this.before.get(connection);
+    if (!before) return;
+    this.before.delete(connection);
+    const order = document.getArray<string>('order');
+    const meta = document.getMap('meta');
+    document.transact(() => {
+      if (before.order && order.toArray().join() !== before.order.join()) {
+        order.delete(0, order.length);
+        order.insert(0, before.order);
+      }
+      for (const [key, value] of before.meta) {
+        if (JSON.stringify(meta.get(key)) === JSON.stringify(value)) continue;
+        if (value === undefined) meta.delete(key);
+        else meta.set(key, value);
+      }
+    }, { source: 'local', skipStoreHooks: true });
   }
 
   private admitSize(document: Document, bytes: number, refuse: (reason: string, code?: number) => never) {

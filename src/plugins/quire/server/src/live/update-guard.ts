@@ -13,6 +13,11 @@
  *   sanitiser would drop;
  * - deleting items of `order` or `meta` is refused as writing them is.
  *
+ * A page reconnecting with the copy it kept (sync step 2, `echo`) sends back whatever of it the
+ * server lacks, which includes the server's own writes to `order` and `meta` made after the
+ * saved state it reloaded from: those are let through and listed (`serverParts`), for the
+ * caller to put back as the server had them; refusing them would make the page drop its typing.
+ *
  * An item's parent is not always in the update: Yjs leaves it out when the item has a left or
  * right neighbour, whose parent it takes. Neighbours and parents are looked up in the update and
  * then in the document; one found in neither (the client has changes this server has not seen)
@@ -24,7 +29,13 @@ import { editorExtensions } from '../../../shared/editor-extensions';
 import { LIMITS } from '../schemas/inputs';
 import { sanitiserKeepsUrl, type UrlKind } from '../domain/safe-url';
 
-export type Verdict = { ok: true; premiseGrowth: number } | { ok: false; reason: string; retry?: boolean };
+export type Verdict = { ok: true; premiseGrowth: number; serverParts?: ServerParts } | { ok: false; reason: string; retry?: boolean };
+
+/** What an echo touched of the server's own parts: the caller puts them back as they were. */
+export interface ServerParts {
+  order: boolean;
+  metaKeys: Set<string>;
+}
 
 export interface SchemaRules {
   /** Node name -> its attributes. */
@@ -101,7 +112,7 @@ function describeType(type: Y.AbstractType<any>, sub: string | null): Place {
 }
 
 /** Decides whether a client's update may be applied to `doc` (see the header). */
-export function checkUpdate(doc: Y.Doc, update: Uint8Array, schema: SchemaRules = schemaRules()): Verdict {
+export function checkUpdate(doc: Y.Doc, update: Uint8Array, options: { echo?: boolean } = {}, schema: SchemaRules = schemaRules()): Verdict {
   let decoded: ReturnType<typeof Y.decodeUpdate>;
   try {
     decoded = Y.decodeUpdate(update);
@@ -184,13 +195,21 @@ export function checkUpdate(doc: Y.Doc, update: Uint8Array, schema: SchemaRules 
   };
 
   let premiseGrowth = 0;
+  const serverParts: ServerParts = { order: false, metaKeys: new Set() };
+  const server = (place: { root: string; sub: string | null }) => {
+    if (place.root !== 'order' && place.root !== 'meta') return false;
+    if (!options.echo) throw new Refused(`The change writes \`${place.root}\`, which only the server writes.`);
+    if (place.root === 'order') serverParts.order = true;
+    else if (place.sub !== null) serverParts.metaKeys.add(place.sub);
+    return true;
+  };
   try {
     for (const list of byClient.values()) {
       for (const struct of list) {
         if (!(struct instanceof Y.Item) || known(struct)) continue;
         const place = resolve(struct);
         if (place === MISSING) return { ok: false, retry: true, reason: 'The change depends on changes this server has not received yet: reconnecting.' };
-        if (place === GONE) continue;
+        if (place === GONE || server(place)) continue;
         premiseGrowth += checkItem(struct, place, sections, schema);
       }
     }
@@ -200,7 +219,8 @@ export function checkUpdate(doc: Y.Doc, update: Uint8Array, schema: SchemaRules 
       for (const item of serverItems(doc)) {
         const ranges = ds.clients.get(item.id.client);
         if (ranges?.some((range) => item.id.clock < range.clock + range.len && range.clock < item.id.clock + item.length)) {
-          return { ok: false, reason: 'The change deletes part of the section order or the article\'s state, which only the server writes.' };
+          if (!options.echo) return { ok: false, reason: 'The change deletes part of the section order or the article\'s state, which only the server writes.' };
+          server(describeType(item.parent as Y.AbstractType<any>, item.parentSub));
         }
       }
     }
@@ -208,7 +228,7 @@ export function checkUpdate(doc: Y.Doc, update: Uint8Array, schema: SchemaRules 
     if (error instanceof Refused) return { ok: false, reason: error.message };
     throw error;
   }
-  return { ok: true, premiseGrowth };
+  return serverParts.order || serverParts.metaKeys.size ? { ok: true, premiseGrowth, serverParts } : { ok: true, premiseGrowth };
 }
 
 /** Refuses (throws) an item the canvas would never write; returns the characters it adds to the premise. */
