@@ -67,7 +67,7 @@ export async function bareServer(options: BareOptions = {}): Promise<BareServer>
   const server = http.createServer((_request, response) => response.end('ok'));
   server.on('upgrade', (request, socket, head) => {
     if (!options.bare && !originAllowed(request, options.allowedOrigins ?? new Set())) return socketLimits.refuseOrigin(socket);
-    if (!options.bare && !socketLimits.admit(socket, addressOf(request, false))) return;
+    if (!options.bare && !socketLimits.admit(socket, addressOf(request, 0))) return;
     wss.handleUpgrade(request, socket, head, (ws) => {
       if (!options.bare) socketLimits.watch(ws, socket);
       const client = hocuspocus.handleConnection(ws as any, new Request(`http://localhost${request.url}`), {});

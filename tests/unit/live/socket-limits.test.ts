@@ -7,7 +7,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import * as Y from 'yjs';
 import { ARTICLE, authMessage, awarenessMessage, awarenessUpdate, bareServer, rawClient, until, updateMessage, type BareServer, type RawClient } from '../../helpers/bare-live';
-import { SOCKET_LIMIT_CLOSE_CODE, originAllowed } from '../../../src/plugins/quire/server/src/live/socket-limits';
+import { SOCKET_LIMIT_CLOSE_CODE, addressOf, originAllowed } from '../../../src/plugins/quire/server/src/live/socket-limits';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
@@ -129,5 +129,12 @@ describe('sockets and frames', () => {
     await open(server.url, { Origin: 'https://admin.example.com' });
     await open(server.url);
     expect(originAllowed({ headers: { origin: 'null', host: 'a' } }, new Set())).toBe(false);
+  });
+
+  it('counts a client behind trusted proxies by the entry the outermost proxy appended', () => {
+    const request = { headers: { 'x-forwarded-for': 'spoofed, 203.0.113.7, 10.0.0.2' }, socket: { remoteAddress: '10.0.0.1' } } as any;
+    expect(addressOf(request, 0)).toBe('10.0.0.1');
+    expect(addressOf(request, 1)).toBe('10.0.0.2');
+    expect(addressOf(request, 2)).toBe('203.0.113.7');
   });
 });

@@ -674,6 +674,8 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
   const limits = liveLimitsOf(quireConfig(strapi));
   const names = new DocumentNames(limits);
   const socketLimits = new SocketLimits(limits, log);
+  const proxy = strapi.config.get('server.proxy') as { koa?: boolean; maxIpsCount?: number } | undefined;
+  const proxyHops = proxy?.koa ? Number(proxy.maxIpsCount ?? 1) : 0;
   const hocuspocus = new Hocuspocus<LiveContext>({
     name: 'quire-live',
     ...hocuspocusLimits(limits),
@@ -791,7 +793,7 @@ export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds
     }
     if (pathname !== LIVE_PATH) return;
     if (!originAllowed(request, allowedOrigins(strapi))) return socketLimits.refuseOrigin(socket);
-    if (!socketLimits.admit(socket, addressOf(request, Boolean((strapi.config.get('server.proxy') as { koa?: boolean } | undefined)?.koa)))) return;
+    if (!socketLimits.admit(socket, addressOf(request, proxyHops))) return;
     wss.handleUpgrade(request, socket, head, (ws) => {
       socketLimits.watch(ws, socket);
       sockets.add(ws);

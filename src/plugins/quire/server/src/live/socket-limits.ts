@@ -56,12 +56,16 @@ export function originAllowed(request: Pick<IncomingMessage, 'headers'>, allowed
   return allowed.has(serialized);
 }
 
-/** The client's address: the socket's peer, or (behind a trusted proxy) the last X-Forwarded-For hop. */
-export function addressOf(request: Pick<IncomingMessage, 'headers' | 'socket'>, trustProxy: boolean): string {
+/**
+ * The client's address, as the HTTP limits take it (docs/operations.md "Client addresses behind
+ * proxies"): the TCP peer, or behind trusted proxies (TRUST_PROXY) the X-Forwarded-For entry
+ * `proxyHops` from the right (TRUST_PROXY_HOPS).
+ */
+export function addressOf(request: Pick<IncomingMessage, 'headers' | 'socket'>, proxyHops: number): string {
   const forwarded = request.headers['x-forwarded-for'];
-  if (trustProxy && forwarded) {
+  if (proxyHops > 0 && forwarded) {
     const hops = String(forwarded).split(',').map((hop) => hop.trim()).filter(Boolean);
-    if (hops.length) return hops[hops.length - 1];
+    if (hops.length) return hops[Math.max(0, hops.length - proxyHops)];
   }
   return request.socket?.remoteAddress ?? 'unknown';
 }
