@@ -8,11 +8,14 @@
 import type { Extension, connectedPayload, onAuthenticatePayload, onDisconnectPayload } from '@hocuspocus/server';
 import type { LiveLimits } from './limits';
 import { liveRefusal } from './limits';
+import { normalizeId } from '../domain/anchors';
 
-const NAME = /^article:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** The article id of a document name, when the name is exactly the canonical one; null otherwise. */
-export const canonicalArticleOf = (name: string): string | null => (NAME.test(name) ? name.slice('article:'.length) : null);
+/** The article id of a document name, when the name is exactly the canonical one (the id as stored); null otherwise. */
+export const canonicalArticleOf = (name: string): string | null => {
+  if (!name.startsWith('article:')) return null;
+  const id = name.slice('article:'.length);
+  return normalizeId(id) === id ? id : null;
+};
 
 export class DocumentNames implements Extension {
   /** Runs before the channel's own authentication: a bad name never reaches the database. */
