@@ -61,11 +61,15 @@ export const liveLimitsOf = (config: Partial<QuireConfig> | null | undefined): L
   messageBurst: config?.liveMessageBurst ?? DEFAULT_LIVE_LIMITS.messageBurst,
 });
 
-/** Hocuspocus' own pre-authentication bounds, from ours (its defaults keep 5 MiB per socket). */
+/**
+ * Hocuspocus' own pre-authentication bounds, from ours (its defaults keep 5 MiB per socket). The
+ * count of messages stays high: a page back from the network sends what was typed offline, one
+ * small message per change, before its authentication (the provider's queue); the bytes bound it.
+ */
 export const hocuspocusLimits = (limits: LiveLimits) => ({
   timeout: limits.idleTimeoutMs,
   maxUnauthenticatedQueueSize: limits.preAuthBytes,
-  maxUnauthenticatedQueueMessages: 32,
+  maxUnauthenticatedQueueMessages: 1_000,
   maxPendingDocuments: limits.documentsPerSocket,
 });
 
