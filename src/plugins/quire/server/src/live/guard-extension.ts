@@ -105,7 +105,7 @@ export class UpdateGuard implements Extension {
     }
     if (size.estimate + bytes > this.limits.maxDocumentBytes) {
       const mib = (n: number) => (n / 1048576).toFixed(1);
-      refuse(`The article's live document would grow past ${mib(this.limits.maxDocumentBytes)} MiB (QUIRE_LIVE_MAX_DOCUMENT_MB; it is ${mib(size.estimate)} MiB).`, 4413);
+      refuse(`This change (${(bytes / 1024).toFixed(0)} KiB) would take the article's live document past ${mib(this.limits.maxDocumentBytes)} MiB (QUIRE_LIVE_MAX_DOCUMENT_MB; it holds about ${mib(size.estimate)} MiB).`, 4413);
     }
     size.estimate += bytes;
     size.sinceBytes += bytes;
