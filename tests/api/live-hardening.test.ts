@@ -173,6 +173,15 @@ describe('finding 6: presence cannot be faked', () => {
   });
 });
 
+describe('finding 9: open connections end with the session or the permission', () => {
+  // The mechanism is issue 31 point 3 (another branch): once it lands, these open a connection,
+  // then sign out / deactivate / take Quire's edit away, and expect the connection ended (or
+  // read-only) within 5 s and no later typing stored.
+  it.todo('sign-out ends the admin\'s live connections');
+  it.todo('a deactivated admin\'s live connections end');
+  it.todo('a role that loses Quire\'s edit permission makes the open connection read-only');
+});
+
 describe('smaller', () => {
   it('MCP tools/call with arguments "aaa" is -32602 invalid params, in words', async () => {
     const res = await app.http
