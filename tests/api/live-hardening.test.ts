@@ -90,7 +90,7 @@ describe('findings 3, 7, 8: an editor writes only what the canvas writes', () =>
 });
 
 describe('finding 5: one bad section never stops the others from being stored', () => {
-  it('a section holding an element the schema does not have (saved before the guard) is left out; typing elsewhere is stored', async () => {
+  it('a section holding an element the schema does not have (saved before the guard) is stored without it', async () => {
     const editor = await open();
     const ids = editor.doc.getArray<string>('order').toArray();
     // What a document saved before issue 32 may hold: written straight into the server's copy.
@@ -100,10 +100,34 @@ describe('finding 5: one bad section never stops the others from being stored', 
       document.getXmlFragment(`section:${ids[1]}`).insert(0, [script]);
       script.insert(0, [new Y.XmlText('alert(1)')]);
     });
+    await until(() => editor.doc.getXmlFragment(`section:${ids[1]}`).toArray().some((node) => (node as Y.XmlElement).nodeName === 'script'));
     typeInto(editor.doc, ids[0], 0, 0, 'Stored anyway. ');
-    await until(async () => (await stored(ids[0])).html.includes('Stored anyway.'));
+    typeInto(editor.doc, ids[1], 0, 0, 'Pruned. ');
+    await until(async () => (await stored(ids[0])).html.includes('Stored anyway.') && (await stored(ids[1])).html.includes('Pruned.'));
     expect((await stored(ids[1])).html).not.toMatch(/script|alert/);
     expect(sectionText(editor.doc, ids[0])).toContain('Stored anyway.');
+    document.transact(() => document.getXmlFragment(`section:${ids[1]}`).delete(0, 1));
+    editor.destroy();
+  });
+
+  it('a section that cannot be written at all is left out of the store; typing in the other sections is stored', async () => {
+    const editor = await open();
+    const ids = editor.doc.getArray<string>('order').toArray();
+    const document = live().channel().hocuspocus.documents.get(`article:${articleId}`);
+    const textOf = (doc: Y.Doc) => (doc.getXmlFragment(`section:${ids[1]}`).toArray().find((node) => (node as Y.XmlElement).nodeName === 'paragraph') as Y.XmlElement).get(0) as Y.XmlText;
+    // An embed in a text: ProseMirror has no text node for it, so the section's HTML cannot be made.
+    document.transact(() => textOf(document).insertEmbed(0, { image: 'x' }));
+    await until(() => textOf(editor.doc).toDelta().some((op: { insert: unknown }) => typeof op.insert !== 'string'));
+    const before = await stored(ids[1]);
+    typeInto(editor.doc, ids[1], 0, 5, ' unreadable ');
+    typeInto(editor.doc, ids[0], 0, 0, 'Beside it. ');
+    await until(async () => (await stored(ids[0])).html.includes('Beside it.'));
+    await live().settled();
+    expect(await stored(ids[1])).toEqual(before);
+    // Without the embed, the section stores again (with the typing kept in the document).
+    document.transact(() => textOf(document).delete(0, 1));
+    typeInto(editor.doc, ids[1], 0, 0, 'Readable again. ');
+    await until(async () => (await stored(ids[1])).html.includes('Readable again.') && (await stored(ids[1])).html.includes('unreadable'));
     editor.destroy();
   });
 });
@@ -173,13 +197,70 @@ describe('finding 6: presence cannot be faked', () => {
   });
 });
 
-describe('finding 9: open connections end with the session or the permission', () => {
-  // The mechanism is issue 31 point 3 (another branch): once it lands, these open a connection,
-  // then sign out / deactivate / take Quire's edit away, and expect the connection ended (or
-  // read-only) within 5 s and no later typing stored.
-  it.todo('sign-out ends the admin\'s live connections');
-  it.todo('a deactivated admin\'s live connections end');
-  it.todo('a role that loses Quire\'s edit permission makes the open connection read-only');
+describe('finding 9: open connections end with the session or the permission (live/permissions.ts)', () => {
+  /** An admin on a role of its own with Quire's read and edit permissions; how to change them. */
+  const editorOnOwnRole = async (label: string) => {
+    const made = await app.http.post('/admin/roles').set(adminBearer(chief)).send({ name: `${label} ${Date.now()}`, description: label });
+    expect(made.status).toBe(201);
+    const grant = async (actions: string[]) => {
+      const res = await app.http.put(`/admin/roles/${made.body.data.id}/permissions`).set(adminBearer(chief)).send({ permissions: actions.map((action) => ({ action, subject: null, properties: {}, conditions: [] })) });
+      expect(res.status).toBe(200);
+    };
+    await grant(['plugin::quire.read', 'plugin::quire.edit']);
+    const admin = await createAdmin(app, made.body.data.code, label.toLowerCase());
+    return { admin, token: await adminToken(app, admin), grant };
+  };
+
+  /**
+   * Types `text` on `page`, then has the chief type a marker in the same section and waits for
+   * the marker to be stored: the page's typing, sent first, would have been stored with it.
+   */
+  const notStored = async (page: LiveClient, text: string) => {
+    const sid = page.doc.getArray<string>('order').get(0);
+    typeInto(page.doc, sid, 0, 0, text);
+    const chiefPage = await open();
+    const marker = `Marker ${Date.now()}. `;
+    typeInto(chiefPage.doc, sid, 0, 0, marker);
+    await until(async () => (await stored(sid)).html.includes(marker));
+    await live().settled();
+    expect((await stored(sid)).html).not.toContain(text);
+    chiefPage.destroy();
+  };
+
+  it('sign-out ends the admin\'s live connections within 5 s; what the page types after is not stored', async () => {
+    const { token } = await editorOnOwnRole('Leaving');
+    const page = await open(token, 'Leaving Tester');
+    const out = await app.http.post('/admin/logout').set(adminBearer(token)).send({});
+    expect(out.status).toBe(200);
+    await until(() => page.closes.length > 0, 5_000);
+    expect(page.stateless.map((s) => JSON.parse(s).type)).toContain('ended');
+    await notStored(page, 'TYPED AFTER SIGN-OUT ');
+    // Its reconnect is refused: the session is over.
+    await expect(connectLive(url, articleId, token)).rejects.toThrow(/session/);
+    page.destroy();
+  });
+
+  it('a deactivated admin\'s live connections end within 5 s; what the page types after is not stored', async () => {
+    const { admin, token } = await editorOnOwnRole('Deactivated');
+    const page = await open(token, 'Deactivated Tester');
+    const res = await app.http.put(`/admin/users/${admin.id}`).set(adminBearer(chief)).send({ isActive: false });
+    expect(res.status).toBe(200);
+    await until(() => page.closes.length > 0, 5_000);
+    expect(page.stateless.map((s) => JSON.parse(s).type)).toContain('ended');
+    await notStored(page, 'TYPED AFTER DEACTIVATION ');
+    await expect(connectLive(url, articleId, token)).rejects.toThrow(/session|not active/);
+    page.destroy();
+  });
+
+  it('a role that loses Quire\'s edit permission makes the open connection read-only within 5 s; its writes are not stored', async () => {
+    const { token, grant } = await editorOnOwnRole('Downgraded');
+    const page = await open(token, 'Downgraded Tester');
+    await grant(['plugin::quire.read']);
+    await until(() => page.stateless.some((s) => JSON.parse(s).type === 'readOnly'), 5_000);
+    expect(page.closes).toEqual([]);
+    await notStored(page, 'TYPED AFTER LOSING EDIT ');
+    page.destroy();
+  });
 });
 
 describe('smaller', () => {
