@@ -136,7 +136,7 @@ describe('finding 1: nothing kept for a socket that does not authenticate', () =
   it('closes a socket that sends 100 KB without a credential, and one that never authenticates', async () => {
     const chatty = await rawClient(url);
     chatty.send(new Uint8Array(100 * 1024));
-    expect((await chatty.closed).code).toBe(4401);
+    expect((await chatty.closed).code).toBe(4408);
   });
 });
 

@@ -11,7 +11,7 @@ import type { Connection, Document, Extension, afterHandleMessagePayload, before
 import * as Y from 'yjs';
 import { LIMITS } from '../schemas/inputs';
 import type { LiveLimits } from './limit-settings';
-import { refusal } from './ports';
+import { REFUSED_CLOSE_CODE, refusal } from './ports';
 import { checkUpdate, type ServerParts } from './update-guard';
 
 /** Close code of a change refused for what it holds. */
@@ -105,7 +105,7 @@ export class UpdateGuard implements Extension {
     }
     if (size.estimate + bytes > this.limits.maxDocumentBytes) {
       const mib = (n: number) => (n / 1048576).toFixed(1);
-      refuse(`This change (${(bytes / 1024).toFixed(0)} KiB) would take the article's live document past ${mib(this.limits.maxDocumentBytes)} MiB (QUIRE_LIVE_MAX_DOCUMENT_MB; it holds about ${mib(size.estimate)} MiB).`, 4413);
+      refuse(`This change (${(bytes / 1024).toFixed(0)} KiB) would take the article's live document past ${mib(this.limits.maxDocumentBytes)} MiB (QUIRE_LIVE_MAX_DOCUMENT_MB; it holds about ${mib(size.estimate)} MiB).`, REFUSED_CLOSE_CODE);
     }
     size.estimate += bytes;
     size.sinceBytes += bytes;

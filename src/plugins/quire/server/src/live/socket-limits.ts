@@ -20,8 +20,8 @@ import * as decoding from 'lib0/decoding';
 import type { WebSocket } from 'ws';
 import type { LiveLimits } from './limit-settings';
 
-/** Close code of a socket closed by these limits (policy violation). */
-export const SOCKET_LIMIT_CLOSE_CODE = 4401;
+/** Close code of a socket closed by these limits (4401 is an ended session, live/permissions.ts). */
+export const SOCKET_LIMIT_CLOSE_CODE = 4408;
 
 const MESSAGE_AUTH = 2;
 const AUTH_PERMISSION_DENIED = 1;
