@@ -8,7 +8,7 @@ import http from 'node:http';
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
-import { ARTICLE, SECTION_1, authMessage, awarenessMessage, awarenessUpdate, bareServer, rawClient, syncStep2Message, until, type BareServer } from '../../helpers/bare-live';
+import { ARTICLE, SECTION_1, authMessage, awarenessMessage, awarenessUpdate, bareServer, rawClient, syncStep2Message, until, updateMessage, type BareServer } from '../../helpers/bare-live';
 import { connectLive, type LiveClient } from '../../helpers/live';
 import { DocumentNames } from '../../../src/plugins/quire/server/src/live/document-names';
 import { UpdateGuard } from '../../../src/plugins/quire/server/src/live/guard-extension';
@@ -128,6 +128,38 @@ describe('the update guard (findings 3, 7, 8)', () => {
       expect(document.getArray('order').toArray()).toEqual(order);
     } finally {
       attacker.ws.terminate();
+    }
+  });
+
+  it('typing sent before a reconnecting page\'s sync step 2, on top of what the server lacks, waits for the step 2 (no close); after it, such an update closes the connection (4409)', async () => {
+    const server = await guarded();
+    const editor = await connect(server.url, ARTICLE, 'admin:1');
+    const document = server.hocuspocus.documents.get(`article:${ARTICLE}`)!;
+    // A copy that has typing the server lacks (typed offline), then more typing on top of it.
+    const copy = new Y.Doc();
+    Y.applyUpdate(copy, Y.encodeStateAsUpdate(editor.doc));
+    const serverState = Y.encodeStateVector(document);
+    firstText(copy).insert(0, 'Offline. ');
+    const beforeTop = Y.encodeStateVector(copy);
+    firstText(copy).insert(0, 'On top. ');
+    const page = await rawClient(server.url);
+    try {
+      page.send(authMessage(`article:${ARTICLE}`, 'admin:2'));
+      await until(() => document.getConnectionsCount() === 2);
+      // The provider sends the new typing at once, its sync step 2 (everything) after.
+      page.send(updateMessage(`article:${ARTICLE}`, Y.encodeStateAsUpdate(copy, beforeTop)));
+      page.send(syncStep2Message(`article:${ARTICLE}`, Y.encodeStateAsUpdate(copy, serverState)));
+      await until(() => firstText(document).toString().startsWith('On top. Offline. '));
+      expect(page.isClosed()).toBe(false);
+      // Once synced, an update that depends on what the server never got is a reason to sync again.
+      firstText(copy).insert(0, 'Lost. ');
+      const afterLost = Y.encodeStateVector(copy);
+      firstText(copy).insert(0, 'Depends on it. ');
+      page.send(updateMessage(`article:${ARTICLE}`, Y.encodeStateAsUpdate(copy, afterLost)));
+      await until(() => document.getConnectionsCount() === 1);
+      expect(firstText(document).toString()).not.toContain('Depends on it.');
+    } finally {
+      page.ws.terminate();
     }
   });
 

@@ -4,8 +4,9 @@
  * and the whole document's encoded size, and refuses with the reason in words (a stateless
  * `refused` message, which the canvas shows) and a close code. A change that depends on changes
  * this server has not received closes the connection without a refusal: the provider
- * reconnects and syncs again. What a reconnecting page echoes of `order` and `meta` is put back
- * as the server had it once the message is applied.
+ * reconnects and syncs again; before the connection's sync step 2 (which will carry the change
+ * whole) the early copy is dropped instead. What a reconnecting page echoes of `order` and
+ * `meta` is put back as the server had it once the message is applied.
  */
 import type { Connection, Document, Extension, afterHandleMessagePayload, beforeSyncPayload } from '@hocuspocus/server';
 import * as Y from 'yjs';
@@ -35,6 +36,8 @@ export class UpdateGuard implements Extension {
   private readonly sizes = new WeakMap<Document, Size>();
   /** The server's `order` and `meta` entries as they were before an echo touched them. */
   private readonly before = new WeakMap<Connection, { order: string[] | null; meta: Map<string, unknown> }>();
+  /** Connections whose sync step 2 has been applied. */
+  private readonly synced = new WeakSet<Connection>();
 
   constructor(
     private readonly limits: Pick<LiveLimits, 'maxDocumentBytes'>,
@@ -56,6 +59,15 @@ export class UpdateGuard implements Extension {
     };
     const verdict = checkUpdate(document, payload, { echo: type === 1 });
     if (!verdict.ok) {
+      if (verdict.retry && type === 2 && !this.synced.has(connection)) {
+        // A page reconnecting while someone types sends that typing before its sync step 2 (the
+        // provider does not wait), on top of what the server lacks. Its sync step 2, still to
+        // come, is computed later and carries it whole: this copy is emptied (two zero counts
+        // make an empty Yjs update; `payload` is a view of the message Hocuspocus then applies).
+        // Closing instead would repeat the race at every reconnect while typing goes on.
+        payload.fill(0);
+        return;
+      }
       if (verdict.retry) throw refusal(verdict.reason, RETRY_CLOSE_CODE);
       refuse(verdict.reason);
       return;
@@ -65,6 +77,7 @@ export class UpdateGuard implements Extension {
     }
     this.admitSize(document, payload.byteLength, refuse);
     if (verdict.serverParts) this.before.set(connection, this.serverState(document, verdict.serverParts));
+    if (type === 1) this.synced.add(connection);
   }
 
   private serverState(document: Document, parts: ServerParts) {
