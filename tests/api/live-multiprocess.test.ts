@@ -261,7 +261,8 @@ describe('two processes, one editor on each', () => {
     const onA = await connectLive(wsUrl(a), article, chief, { name: 'Page A' });
     const onB = await connectLive(wsUrl(b), article, chief, { name: 'Page B' });
     clients.push(onA, onB);
-    await until(() => [...onA.provider.awareness!.getStates().values()].some((state) => state.user?.name === 'Page B'), 5_000);
+    // Presence has crossed (under the session's name: the server sets it, issue 32).
+    await until(() => onA.provider.awareness!.getStates().get(onB.doc.clientID)?.user?.name === 'Chief Tester', 5_000);
 
     // A's connections to Redis drop; meanwhile the agent writes through B and B's page types.
     const dropped = await dropRedisConnections(a.pid);
