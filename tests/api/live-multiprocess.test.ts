@@ -126,8 +126,8 @@ describe('two processes, one editor on each', () => {
     await crossesWithinOneSecond(() => sectionText(two.doc, ids[0]).includes('[one-crosses]'));
     typeInto(two.doc, ids[1], 0, 0, '[two-crosses] ');
     await crossesWithinOneSecond(() => sectionText(one.doc, ids[1]).includes('[two-crosses]'));
-    // Presence crosses too.
-    await until(() => [...one.provider.awareness!.getStates().values()].some((state) => state.user?.name === 'Editor Two'), 5_000);
+    // Presence crosses too (under the session's name: the server sets it, issue 32).
+    await until(() => one.provider.awareness!.getStates().get(two.doc.clientID)?.user?.name === 'Chief Tester', 5_000);
 
     // Stored, whoever typed where.
     await until(async () => (await stored(ids[0])).html.includes('[one-crosses]') && (await stored(ids[1])).html.includes('[two-crosses]'), 15_000);
@@ -261,7 +261,8 @@ describe('two processes, one editor on each', () => {
     const onA = await connectLive(wsUrl(a), article, chief, { name: 'Page A' });
     const onB = await connectLive(wsUrl(b), article, chief, { name: 'Page B' });
     clients.push(onA, onB);
-    await until(() => [...onA.provider.awareness!.getStates().values()].some((state) => state.user?.name === 'Page B'), 5_000);
+    // Presence has crossed (under the session's name: the server sets it, issue 32).
+    await until(() => onA.provider.awareness!.getStates().get(onB.doc.clientID)?.user?.name === 'Chief Tester', 5_000);
 
     // A's connections to Redis drop; meanwhile the agent writes through B and B's page types.
     const dropped = await dropRedisConnections(a.pid);

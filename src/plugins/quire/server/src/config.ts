@@ -43,6 +43,18 @@ export const settings = {
   suggestionsPendingPerCredential: int('QUIRE_SUGGESTIONS_PER_KEY', { min: 1, max: 1_000_000, default: 50 }),
   /** The live canvas: one editor's stores to one section less than this many seconds apart are one revision (CONTRACT 19). */
   historyCoalesceSeconds: int('QUIRE_HISTORY_COALESCE_S', { min: 0, max: 86_400, default: 60 }),
+  /** The live channel's limits (live/limit-settings.ts; docs/operations.md "Live canvas limits"). */
+  liveMaxDocumentMb: int('QUIRE_LIVE_MAX_DOCUMENT_MB', { min: 1, max: 4_096, default: 32 }),
+  livePreAuthBytes: int('QUIRE_LIVE_PREAUTH_BYTES', { min: 1_024, max: 1_048_576, default: 16_384 }),
+  liveAuthTimeoutMs: duration('QUIRE_LIVE_AUTH_TIMEOUT_MS', { min: 500, max: 600_000, default: 10_000 }),
+  liveIdleTimeoutMs: duration('QUIRE_LIVE_IDLE_TIMEOUT_MS', { min: 5_000, max: 3_600_000, default: 60_000 }),
+  liveSocketsPerAddress: int('QUIRE_LIVE_SOCKETS_PER_ADDRESS', { min: 1, max: 1_000_000, default: 64 }),
+  liveFailedAuths: int('QUIRE_LIVE_FAILED_AUTHS', { min: 1, max: 1_000, default: 5 }),
+  liveDocumentsPerSocket: int('QUIRE_LIVE_DOCUMENTS_PER_SOCKET', { min: 1, max: 10_000, default: 16 }),
+  liveDocumentsPerAdmin: int('QUIRE_LIVE_DOCUMENTS_PER_ADMIN', { min: 1, max: 100_000, default: 32 }),
+  liveDocuments: int('QUIRE_LIVE_DOCUMENTS', { min: 1, max: 1_000_000, default: 2_000 }),
+  liveMessagesPerSecond: int('QUIRE_LIVE_MESSAGES_PER_S', { min: 1, max: 1_000_000, default: 100 }),
+  liveMessageBurst: int('QUIRE_LIVE_MESSAGE_BURST', { min: 1, max: 1_000_000, default: 400 }),
   /** Keep section history at all (false only to measure what it costs: bench/revisions.js). */
   keepHistory: bool('QUIRE_HISTORY', { default: true }),
   /** Seconds a device polling for its CLI login is asked to wait between polls. */

@@ -55,15 +55,41 @@ export function htmlToJSON(html: string): Record<string, any> {
   return PMDOMParser.fromSchema(schemaOf()).parse(body as any, { preserveWhitespace: true }).toJSON();
 }
 
-/** The HTML of a fragment, as the canvas would save it. */
+/**
+ * ProseMirror JSON with only what the schema has (issue 32, finding 5): a node of an unknown
+ * type is dropped with its content, unknown marks and attributes are dropped. A live document
+ * saved before the update guard may hold them, and ProseMirror throws on them.
+ */
+export function pruneToSchema(json: Record<string, any>, schema: Schema = schemaOf()): Record<string, any> | null {
+  const type = schema.nodes[json?.type];
+  if (!type) return null;
+  const pruned: Record<string, any> = { type: json.type };
+  if (json.attrs && typeof json.attrs === 'object') pruned.attrs = Object.fromEntries(Object.entries(json.attrs).filter(([key]) => key in (type.spec.attrs ?? {})));
+  if (typeof json.text === 'string') pruned.text = json.text;
+  if (Array.isArray(json.marks)) pruned.marks = json.marks.filter((mark) => schema.marks[mark?.type]).map((mark) => ({ type: mark.type, ...(mark.attrs ? { attrs: Object.fromEntries(Object.entries(mark.attrs).filter(([key]) => key in (schema.marks[mark.type].spec.attrs ?? {}))) } : {}) }));
+  if (Array.isArray(json.content)) pruned.content = json.content.map((child) => pruneToSchema(child, schema)).filter((child): child is Record<string, any> => child !== null);
+  return pruned;
+}
+
+/** The HTML of a fragment, as the canvas would save it (what the schema does not know left out). */
 export function fragmentToHtml(fragment: Y.XmlFragment): string {
-  const json = yXmlFragmentToProsemirrorJSON(fragment);
-  if (!json.content?.length) return '';
+  const json = pruneToSchema(yXmlFragmentToProsemirrorJSON(fragment));
+  if (!json?.content?.length) return '';
   const node = PMNode.fromJSON(schemaOf(), json);
   const document = win().document;
   const container = document.createElement('div');
   container.appendChild(DOMSerializer.fromSchema(schemaOf()).serializeFragment(node.content, { document: document as any }) as any);
   return container.innerHTML;
+}
+
+/** A section's HTML to store, or null (and `onError` told) when even the pruned fragment cannot be written. */
+export function storableHtml(fragment: Y.XmlFragment, onError: (error: Error) => void): string | null {
+  try {
+    return fragmentToHtml(fragment);
+  } catch (error) {
+    onError(error as Error);
+    return null;
+  }
 }
 
 /** Fills an empty fragment with stored HTML (a document being loaded). */

@@ -7,8 +7,8 @@
 import type { Connection, Document, Extension, beforeHandleMessagePayload, beforeSyncPayload } from '@hocuspocus/server';
 import * as Y from 'yjs';
 import { LIMITS } from '../schemas/inputs';
-import { sectionField, sectionHtml } from './article-doc';
-import { fragmentLength } from './content';
+import { sectionField } from './article-doc';
+import { fragmentLength, storableHtml } from './content';
 import { MAX_UPDATE_BYTES, REFUSED_CLOSE_CODE, refusal, type LiveContext, type LiveLog } from './ports';
 
 export class Limits implements Extension {
@@ -51,7 +51,8 @@ export class Limits implements Extension {
       Y.applyUpdate(trial, Y.encodeStateAsUpdate(document));
       Y.applyUpdate(trial, payload);
       for (const id of trial.getArray<string>('order').toArray()) {
-        const length = sectionHtml(trial, id).length;
+        // A section saved before the update guard that cannot be written is not stored anyway (issue 32, finding 5).
+        const length = storableHtml(trial.getXmlFragment(sectionField(id)), () => undefined)?.length ?? 0;
         if (length > this.limits.sectionChars) {
           this.refuse(connection, `This change would make the section ${length.toLocaleString('en')} characters long, more than the limit of ${this.limits.sectionChars.toLocaleString('en')}: it was not saved. Split the section first.`);
         }

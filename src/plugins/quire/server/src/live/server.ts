@@ -3,18 +3,27 @@
  * Strapi's own HTTP server, taking its `upgrade` event for /quire/live only, composed of small
  * extensions, each one idea with its own test (tests/unit/live): who may connect and what they
  * may still do, loading, storing, article events, presence, limits, and the Redis relay across
- * processes. Other extensions (hardening) join through `extensions`.
+ * processes; and the hardening of issue 32 (live/limit-settings.ts): document names and caps,
+ * the update guard, the awareness guard, the rate limit, and the socket limits at the upgrade.
  */
 import type { Core } from '@strapi/strapi';
 import { Hocuspocus, type Extension } from '@hocuspocus/server';
+import { allowedOrigins } from '#kernel/origins';
+import { quireConfig } from '../config';
 import { ArticleEvents } from './article-events';
 import { Authentication } from './authentication';
+import { AwarenessGuard } from './awareness-extension';
+import { DocumentNames } from './document-names';
+import { UpdateGuard } from './guard-extension';
+import { DEFAULT_LIVE_LIMITS, hocuspocusLimits, liveLimitsOf, type LiveLimits } from './limit-settings';
 import { Limits } from './limits';
 import { Loading } from './loading';
 import { Permissions } from './permissions';
 import { type LiveAccess, type LiveContext, type LiveEvents, type LiveLog, type LiveStore } from './ports';
 import { Presence, type Editor } from './presence';
+import { RateLimit } from './rate-extension';
 import { redisRelay } from './relay';
+import { SocketLimits } from './socket-limits';
 import { Storing } from './storing';
 import { strapiAccess, strapiEvents, strapiStore } from './strapi-ports';
 import { acceptUpgrades } from './upgrade';
@@ -36,12 +45,18 @@ export interface LivePorts {
 }
 
 /** The live Hocuspocus with its extensions, on any ports (Strapi's, or a test's). */
-export function liveHocuspocus(ports: LivePorts, options: { redis?: { url: string; prefix: string } | null; extra?: Extension[] } = {}) {
+export function liveHocuspocus(ports: LivePorts, options: { redis?: { url: string; prefix: string } | null; extra?: Extension[]; limits?: LiveLimits } = {}) {
+  const limits = options.limits ?? DEFAULT_LIVE_LIMITS;
+  const names = new DocumentNames(limits);
   const storing = new Storing(ports.store, ports.log);
   const events = new ArticleEvents(ports.events, ports.store, ports.log);
   const presence = new Presence();
   const extensions: Extension[] = [
-    new Authentication(ports.access),
+    new RateLimit(limits),
+    names,
+    new Authentication(ports.access, names),
+    new UpdateGuard(limits, ports.log),
+    new AwarenessGuard(),
     new Permissions(ports.access, ports.log),
     new Limits(ports.log),
     new Loading(ports.store),
@@ -51,7 +66,7 @@ export function liveHocuspocus(ports: LivePorts, options: { redis?: { url: strin
     ...(options.redis ? [redisRelay({ ...options.redis, log: ports.log })] : []),
     ...(options.extra ?? []),
   ];
-  const hocuspocus = new Hocuspocus<LiveContext>({ name: 'quire-live', extensions, quiet: true, debounce: 1000, maxDebounce: 2000, unloadImmediately: true });
+  const hocuspocus = new Hocuspocus<LiveContext>({ name: 'quire-live', ...hocuspocusLimits(limits), extensions, quiet: true, debounce: 1000, maxDebounce: 2000, unloadImmediately: true });
   const settled = async () => {
     await events.settled();
     await storing.settled();
@@ -61,11 +76,18 @@ export function liveHocuspocus(ports: LivePorts, options: { redis?: { url: strin
 
 export function startLiveChannel(strapi: Core.Strapi, options: { coalesceSeconds: number; redis?: { url: string; prefix: string } | null }): LiveChannel {
   const log = strapi.log;
+  const limits = liveLimitsOf(quireConfig(strapi));
   const { hocuspocus, presence, settled } = liveHocuspocus(
     { access: strapiAccess(strapi), store: strapiStore(strapi, options), events: strapiEvents(strapi), log },
-    { redis: options.redis },
+    { redis: options.redis, limits },
   );
-  const stop = acceptUpgrades(strapi.server.httpServer, hocuspocus, log);
+  // Client addresses as the HTTP limits take them (TRUST_PROXY, TRUST_PROXY_HOPS).
+  const proxy = strapi.config.get('server.proxy') as { koa?: boolean; maxIpsCount?: number } | undefined;
+  const stop = acceptUpgrades(strapi.server.httpServer, hocuspocus, log, {
+    sockets: new SocketLimits(limits, log),
+    origins: () => allowedOrigins(strapi),
+    proxyHops: proxy?.koa ? Number(proxy.maxIpsCount ?? 1) : 0,
+  });
   return {
     hocuspocus,
     editors: (articleId) => presence.editors(articleId),

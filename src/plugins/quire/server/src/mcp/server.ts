@@ -274,7 +274,10 @@ export class McpEndpoint {
    */
   private callDirect(message: JSONRPCRequest, caller: Caller): Promise<JSONRPCMessage> | undefined {
     const parsed = CallToolRequestSchema.safeParse(message);
-    if (!parsed.success || parsed.data.params.task !== undefined || parsed.data.params._meta?.[RELATED_TASK_META_KEY] !== undefined) return undefined;
+    // A call whose params are not a call's (`arguments: "aaa"`) is invalid params (-32602), said
+    // in words; the SDK's Server would answer -32603 with zod's raw issues (issue 32).
+    if (!parsed.success) return Promise.resolve(invalidCallParams(message.id, parsed.error.issues));
+    if (parsed.data.params.task !== undefined || parsed.data.params._meta?.[RELATED_TASK_META_KEY] !== undefined) return undefined;
     const { id } = message;
     return Promise.resolve()
       .then(() => this.callFor(parsed.data.params, caller))
@@ -314,6 +317,19 @@ export class McpEndpoint {
     // The JSON as the SDK's transport writes it: not an object Koa would stringify, nor one the envelope would read.
     ctx.body = answer.text;
   }
+}
+
+/** -32602 for a tools/call whose params the schema refuses, naming each field and what it must be. */
+export function invalidCallParams(id: JSONRPCRequest['id'], issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): JSONRPCMessage {
+  const fields = issues.slice(0, 5).map((issue) => {
+    const path = issue.path.map(String).join('.') || 'params';
+    return path === 'params.arguments' ? 'params.arguments must be an object of the tool\'s arguments' : `${path}: ${issue.message}`;
+  });
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: { code: ErrorCode.InvalidParams, message: `Invalid params for tools/call: ${[...new Set(fields)].join('; ')}. Send {"name": "<tool>", "arguments": {...}} (tools/list gives each tool's arguments).` },
+  } as JSONRPCMessage;
 }
 
 /** A JSON-RPC error for the whole POST, as the SDK's transport writes it (createJsonErrorResponse). */

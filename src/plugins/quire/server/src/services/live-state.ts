@@ -20,7 +20,8 @@ import { liveRepository } from '../repositories/live';
 import { sectionRepository } from '../repositories/sections';
 import { lockArticle } from '../repositories/store';
 import { getService } from './get-service';
-import { applyWrite, buildDoc, healDoc, sectionHtml, setOrder, setText, type StoredSection } from '../live/article-doc';
+import { applyWrite, buildDoc, healDoc, sectionField, setOrder, setText, type StoredSection } from '../live/article-doc';
+import { storableHtml } from '../live/content';
 import type { StoreResult, TypedChange } from '../live/ports';
 
 /** The stored state of one article, as a transaction holds it. */
@@ -82,6 +83,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const html = new Map((await sections.in(trx).rows(articleRowId, need)).map((row) => [row.uuid, String(row.html ?? '')]));
     return { outline, sections: outline.items.map((item): StoredSection => ({ id: item.uuid, rev: Number(item.rev), html: html.get(item.uuid) ?? '' })) };
   }
+
+  /**
+   * A section's HTML in a state, or null when even its pruned fragment cannot be written (issue
+   * 32, finding 5: saved before the update guard): that section is not stored, the others are.
+   */
+  const readableHtml = (articleId: string, doc: Y.Doc, sectionId: string) =>
+    storableHtml(doc.getXmlFragment(sectionField(sectionId)), (error) => strapi.log.warn(`live ${articleId}: section ${sectionId} not stored: ${error.message}`));
 
   const revsOf = (outline: Outline) => ({ ...Object.fromEntries(outline.items.map((item) => [item.uuid, Number(item.rev)])), [CURRENT]: 1 });
 
@@ -198,7 +206,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const orderBefore = state.doc.getArray<string>('order').toArray();
         const order = new Set(orderBefore);
         const candidates = [...typed.sections.keys()].filter((id) => order.has(id));
-        const before = new Map(candidates.map((id) => [id, sectionHtml(state.doc, id)]));
+        const before = new Map(candidates.map((id) => [id, readableHtml(articleId, state.doc, id)]));
         const premiseBefore = state.doc.getText('premise').toString();
         Y.applyUpdate(state.doc, typed.update);
         // The order is the server's: a page's change to it is undone (with the rest of the state, it goes back to the page).
@@ -206,8 +214,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         // Written per editor: each revision names who typed it.
         const byEditor = new Map<string, { actor: EventActor; ids: Array<{ id: string; html: string }> }>();
         for (const id of candidates) {
-          const html = sectionHtml(state.doc, id);
-          if (html === before.get(id)) continue;
+          const html = readableHtml(articleId, state.doc, id);
+          if (html === null || html === before.get(id)) continue;
           const actor = typed.sections.get(id)!;
           const group = byEditor.get(actor.name) ?? { actor, ids: [] };
           group.ids.push({ id, html });
