@@ -13,6 +13,7 @@ import * as Y from 'yjs';
 import { DEFAULT_LIVE_LIMITS, hocuspocusLimits, type LiveLimits } from '../../src/plugins/quire/server/src/live/limit-settings';
 import { refusal } from '../../src/plugins/quire/server/src/live/ports';
 import { addressOf, originAllowed, SocketLimits } from '../../src/plugins/quire/server/src/live/socket-limits';
+import { waitFor } from './wait';
 
 export const SECTION_1 = 'aaaaaaaa-0000-4000-8000-000000000001';
 export const SECTION_2 = 'aaaaaaaa-0000-4000-8000-000000000002';
@@ -182,12 +183,7 @@ export function awarenessUpdate(states: Array<{ clientId: number; clock: number;
   return encoding.toUint8Array(encoder);
 }
 
-/** Polls `check` until it holds (or `ms` pass). */
+/** Polls `check` until it holds (or `ms` pass): the shared `waitFor` (tests/helpers/wait.ts). */
 export async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitFor(check, { timeout: ms });
 }
