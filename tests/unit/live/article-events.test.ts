@@ -41,6 +41,19 @@ describe('article events', () => {
     page.destroy();
   });
 
+  it('thread and comment events move meta.threadsRev (the canvas reads threads again), other events do not', async () => {
+    const { articleId } = store.article(['<p>Alpha.</p>']);
+    const page = await connectLive(server.url, articleId, access.admin('Ed'));
+    events.publish(articleId, agent, [{ type: 'thread.created', threadId: 't' }]);
+    events.publish(articleId, agent, [{ type: 'comment.created', threadId: 't', commentId: 'c' }]);
+    events.publish(articleId, agent, [{ type: 'thread.resolved', threadId: 't' }]);
+    events.publish(articleId, agent, [{ type: 'note.added', noteId: 'n', rev: 1 }]);
+    await merging.settled();
+    await until(() => page.doc.getMap('meta').get('threadsRev') === 3);
+    expect(page.doc.getMap('meta').get('notesRev')).toBe(1);
+    page.destroy();
+  });
+
   it('a section deleted while someone types in it: its trash entry gets the typed text, the page the notice', async () => {
     const { articleId, ids } = store.article(['<p>Alpha.</p>', '<p>Beta.</p>']);
     const page = await connectLive(server.url, articleId, access.admin('Ed'));

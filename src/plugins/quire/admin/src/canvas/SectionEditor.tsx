@@ -6,7 +6,8 @@
  * while the section is being edited: headings; bold, italic, strikethrough; lists, quote, code
  * block; link, an image from the Media Library, a table (and, inside a table, rows and columns
  * added or removed). Every tool is an icon with its name as tooltip and aria-label. A pasted
- * link becomes a link card filled from the unfurl route.
+ * link becomes a link card filled from the unfurl route. Open threads' quotes are marked in the
+ * text (`data-thread`, threads/thread-marks.ts); with text selected, "Comment" opens a thread on it.
  */
 import { Button, Flex, IconButton, IconButtonGroup } from '@strapi/design-system';
 import {
@@ -19,6 +20,7 @@ import {
   Image as ImageIcon,
   Italic,
   Link as LinkIcon,
+  Message,
   Minus,
   NumberList,
   Plus,
@@ -38,6 +40,7 @@ import { useLiveApi } from '../api/live';
 import { useMessages } from '../messages';
 import { pastedLink } from './link-card';
 import type { LiveUser } from './live';
+import { selectionQuote, ThreadMarks, threadMarksKey, type ThreadMark } from './threads/thread-marks';
 
 /** A Media Library file's URL made absolute (the local provider answers /uploads/...). */
 export const absoluteUrl = (url: string) => new URL(url, (window as any).strapi?.backendURL || window.location.origin).href;
@@ -51,9 +54,13 @@ interface Props {
   header: React.ReactNode;
   /** After each change typed here: the section's HTML (kept, so a deletion meanwhile can show it). */
   onTyped: (sectionId: string, html: string) => void;
+  /** The open threads' quotes, marked in the text. */
+  threads?: ThreadMark[];
+  /** Set when the editor may comment: asked with the selected text and its occurrence. */
+  onComment?: (quote: string, occurrence: number) => void;
 }
 
-export const SectionEditor = ({ provider, sectionId, user, editable, header, onTyped }: Props) => {
+export const SectionEditor = ({ provider, sectionId, user, editable, header, onTyped, threads, onComment }: Props) => {
   const { m, notify } = useMessages();
   const liveApi = useLiveApi();
   const components = useStrapiApp('SectionEditor', (state) => state.components);
@@ -63,6 +70,10 @@ export const SectionEditor = ({ provider, sectionId, user, editable, header, onT
   const editorRef = React.useRef<Editor | null>(null);
   const typedRef = React.useRef(onTyped);
   typedRef.current = onTyped;
+  const marksRef = React.useRef<ThreadMark[]>(threads ?? []);
+  marksRef.current = threads ?? [];
+  /** Whether text is selected (the Comment button shows). */
+  const [selected, setSelected] = React.useState(false);
 
   const unfurl = React.useCallback(
     async (url: string) => {
@@ -87,6 +98,7 @@ export const SectionEditor = ({ provider, sectionId, user, editable, header, onT
         ...editorExtensions(),
         Collaboration.configure({ document: provider.document, field: `section:${sectionId}` }),
         CollaborationCaret.configure({ provider, user: { name: user.name, color: user.color, kind: 'editor', id: user.id } }),
+        ThreadMarks(() => marksRef.current),
       ],
       editorProps: {
         attributes: { 'aria-label': m('canvas.editor.label', 'Section text'), class: 'quire-prose quire-editor', 'data-section-editor': sectionId },
@@ -106,6 +118,7 @@ export const SectionEditor = ({ provider, sectionId, user, editable, header, onT
         setFocused(false);
         if (provider.awareness?.getLocalState()?.section === sectionId) provider.awareness.setLocalStateField('section', null);
       },
+      onSelectionUpdate: ({ editor: current }) => setSelected(!current.state.selection.empty),
       onUpdate: ({ editor: current, transaction }) => {
         // Only what this person typed (remote changes come through the sync plugin's transactions).
         if (transaction.getMeta(ySyncPluginKey)?.isChangeOrigin) return;
@@ -119,6 +132,17 @@ export const SectionEditor = ({ provider, sectionId, user, editable, header, onT
   React.useEffect(() => {
     editor?.setEditable(editable);
   }, [editor, editable]);
+
+  // New threads, or their anchors moved: mark them again (a transaction that changes no content).
+  const marksKey = JSON.stringify(threads ?? []);
+  React.useEffect(() => {
+    if (editor && !editor.isDestroyed) editor.view.dispatch(editor.state.tr.setMeta(threadMarksKey, true).setMeta('addToHistory', false));
+  }, [editor, marksKey]);
+
+  const comment = () => {
+    const picked = editor ? selectionQuote(editor.state) : null;
+    if (picked && onComment) onComment(picked.quote, picked.occurrence);
+  };
 
   const insertAssets = (files: Array<{ url: string; alternativeText?: string | null; name?: string; mime?: string }>) => {
     for (const file of files) {
@@ -151,6 +175,11 @@ export const SectionEditor = ({ provider, sectionId, user, editable, header, onT
     <>
       <Flex justifyContent="space-between" alignItems="center" paddingBottom={2} gap={2} wrap="wrap" style={{ minHeight: '3.2rem' }}>
         {header}
+        {onComment && selected ? (
+          <Button size="S" variant="secondary" startIcon={<Message />} onMouseDown={(event: React.MouseEvent) => event.preventDefault()} onClick={comment} data-testid="comment-selection">
+            {m('threads.comment', 'Comment')}
+          </Button>
+        ) : null}
         {showTools ? (
           // Keeps the editor's focus (and caret) while a tool is clicked.
           <Flex gap={2} wrap="wrap" role="toolbar" aria-label={m('canvas.editor.toolbar', 'Formatting')} onMouseDown={(event: React.MouseEvent) => event.preventDefault()}>

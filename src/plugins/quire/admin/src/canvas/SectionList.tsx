@@ -5,7 +5,8 @@
  * where they were, and, for editors, an insert control before the first section and after each
  * one (a new section can go anywhere, not only at the end). Pending suggestions show in the
  * section they change (data-suggestions, the cards from canvas/suggestions/), and typing there
- * is reported so the page can warn that it may make them stale.
+ * is reported so the page can warn that it may make them stale. Threads (CONTRACT 24) show the
+ * same way: their quotes marked in the text, their cards under it (canvas/threads/).
  */
 import { Badge, Box, Button, Flex, Typography } from '@strapi/design-system';
 import { Clock } from '@strapi/icons';
@@ -16,6 +17,7 @@ import { useMessages } from '../messages';
 import { InsertSection, useWhereLabel, type Placement } from './AddSection';
 import { DeletedSection } from './DeletedSection';
 import type { LiveUser, Peer } from './live';
+import type { ThreadMark } from './threads/thread-marks';
 import { untitled } from './Outline';
 import { SectionEditor } from './SectionEditor';
 import { Prose } from './styles';
@@ -49,10 +51,16 @@ interface Props {
   suggestionsView: (section: SectionRecord, name: string) => React.ReactNode;
   /** A key or paste in a section (the page warns when it starts typing where suggestions wait). */
   onTypingStarts: (sectionId: string, event: React.KeyboardEvent | React.ClipboardEvent) => void;
+  /** Threads: the open ones' quotes to mark, their cards under the section, and commenting on a selection (editors with edit). */
+  threads?: {
+    marks: (section: SectionRecord) => ThreadMark[];
+    view: (section: SectionRecord) => React.ReactNode;
+    onComment?: (section: SectionRecord, quote: string, occurrence: number) => void;
+  };
 }
 
 export const SectionList = (props: Props) => {
-  const { title, sections, provider, synced, me, peers, editable, canEdit, changed, ghosts, deletedBy, restoring, onRestoreGhost, onDismissGhost, onHistory, onTyped, onInsert, suggestionsOn, suggestionsView, onTypingStarts } = props;
+  const { title, sections, provider, synced, me, peers, editable, canEdit, changed, ghosts, deletedBy, restoring, onRestoreGhost, onDismissGhost, onHistory, onTyped, onInsert, suggestionsOn, suggestionsView, onTypingStarts, threads } = props;
   const { m } = useMessages();
   const where = useWhereLabel();
   const noTitle = m('canvas.untitled', '(text before the first heading)');
@@ -128,7 +136,16 @@ export const SectionList = (props: Props) => {
             >
               {synced && provider && me ? (
                 <Prose>
-                  <SectionEditor provider={provider} sectionId={section.id} user={me} editable={editable} header={header} onTyped={onTyped} />
+                  <SectionEditor
+                    provider={provider}
+                    sectionId={section.id}
+                    user={me}
+                    editable={editable}
+                    header={header}
+                    onTyped={onTyped}
+                    threads={threads?.marks(section)}
+                    onComment={threads?.onComment ? (quote, occurrence) => threads.onComment!(section, quote, occurrence) : undefined}
+                  />
                 </Prose>
               ) : (
                 <>
@@ -139,6 +156,7 @@ export const SectionList = (props: Props) => {
                 </>
               )}
               {suggestionsView(section, name)}
+              {threads?.view(section)}
             </Box>
             {ghosts.filter((ghost) => ghost.after === section.id).map(ghostView)}
             {canEdit ? <InsertSection at={section.anchor} label={after} onClick={() => onInsert({ after: section.anchor }, after)} /> : null}

@@ -23,6 +23,8 @@ export const Prose = styled.div`
   th { background: ${({ theme }) => theme.colors.neutral100}; font-weight: 600; }
   th > p, td > p { margin: 0; }
   .selectedCell { background: ${({ theme }) => theme.colors.primary100}; }
+  /* A thread's quote (CONTRACT 24). */
+  [data-thread] { background: ${({ theme }) => theme.colors.warning100}; border-bottom: 2px solid ${({ theme }) => theme.colors.warning500}; }
   figure[data-type='link-card'] {
     display: flex; gap: 1rem; align-items: flex-start; margin: 1em 0; padding: 0.75rem;
     border: 1px solid ${({ theme }) => theme.colors.neutral200}; border-radius: 8px; background: ${({ theme }) => theme.colors.neutral0};

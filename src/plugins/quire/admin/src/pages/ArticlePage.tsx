@@ -31,6 +31,8 @@ import { SectionSuggestions } from '../canvas/suggestions/SectionSuggestions';
 import { SuggestionsOverview } from '../canvas/suggestions/SuggestionsOverview';
 import { startsTyping, useDecide, useSuggestionsInPlace } from '../canvas/suggestions/use-suggestions';
 import { SectionList } from '../canvas/SectionList';
+import { SectionThreads, type ThreadActions } from '../canvas/threads/SectionThreads';
+import { useThreads } from '../canvas/threads/use-threads';
 import { useCanvasSections } from '../canvas/useCanvasSections';
 import { useNothingLost } from '../canvas/useNothingLost';
 import { isMark, useOutsideChanges, type Ghost } from '../canvas/useOutsideChanges';
@@ -126,6 +128,33 @@ export const ArticlePage = () => {
   // document says one was made or decided (meta suggestionsRev), and when the outline changes.
   const suggestions = useSuggestionsInPlace(id, { version: loaded?.etag ?? null, liveRev: live.meta.suggestionsRev, live: live.synced && live.status === 'connected' });
   const decide = useDecide(id, suggestions.reload, refresh);
+  // Threads (CONTRACT 24): read again at once when the live document says one was opened,
+  // answered, resolved or reopened (meta threadsRev), and when the outline changes.
+  const threads = useThreads(id, { version: loaded?.etag ?? null, liveRev: live.meta.threadsRev, live: live.synced && live.status === 'connected' });
+  /** The selection the editor asked to comment on. */
+  const [threadDraft, setThreadDraft] = React.useState<{ section: string; quote: string; occurrence: number } | null>(null);
+  const threadWrite = async (work: () => Promise<unknown>) => {
+    try {
+      await work();
+      return true;
+    } catch (problem) {
+      fail(problem);
+      return false;
+    } finally {
+      await threads.reload().catch(() => undefined);
+    }
+  };
+  const threadActions: ThreadActions = {
+    reply: (anchor, body) => threadWrite(() => threads.api.reply(anchor, body)),
+    setStatus: (anchor, status) => threadWrite(() => (status === 'resolved' ? threads.api.resolve(anchor) : threads.api.reopen(anchor))),
+  };
+  const createThread = async (body: string) => {
+    const draft = threadDraft;
+    if (!draft) return false;
+    const ok = await threadWrite(() => threads.api.create({ section: draft.section, quote: draft.quote, occurrence: draft.occurrence, body }));
+    if (ok) setThreadDraft(null);
+    return ok;
+  };
   /** Sections where this person started typing while suggestions wait there (the warning shows), and those whose warning they dismissed. */
   const [warned, setWarned] = React.useState<Set<string>>(new Set());
   const dismissedRef = React.useRef(new Set<string>());
@@ -277,6 +306,21 @@ export const ArticlePage = () => {
                   onInsert={(placement, label) => setInserting({ placement, where: label })}
                   suggestionsOn={(sectionId) => suggestions.bySection.get(sectionId)?.length ?? 0}
                   onTypingStarts={typingStarts}
+                  threads={{
+                    marks: (section) =>
+                      (threads.bySection.get(section.anchor) ?? []).filter((t) => t.status === 'open' && !t.detached).map(({ anchor, quote, start }) => ({ anchor, quote, start })),
+                    view: (section) => (
+                      <SectionThreads
+                        threads={threads.bySection.get(section.anchor) ?? []}
+                        canEdit={canEdit}
+                        actions={threadActions}
+                        draft={threadDraft?.section === section.anchor ? threadDraft : null}
+                        onCreate={createThread}
+                        onCancelDraft={() => setThreadDraft(null)}
+                      />
+                    ),
+                    onComment: canEdit ? (section, quote, occurrence) => setThreadDraft({ section: section.anchor, quote, occurrence }) : undefined,
+                  }}
                   suggestionsView={(section, name) => (
                     <SectionSuggestions
                       items={suggestions.bySection.get(section.id) ?? []}

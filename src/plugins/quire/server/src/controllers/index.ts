@@ -1,5 +1,6 @@
 import adminArticles from './admin-articles';
 import adminCanvas from './admin-canvas';
+import adminThreads from './admin-threads';
 import changes from './changes';
 import articles from './articles';
 import cliLogin from './cli-login';
@@ -24,6 +25,7 @@ export default {
   // `/api/articles/:id...` routes get the full article id from their declared stage (routes/stages.ts).
   adminArticles,
   adminCanvas,
+  adminThreads,
   articles,
   changes,
   cliLogin,

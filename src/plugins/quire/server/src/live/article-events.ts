@@ -6,7 +6,7 @@
  * process that missed one catches up at the next event or store.
  *
  * Before the merge, a section deleted while someone typed in it leaves their text in its trash
- * entry; the counters the canvas watches (notes, title, suggestions) move; a deleted article
+ * entry; the counters the canvas watches (notes, title, suggestions, threads) move; a deleted article
  * closes its connections.
  */
 import type { Document, Extension, Hocuspocus, onConfigurePayload } from '@hocuspocus/server';
@@ -20,6 +20,7 @@ const COUNTERS: Array<[string, (type: string) => boolean]> = [
   ['notesRev', (type) => type.startsWith('note.')],
   ['titleRev', (type) => type === 'article.updated' || type === 'article.published' || type === 'article.unpublished'],
   ['suggestionsRev', (type) => type.startsWith('suggestion.')],
+  ['threadsRev', (type) => type.startsWith('thread.') || type.startsWith('comment.')],
 ];
 
 export class ArticleEvents implements Extension {

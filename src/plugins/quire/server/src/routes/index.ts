@@ -1,5 +1,6 @@
 import { adminRouter, contentApiRouter, routeList } from '#kernel/routes';
 import { adminArticleRoutes, adminCanvasRoutes } from './admin';
+import { adminThreadRoutes } from './admin-threads';
 import { articleRoutes } from './articles';
 import { changeRoutes } from './changes';
 import { cliLoginRoutes } from './cli-login';
@@ -39,6 +40,7 @@ export const routes = routeList(
   cliLoginPageRoutes,
   adminArticleRoutes,
   adminCanvasRoutes,
+  adminThreadRoutes,
   mcpRoutes,
   oauthRoutes,
   oauthGrantRoutes,
