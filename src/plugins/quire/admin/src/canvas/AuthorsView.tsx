@@ -35,7 +35,7 @@ export const AuthorsView = ({ articleId, sections, version }: { articleId: strin
       <Flex gap={3} wrap="wrap" data-testid="authors-legend">
         {[...names].map(([name, kind]) => (
           <Typography key={name} variant="pi" style={{ borderBottom: `3px solid ${colourFor(name)}` }}>
-            {m('authors.legend', '{name} ({kind})', { name, kind: m(`review.kind.${kind}`, kind) })}
+            {m('authors.legend', '{name} · {kind}', { name, kind: m(`review.kind.${kind}`, kind) })}
           </Typography>
         ))}
       </Flex>
