@@ -1,7 +1,7 @@
 /**
  * The canvas's header: the article's title, who owns it, its size and last change, its status,
  * and the actions on the whole article (rename, delete, preview, the public page, publish and
- * unpublish).
+ * unpublish), and the Authors toggle (the text coloured by who wrote it).
  */
 import { Button, Flex, LinkButton } from '@strapi/design-system';
 import { ExternalLink } from '@strapi/icons';
@@ -24,9 +24,12 @@ interface Props {
   onPublish: (publish: boolean) => void;
   onRenamed: () => void;
   onDeleted: () => void;
+  /** The Authors toggle: the text coloured by who wrote it (canvas/AuthorsView.tsx). */
+  authors: boolean;
+  onAuthors: (on: boolean) => void;
 }
 
-export const ArticleHeader = ({ article, version, canEdit, canDelete, canPublish, publishing, onPublish, onRenamed, onDeleted }: Props) => {
+export const ArticleHeader = ({ article, version, canEdit, canDelete, canPublish, publishing, onPublish, onRenamed, onDeleted, authors, onAuthors }: Props) => {
   const { formatDate } = useIntl();
   const { m } = useMessages();
   const published = article.status === 'published';
@@ -52,6 +55,9 @@ export const ArticleHeader = ({ article, version, canEdit, canDelete, canPublish
       }
       primaryAction={
         <Flex gap={2} wrap="wrap" data-testid="publishing">
+          <Button variant={authors ? 'secondary' : 'tertiary'} aria-pressed={authors} onClick={() => onAuthors(!authors)} data-testid="authors-toggle">
+            {m('canvas.authors', 'Authors')}
+          </Button>
           <ArticleActions article={article} canEdit={canEdit} canDelete={canDelete} onRenamed={onRenamed} onDeleted={onDeleted} />
           <PreviewButton articleId={article.id} version={version ?? undefined} />
           {published && article.publicUrl ? (

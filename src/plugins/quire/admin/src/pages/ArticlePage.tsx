@@ -22,6 +22,8 @@ import * as React from 'react';
 import { NavLink, useNavigate, useParams } from 'react-router-dom';
 import { AddSectionDialog, useWhereLabel } from '../canvas/AddSection';
 import { ArticleHeader } from '../canvas/ArticleHeader';
+import { AuthorsView } from '../canvas/AuthorsView';
+import { ChangesPanel } from '../canvas/ChangesPanel';
 import { BriefPanel } from '../canvas/BriefPanel';
 import { colourFor, storedToken, useLiveArticle, type LiveUser } from '../canvas/live';
 import { LiveStatusBadge, PresenceBar } from '../canvas/Presence';
@@ -72,6 +74,8 @@ export const ArticlePage = () => {
   }, [auth?.id, auth?.firstname, auth?.lastname, auth?.username, auth?.email]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const [publishing, setPublishing] = React.useState(false);
+  /** The Authors toggle: the text coloured by who wrote it, in place of the editors. */
+  const [authors, setAuthors] = React.useState(false);
   /** The section whose revisions are shown. */
   const [history, setHistory] = React.useState<string | null>(null);
   const [restoring, setRestoring] = React.useState<string | null>(null);
@@ -270,6 +274,8 @@ export const ArticlePage = () => {
         onPublish={setPublished}
         onRenamed={reloadArticle}
         onDeleted={() => navigate('../..', { relative: 'path' })}
+        authors={authors}
+        onAuthors={setAuthors}
       />
       <Layouts.Content>
         {!loaded ? (
@@ -286,57 +292,62 @@ export const ArticlePage = () => {
                 <Outline sections={sections} canEdit={canEdit} onJump={jump} onMove={move} onAdd={() => setInserting({ placement: null, where: where.atEnd })} onDelete={remove} />
               </Grid.Item>
               <Grid.Item xs={12} m={8} col={6} direction="column" alignItems="stretch">
-                <SectionList
-                  title={article.title}
-                  sections={sections}
-                  provider={live.provider}
-                  synced={live.synced}
-                  me={me}
-                  peers={present}
-                  editable={editable}
-                  canEdit={canEdit}
-                  changed={outside.changed}
-                  ghosts={outside.ghosts}
-                  deletedBy={deletedBy}
-                  restoring={restoring}
-                  onRestoreGhost={restoreGhost}
-                  onDismissGhost={outside.dismissGhost}
-                  onHistory={setHistory}
-                  onTyped={outside.onTyped}
-                  onInsert={(placement, label) => setInserting({ placement, where: label })}
-                  suggestionsOn={(sectionId) => suggestions.bySection.get(sectionId)?.length ?? 0}
-                  onTypingStarts={typingStarts}
-                  threads={{
-                    marks: (section) =>
-                      (threads.bySection.get(section.anchor) ?? []).filter((t) => t.status === 'open' && !t.detached).map(({ anchor, quote, start }) => ({ anchor, quote, start })),
-                    view: (section) => (
-                      <SectionThreads
-                        threads={threads.bySection.get(section.anchor) ?? []}
+                {authors ? <AuthorsView articleId={id} sections={sections} version={loaded.etag} /> : null}
+                {/* Kept mounted while hidden: the editors stay bound to the live document. */}
+                <div hidden={authors}>
+                  <SectionList
+                    title={article.title}
+                    sections={sections}
+                    provider={live.provider}
+                    synced={live.synced}
+                    me={me}
+                    peers={present}
+                    editable={editable}
+                    canEdit={canEdit}
+                    changed={outside.changed}
+                    ghosts={outside.ghosts}
+                    deletedBy={deletedBy}
+                    restoring={restoring}
+                    onRestoreGhost={restoreGhost}
+                    onDismissGhost={outside.dismissGhost}
+                    onHistory={setHistory}
+                    onTyped={outside.onTyped}
+                    onInsert={(placement, label) => setInserting({ placement, where: label })}
+                    suggestionsOn={(sectionId) => suggestions.bySection.get(sectionId)?.length ?? 0}
+                    onTypingStarts={typingStarts}
+                    threads={{
+                      marks: (section) =>
+                        (threads.bySection.get(section.anchor) ?? []).filter((t) => t.status === 'open' && !t.detached).map(({ anchor, quote, start }) => ({ anchor, quote, start })),
+                      view: (section) => (
+                        <SectionThreads
+                          threads={threads.bySection.get(section.anchor) ?? []}
+                          canEdit={canEdit}
+                          actions={threadActions}
+                          draft={threadDraft?.section === section.anchor ? threadDraft : null}
+                          onCreate={createThread}
+                          onCancelDraft={() => setThreadDraft(null)}
+                        />
+                      ),
+                      onComment: canEdit ? (section, quote, occurrence) => setThreadDraft({ section: section.anchor, quote, occurrence }) : undefined,
+                    }}
+                    suggestionsView={(section, name) => (
+                      <SectionSuggestions
+                        items={suggestions.bySection.get(section.id) ?? []}
+                        title={name}
                         canEdit={canEdit}
-                        actions={threadActions}
-                        draft={threadDraft?.section === section.anchor ? threadDraft : null}
-                        onCreate={createThread}
-                        onCancelDraft={() => setThreadDraft(null)}
+                        warn={warned.has(section.id)}
+                        onDismissWarning={() => dismissWarning(section.id)}
+                        decide={decide}
                       />
-                    ),
-                    onComment: canEdit ? (section, quote, occurrence) => setThreadDraft({ section: section.anchor, quote, occurrence }) : undefined,
-                  }}
-                  suggestionsView={(section, name) => (
-                    <SectionSuggestions
-                      items={suggestions.bySection.get(section.id) ?? []}
-                      title={name}
-                      canEdit={canEdit}
-                      warn={warned.has(section.id)}
-                      onDismissWarning={() => dismissWarning(section.id)}
-                      decide={decide}
-                    />
-                  )}
-                />
+                    )}
+                  />
+                </div>
               </Grid.Item>
               <Grid.Item xs={12} col={3} direction="column" alignItems="stretch">
                 <Flex direction="column" alignItems="stretch" gap={4}>
                   <BriefPanel articleId={id} canEdit={editable} live={live.synced && live.doc ? live.doc : null} notesRev={live.meta.notesRev} />
                   <SuggestionsOverview list={suggestions.list} sections={sections} untitled={noTitle} canEdit={canEdit} decide={decide} onJump={jump} />
+                  <ChangesPanel articleId={id} canEdit={canEdit} version={loaded.etag} untitled={noTitle} onReverted={refresh} />
                   <TrashPanel articleId={id} canEdit={canEdit} version={loaded.etag} sections={sections} onRestored={refresh} />
                 </Flex>
               </Grid.Item>

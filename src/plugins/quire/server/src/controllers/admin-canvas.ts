@@ -7,22 +7,31 @@
  * (revisions, trash, suggestions) calls the history and suggestions services the same way: a
  * restore is a new revision by the editor; accepting applies a suggestion as its author's
  * change, decided by the editor (`decidedBy`), with the content API's 412 (stale) and 409.
+ * Change sets (the Changes panel, the Authors view) call the changeSets service: a revert is a
+ * change set of the editor's.
  */
 import type { Core } from '@strapi/strapi';
 import { adminController, reply } from '#kernel/routes';
 import { outlineTag } from '../domain/etags';
 import { adminCanvasRoutes } from '../routes/admin';
 import { getService, type QuireServiceMap } from '../services/get-service';
+import { writeContext } from '../services/write-context';
 import { editorOf, precondition, tagged } from './conditional';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const service = <K extends keyof QuireServiceMap>(name: K) => getService(strapi, name);
   const history = () => service('history');
   const suggestions = () => service('suggestions');
+  const changeSets = () => service('changeSets');
   const located = (ctx, articleId: string) => service('adminArticles').actorFor(Number(ctx.state.user.id), articleId);
   const ownerOf = async (ctx, articleId: string) => (await located(ctx, articleId)).actor.ownerId;
   /** The admin as the revisions name them. */
   const editor = editorOf;
+  /** "Undo this change" / "Undo this run": a change set of the editor's, with the reason given. */
+  const revert = async (ctx, articleId: string, which: { anchor?: string; run?: string }, body: { dryRun?: boolean; reason?: string }) => {
+    const owner = await ownerOf(ctx, articleId);
+    return writeContext.run({ reason: body.reason ?? null }, () => changeSets().revert(owner, articleId, which, { actor: editor(ctx), dryRun: body.dryRun }));
+  };
   const sectionWrite = (ctx, ifMatch: string | undefined) => ({ actor: editor(ctx), ifMatch });
 
   return adminController(adminCanvasRoutes, {
@@ -94,6 +103,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return reply(200, data, { ETag: etag });
     },
     rejectSuggestion: async ({ params, body }, ctx) => ({ data: await suggestions().reject(await ownerOf(ctx, params.id), params.id, params.anchor, body.reason, editor(ctx)) }),
+    changes: async ({ params, query }, ctx) => ({ data: await changeSets().list(await ownerOf(ctx, params.id), params.id, query) }),
+    revertChange: async ({ params, body }, ctx) => ({ data: await revert(ctx, params.id, { anchor: params.anchor }, body) }),
+    revertRun: async ({ params, body }, ctx) => ({ data: await revert(ctx, params.id, { run: body.run }, body) }),
+    authors: async ({ params }, ctx) => ({ data: await changeSets().authors(await ownerOf(ctx, params.id), params.id, params.sid) }),
     // Rate limited per admin, apart from the users' own budgets.
     unfurl: async ({ query }, ctx) => ({ data: await service('unfurl').preview(`admin:${ctx.state.user.id}`, query.url) }),
   });

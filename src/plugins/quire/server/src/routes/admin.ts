@@ -63,6 +63,8 @@ import {
   suggestionOnly,
   trashList,
 } from '../schemas/responses';
+import { authorSpans, changeList, listChangesQuery, reverted, revertInput, revertRunInput } from '../schemas/change-sets';
+import { changeParams } from './changes';
 import { revisionParams, trashParams } from './history';
 import { noteParams, route, sectionParams } from './route';
 import { suggestionParams } from './suggestions';
@@ -74,6 +76,7 @@ const noteAt = noteParams.extend({ id: articleParams.shape.id });
 const revisionAt = revisionParams.extend({ id: articleParams.shape.id });
 const trashedAt = trashParams.extend({ id: articleParams.shape.id });
 const suggestionAt = suggestionParams.extend({ id: articleParams.shape.id });
+const changeAt = changeParams.extend({ id: articleParams.shape.id });
 
 export const adminArticleRoutes = route('adminArticles', 'Admin panel', {
   list: {
@@ -444,6 +447,44 @@ export const adminCanvasRoutes = route('adminCanvas', 'Admin panel', {
     params: suggestionAt,
     body: rejectSuggestionInput,
     responses: { 200: adminData(suggestionOnly, 'The suggestion (rejected).'), ...adminErrorAnswers(400, 404, 409) },
+  },
+  // Change sets (CONTRACT 23): the canvas's Changes panel and its Authors view.
+  changes: {
+    method: 'GET',
+    path: '/quire/articles/:id/changes',
+    summary: 'The article\'s change sets, newest first, for the canvas\'s Changes panel',
+    admin: { actions: [read] },
+    params: articleParams,
+    query: listChangesQuery,
+    responses: { 200: adminData(changeList, 'A page of change sets.'), ...adminErrorAnswers(400, 404) },
+  },
+  revertRun: {
+    method: 'POST',
+    path: '/quire/articles/:id/changes/revert',
+    summary: 'Undo every change set of a run, as one revert by the editor',
+    description: 'As POST /api/articles/{id}/changes/revert: passages changed since are listed in conflicts; 409 when nothing could be reverted.',
+    admin: { actions: [edit] },
+    params: articleParams,
+    body: revertRunInput,
+    responses: { 200: adminData(reverted, 'The revert (a change set of the editor\'s) and what was left as it is.'), ...adminErrorAnswers(400, 404, 409, 429) },
+  },
+  revertChange: {
+    method: 'POST',
+    path: '/quire/articles/:id/changes/:anchor/revert',
+    summary: 'Undo one change set in the text as it is now, as a change set of the editor\'s',
+    description: 'As POST /api/articles/{id}/changes/{anchor}/revert: passages changed since are listed in conflicts; 409 when nothing could be reverted.',
+    admin: { actions: [edit] },
+    params: changeAt,
+    body: revertInput,
+    responses: { 200: adminData(reverted, 'The revert (a change set of the editor\'s) and what was left as it is.'), ...adminErrorAnswers(400, 404, 409, 429) },
+  },
+  authors: {
+    method: 'GET',
+    path: '/quire/articles/:id/sections/:sid/authors',
+    summary: 'Who wrote which passage of a section, for the canvas\'s Authors view',
+    admin: { actions: [read] },
+    params: sectionAt,
+    responses: { 200: adminData(authorSpans, 'The spans, in order.'), ...adminErrorAnswers(400, 404) },
   },
   unfurl: {
     method: 'GET',
