@@ -23,7 +23,7 @@ import { planRevert, replaySpans, wordCounts, wordDiff, type Author, type Revert
 import { countWords } from '../domain/markdown';
 import { Outline } from '../domain/outline';
 import { sectionTag } from '../domain/etags';
-import type { EditOp } from '../schemas/inputs';
+import type { EditOp } from '../schemas/inputs/edits';
 import { changeSetRepository, type ChangeSetRow, type ChangeSetSectionRow, type NewSection } from '../repositories/change-sets';
 import { sectionRepository, type SectionRow } from '../repositories/sections';
 import { articleRowId, articleUuid } from '../repositories/store';

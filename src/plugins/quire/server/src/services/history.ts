@@ -10,7 +10,7 @@ import { iso } from '#kernel/db';
 import { sectionTag } from '../domain/etags';
 import type { SectionContent } from '../domain/markdown';
 import { sectionScope } from '../domain/scopes';
-import type { EditOp } from '../schemas/inputs';
+import type { EditOp } from '../schemas/inputs/edits';
 import { quireConfig } from '../config';
 import { revisionRepository, type RevisionRow } from '../repositories/revisions';
 import { sectionRepository, type SectionRow } from '../repositories/sections';

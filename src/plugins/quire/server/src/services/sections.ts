@@ -9,7 +9,7 @@ import { outlineTag, sectionTag } from '../domain/etags';
 import { emptySection, type SectionContent } from '../domain/markdown';
 import { ranksBetween } from '../domain/ordering';
 import { Outline, type OutlineItem } from '../domain/outline';
-import type { EditOp } from '../schemas/inputs';
+import type { EditOp } from '../schemas/inputs/edits';
 import type { OutlineEntry, SectionRecord } from '../schemas/records';
 import { sectionScope } from '../domain/scopes';
 import { articleRepository } from '../repositories/articles';

@@ -12,7 +12,7 @@ import { preconditionFailed, type Precondition } from '#kernel/conditional';
 import { iso } from '#kernel/db';
 import { anchorsOf, newId, resolveAnchor, sortIds, type AnchorScope } from '../domain/anchors';
 import { outlineTag } from '../domain/etags';
-import type { EditOp } from '../schemas/inputs';
+import type { EditOp } from '../schemas/inputs/edits';
 import { quireConfig } from '../config';
 import { Outline } from '../domain/outline';
 import { articleRepository } from '../repositories/articles';
