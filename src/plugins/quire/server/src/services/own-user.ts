@@ -13,15 +13,9 @@
 import crypto from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { invalidArgument } from '#kernel/errors';
+import { userRepository, type UserIdentity } from '../repositories/users';
 
-const USER_UID = 'plugin::users-permissions.user';
-const ROLE_UID = 'plugin::users-permissions.role';
-
-export interface OwnUser {
-  id: number;
-  username: string;
-  email: string;
-}
+export type OwnUser = UserIdentity;
 
 const store = (strapi: Core.Strapi) => strapi.store({ type: 'plugin', name: 'quire', key: 'admin-own-users' });
 
@@ -29,15 +23,10 @@ async function links(strapi: Core.Strapi): Promise<Record<string, number>> {
   return ((await store(strapi).get({})) as Record<string, number> | null) ?? {};
 }
 
-async function findUser(strapi: Core.Strapi, id: number): Promise<OwnUser | null> {
-  const user = await strapi.db.query(USER_UID).findOne({ where: { id }, select: ['id', 'username', 'email'] });
-  return user ? { id: Number(user.id), username: user.username, email: user.email } : null;
-}
-
 /** The user linked to admin `adminId`, or null (none yet, or it was deleted). */
 export async function linkedUser(strapi: Core.Strapi, adminId: number): Promise<OwnUser | null> {
   const userId = (await links(strapi))[String(adminId)];
-  return userId ? findUser(strapi, userId) : null;
+  return userId ? userRepository(strapi).identity(userId) : null;
 }
 
 /** A username from the admin's name (or email), unused among the users. */
@@ -45,7 +34,7 @@ async function freeUsername(strapi: Core.Strapi, base: string): Promise<string> 
   const stem = (base.normalize('NFKD').replace(/[^\w.-]+/g, '.').replace(/^\.+|\.+$/g, '') || 'editor').slice(0, 40);
   for (let n = 1; ; n += 1) {
     const candidate = n === 1 ? stem : `${stem}.${n}`;
-    if (!(await strapi.db.query(USER_UID).findOne({ where: { username: candidate }, select: ['id'] }))) return candidate;
+    if (!(await userRepository(strapi).usernameTaken(candidate))) return candidate;
   }
 }
 
@@ -53,17 +42,18 @@ async function freeUsername(strapi: Core.Strapi, base: string): Promise<string> 
 export async function ownUser(strapi: Core.Strapi, adminId: number): Promise<OwnUser> {
   const linked = await linkedUser(strapi, adminId);
   if (linked) return linked;
-  const admin = await strapi.db.query('admin::user').findOne({ where: { id: adminId }, select: ['id', 'email', 'firstname', 'lastname', 'username'] });
+  const users = userRepository(strapi);
+  const admin = await users.admin(adminId);
   if (!admin) throw invalidArgument('Your admin account was not found.', 'Sign in again.');
   const email = String(admin.email).toLowerCase();
-  const taken = await strapi.db.query(USER_UID).findOne({ where: { email }, select: ['id', 'username'] });
+  const taken = await users.byEmail(email);
   if (taken) {
     throw invalidArgument(
       `A user with your email (${email}) exists already, as "${taken.username}"; it was not made by Quire, so it is not taken as yours.`,
       `Pick "${taken.username}" as the owner if that account is yours.`,
     );
   }
-  const role = await strapi.db.query(ROLE_UID).findOne({ where: { type: 'authenticated' }, select: ['id'] });
+  const role = await users.authenticatedRoleId();
   const name = [admin.firstname, admin.lastname].filter(Boolean).join('.') || admin.username || email.split('@')[0];
   const created = await strapi.plugin('users-permissions').service('user').add({
     username: await freeUsername(strapi, name),
@@ -72,9 +62,9 @@ export async function ownUser(strapi: Core.Strapi, adminId: number): Promise<Own
     password: crypto.randomBytes(32).toString('base64url'),
     confirmed: true,
     blocked: false,
-    ...(role ? { role: role.id } : {}),
+    ...(role ? { role } : {}),
   });
-  const user = (await strapi.db.query(USER_UID).findOne({ where: { documentId: created.documentId }, select: ['id', 'username', 'email'] }))!;
+  const user = (await users.identityByDocumentId(created.documentId))!;
   await store(strapi).set({ value: { ...(await links(strapi)), [String(adminId)]: Number(user.id) } });
-  return { id: Number(user.id), username: user.username, email: user.email };
+  return user;
 }
