@@ -34,7 +34,7 @@ import { LIMITS } from '../schemas/inputs/shared';
 import type { OutlineEntry } from '../schemas/records';
 import { sectionRepository, type SectionRow, type SectionUpdate } from '../repositories/sections';
 import { trashRepository, type TrashedSection } from '../repositories/trash';
-import { articleUuid, lockArticle } from '../repositories/store';
+import { articleUuid, lockArticle } from './article-lookup';
 import type { Actor, EditOptions, EditOutcome, OpResult } from './edit-types';
 import { VersionLog } from './history';
 import type { SectionRewrite } from './threads';

@@ -14,7 +14,7 @@ import type { EditOp } from '../schemas/inputs/edits';
 import { quireConfig } from '../config';
 import { currentVersionOf, revisionRepository, revisionRowOf, type RevisionRow, type SectionVersion } from '../repositories/revisions';
 import { sectionRepository, type SectionRow } from '../repositories/sections';
-import { articleUuid } from '../repositories/store';
+import { articleUuid, foundByAnchor } from './article-lookup';
 import type { Actor, EditOutcome } from './edit-types';
 import { byOf } from './trash';
 import { getService } from './get-service';
@@ -78,7 +78,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   /** The section an anchor names, with what its history needs (one indexed query). */
   async function sectionOf(userId: number, rawArticleId: string, rawAnchor: string) {
-    return sectionRepository(strapi).versionByAnchor({
+    return foundByAnchor(sectionRepository(strapi).versionByAnchor, {
       userId,
       rawArticleId,
       rawAnchor,

@@ -17,7 +17,7 @@ import { quireConfig } from '../config';
 import { Outline } from '../domain/outline';
 import { articleRepository } from '../repositories/articles';
 import { sectionRepository } from '../repositories/sections';
-import { articleRowId, articleUuid } from '../repositories/store';
+import { articleRowId, articleUuid } from './article-lookup';
 import { suggestionRepository } from '../repositories/suggestions';
 import type { Actor, EditOutcome, OpResult } from './edit-types';
 import { getService } from './get-service';

@@ -9,7 +9,7 @@ import type { Precondition } from '#kernel/conditional';
 import { anchorsOf, resolveAnchor, sortIds, type AnchorScope } from '../domain/anchors';
 import { outlineTag } from '../domain/etags';
 import { revisionRepository } from '../repositories/revisions';
-import { articleRowId, articleUuid } from '../repositories/store';
+import { articleRowId, articleUuid } from './article-lookup';
 import { trashRepository } from '../repositories/trash';
 import type { Actor, EditOutcome } from './edit-types';
 import { getService } from './get-service';
