@@ -7,7 +7,7 @@
 import { readForm, text } from '../../src/kernel/page-kit';
 import { cliLoginPageRoutes } from '../../src/plugins/quire/server/src/routes/pages';
 import { oauthRoutes } from '../../src/plugins/quire/server/src/routes/oauth';
-import { decisionForm, loginPageQuery, oauthDecisionForm, oauthSignInForm, signInForm } from '../../src/plugins/quire/server/src/schemas/inputs';
+import { decisionForm, loginPageQuery, oauthDecisionForm, oauthSignInForm, signInForm } from '../../src/plugins/quire/server/src/schemas/inputs/pages';
 
 describe('readForm', () => {
   it('the schemas read are the ones the routes declare', () => {

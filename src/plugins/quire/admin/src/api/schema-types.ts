@@ -4,7 +4,10 @@
  */
 import type { z } from 'zod';
 import type * as admin from '../../../server/src/schemas/admin';
-import type * as inputs from '../../../server/src/schemas/inputs';
+import type * as notes from '../../../server/src/schemas/inputs/notes';
+import type * as sections from '../../../server/src/schemas/inputs/sections';
+import type * as suggestions from '../../../server/src/schemas/inputs/suggestions';
+import type * as trash from '../../../server/src/schemas/inputs/trash';
 import type * as responses from '../../../server/src/schemas/responses';
 
 export type AdminArticle = z.infer<typeof admin.adminArticle>;
@@ -41,10 +44,10 @@ export type Published = z.infer<typeof responses.published>;
 export type ArticleOnly = z.infer<typeof responses.articleOnly>;
 export type UnfurlPreview = z.infer<typeof responses.preview>;
 
-export type AddSectionsInput = z.input<typeof inputs.addSectionsInput>;
-export type MoveSectionInput = z.input<typeof inputs.moveSectionInput>;
-export type CreateNoteInput = z.input<typeof inputs.createNoteInput>;
-export type PatchNoteInput = z.input<typeof inputs.patchNoteInput>;
-export type PatchBriefInput = z.input<typeof inputs.patchBriefInput>;
-export type RestoreFromTrashInput = z.input<typeof inputs.restoreFromTrashInput>;
-export type SuggestionsQuery = z.input<typeof inputs.listSuggestionsQuery>;
+export type AddSectionsInput = z.input<typeof sections.addSectionsInput>;
+export type MoveSectionInput = z.input<typeof sections.moveSectionInput>;
+export type CreateNoteInput = z.input<typeof notes.createNoteInput>;
+export type PatchNoteInput = z.input<typeof notes.patchNoteInput>;
+export type PatchBriefInput = z.input<typeof notes.patchBriefInput>;
+export type RestoreFromTrashInput = z.input<typeof trash.restoreFromTrashInput>;
+export type SuggestionsQuery = z.input<typeof suggestions.listSuggestionsQuery>;

@@ -10,7 +10,7 @@
  */
 import type { Connection, Document, Extension, afterHandleMessagePayload, beforeSyncPayload } from '@hocuspocus/server';
 import * as Y from 'yjs';
-import { LIMITS } from '../schemas/inputs';
+import { LIMITS } from '../schemas/inputs/shared';
 import type { LiveLimits } from './limit-settings';
 import { REFUSED_CLOSE_CODE, refusal } from './ports';
 import { checkUpdate, type ServerParts } from './update-guard';

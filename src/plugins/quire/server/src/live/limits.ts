@@ -6,7 +6,7 @@
  */
 import type { Connection, Document, Extension, beforeHandleMessagePayload, beforeSyncPayload } from '@hocuspocus/server';
 import * as Y from 'yjs';
-import { LIMITS } from '../schemas/inputs';
+import { LIMITS } from '../schemas/inputs/shared';
 import { sectionField } from './article-doc';
 import { fragmentLength, storableHtml } from './content';
 import { MAX_UPDATE_BYTES, REFUSED_CLOSE_CODE, refusal, type LiveContext, type LiveLog } from './ports';

@@ -26,7 +26,7 @@
 import { getSchema } from '@tiptap/core';
 import * as Y from 'yjs';
 import { editorExtensions } from '../../../shared/editor-extensions';
-import { LIMITS } from '../schemas/inputs';
+import { LIMITS } from '../schemas/inputs/shared';
 import { sanitiserKeepsUrl, type UrlKind } from '../domain/safe-url';
 
 export type Verdict = { ok: true; premiseGrowth: number; serverParts?: ServerParts } | { ok: false; reason: string; retry?: boolean };

@@ -4,7 +4,9 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { repositoryOf, tableName } from '#kernel/db';
+import { iso, repositoryOf, tableName } from '#kernel/db';
+import type { SectionContent } from '../domain/markdown';
+import type { SectionRow } from './sections';
 import { TABLE } from './store';
 
 /** What a version list shows of each. */
@@ -12,6 +14,61 @@ export const REVISION_COLUMNS = ['rev', 'title', 'level', 'words', 'source', 'by
 
 /** A kept version, as written. */
 export type RevisionRow = Record<string, unknown> & { article_id: number; section_uuid: string; rev: number };
+
+/** A version of a section: an earlier one, or the current one (the section's row). */
+export interface SectionVersion {
+  rev: number;
+  title: string;
+  level: number;
+  words: number;
+  source: SectionContent['source'];
+  /** Only when read with its content. */
+  markdown?: string | null;
+  html?: string | null;
+  /** Who wrote it (as stored: null for rows from before history was kept). */
+  by: { kind: string | null; name: string | null };
+  /** When it was written, ISO (null when not known). */
+  madeAt: string | null;
+}
+
+/** The revision row that keeps a section's current version (`keptAt` now). */
+export function revisionRowOf(articleRowId: number, row: SectionRow, keptAt: Date): RevisionRow {
+  return {
+    article_id: articleRowId,
+    section_uuid: row.uuid,
+    rev: Number(row.rev),
+    level: Number(row.level),
+    title: row.title,
+    words: Number(row.words),
+    source: row.source,
+    markdown: row.markdown,
+    html: row.html,
+    by_kind: row.by_kind ?? null,
+    by_name: row.by_name ?? null,
+    made_at: row.updated_at ?? null,
+    created_at: keptAt,
+    updated_at: keptAt,
+  };
+}
+
+/** A version as read from a revision row (`made_at`), or from a section's row (`updated_at`). */
+function versionOf(row, madeAt: unknown): SectionVersion {
+  const version: SectionVersion = {
+    rev: Number(row.rev),
+    title: row.title,
+    level: Number(row.level),
+    words: Number(row.words),
+    source: row.source,
+    by: { kind: row.by_kind ?? null, name: row.by_name ?? null },
+    madeAt: iso(madeAt),
+  };
+  if ('markdown' in row) version.markdown = row.markdown;
+  if ('html' in row) version.html = row.html;
+  return version;
+}
+
+/** A section's current version, from its row (`sections.versionByAnchor`). */
+export const currentVersionOf = (row: SectionRow): SectionVersion => versionOf(row, row.updated_at);
 
 export function revisionRepository(strapi: Core.Strapi) {
   const revisions = () => tableName(strapi, TABLE.revisions);
@@ -28,18 +85,20 @@ export function revisionRepository(strapi: Core.Strapi) {
     },
 
     /** A section's earlier versions, newest first (no content). */
-    list(k: Knex, articleRowId: number, sectionUuid: string) {
-      return k(revisions())
+    async list(k: Knex, articleRowId: number, sectionUuid: string): Promise<SectionVersion[]> {
+      const rows = await k(revisions())
         .where({ article_id: articleRowId, section_uuid: sectionUuid })
         .orderBy('rev', 'desc')
         .select([...REVISION_COLUMNS, 'made_at']);
+      return rows.map((r) => versionOf(r, r.made_at));
     },
 
-    /** One earlier version with its content, or undefined. */
-    get(k: Knex, articleRowId: number, sectionUuid: string, rev: number) {
-      return k(revisions())
+    /** One earlier version with its content, or null. */
+    async get(k: Knex, articleRowId: number, sectionUuid: string, rev: number): Promise<SectionVersion | null> {
+      const row = await k(revisions())
         .where({ article_id: articleRowId, section_uuid: sectionUuid, rev })
         .first([...REVISION_COLUMNS, 'markdown', 'html', 'made_at']);
+      return row ? versionOf(row, row.made_at) : null;
     },
 
     /** The versions of these sections go (their trash rows expired). */

@@ -11,7 +11,6 @@ import type { SectionContent } from '../domain/markdown';
 import type { OutlineItem } from '../domain/outline';
 import type { SectionRecord } from '../schemas/records';
 import { findByAnchor, TABLE, UID, type AnchorTarget } from './store';
-import { REVISION_COLUMNS } from './revisions';
 
 /** Who wrote a version: stored as by_kind / by_name. */
 export interface WrittenBy {
@@ -25,6 +24,9 @@ export const ITEM_COLUMNS = ['uuid', 'rank', 'level', 'title', 'words', 'source'
 export const SECTION_COLUMNS = ['uuid', 'level', 'title', 'words', 'source', 'markdown', 'html', 'rev'];
 /** A section as the edits engine reads it (history and trash keep all of it). */
 export const SECTION_ROW = ['uuid', 'rank', 'level', 'title', 'words', 'source', 'markdown', 'html', 'rev', 'by_kind', 'by_name', 'updated_at'];
+
+/** A section as its history reads it: its row's article and date, and what a version list shows (repositories/revisions REVISION_COLUMNS). */
+const VERSION_COLUMNS = ['uuid', 'article_id', 'markdown', 'html', 'updated_at', 'rev', 'title', 'level', 'words', 'source', 'by_kind', 'by_name'];
 
 /** A row of SECTION_ROW. */
 export type SectionRow = { uuid: string; source: string; markdown: string | null; html: string } & Record<string, unknown>;
@@ -158,7 +160,7 @@ export function sectionRepository(strapi: Core.Strapi) {
       /** One section of the caller's article by anchor, with what reading it needs (store `findByAnchor`: one indexed query). */
       byAnchor: (target: AnchorTarget) => findByAnchor(strapi, TABLE.sections, SECTION_COLUMNS, target),
       /** The same, with what its history needs (its row's article, dates and revision columns). */
-      versionByAnchor: (target: AnchorTarget) => findByAnchor(strapi, TABLE.sections, ['uuid', 'article_id', 'markdown', 'html', 'updated_at', ...REVISION_COLUMNS], target),
+      versionByAnchor: (target: AnchorTarget) => findByAnchor(strapi, TABLE.sections, VERSION_COLUMNS, target),
       /** Inserts sections with the given ranks (one INSERT per batch, joining the open transaction); returns their outline items. */
       async insert(articleRowId: number, contents: SectionContent[], ranks: string[], by?: WrittenBy, now = new Date()): Promise<OutlineItem[]> {
         const data = contents.map((c, i) => ({

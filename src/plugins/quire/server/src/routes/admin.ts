@@ -28,18 +28,11 @@ import {
   articleOwner,
   userSummaryList,
 } from '../schemas/admin';
-import {
-  addSectionsInput,
-  createNoteInput,
-  listSuggestionsQuery,
-  moveSectionInput,
-  patchBriefInput,
-  patchNoteInput,
-  rejectSuggestionInput,
-  replaceSectionInput,
-  restoreFromTrashInput,
-  unfurlQuery,
-} from '../schemas/inputs';
+import { unfurlQuery } from '../schemas/inputs/media';
+import { createNoteInput, patchBriefInput, patchNoteInput } from '../schemas/inputs/notes';
+import { addSectionsInput, moveSectionInput, replaceSectionInput } from '../schemas/inputs/sections';
+import { listSuggestionsQuery, rejectSuggestionInput } from '../schemas/inputs/suggestions';
+import { restoreFromTrashInput } from '../schemas/inputs/trash';
 import {
   articleDeleted,
   articleOnly,

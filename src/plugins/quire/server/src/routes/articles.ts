@@ -1,4 +1,4 @@
-import { createArticleInput, includeRevQuery, listArticlesQuery, updateArticleInput } from '../schemas/inputs';
+import { createArticleInput, includeRevQuery, listArticlesQuery, updateArticleInput } from '../schemas/inputs/articles';
 import { articleDeleted, articleFull, articleOnly, articlePage, articleWithOutline, outlineOnly } from '../schemas/responses';
 import { articleParams, conditionalRead, route, WORKER_ERRORS } from './route';
 

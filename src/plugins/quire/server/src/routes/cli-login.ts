@@ -1,5 +1,5 @@
 import { RATE_LIMIT_HEADERS } from '#kernel/rate-limit';
-import { loginCompleteInput, loginRequestInput } from '../schemas/inputs';
+import { loginCompleteInput, loginRequestInput } from '../schemas/inputs/cli-login';
 import { keyIssued, loginRequested } from '../schemas/responses';
 import { route } from './route';
 

@@ -1,4 +1,4 @@
-import { editsInput } from '../schemas/inputs';
+import { editsInput } from '../schemas/inputs/edits';
 import { editsApplied, suggestionOnly } from '../schemas/responses';
 import { articleParams, conditionalWrite, route, WORKER_ERRORS } from './route';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { restoreFromTrashInput } from '../schemas/inputs';
+import { restoreFromTrashInput } from '../schemas/inputs/trash';
 import { outlineOnly, revisionList, revisionOnly, revisionRestored, trashList } from '../schemas/responses';
 import { articleId, articleParams, conditionalWrite, pathSegment, route, sectionAnchor } from './route';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createKeyInput } from '../schemas/inputs';
+import { createKeyInput } from '../schemas/inputs/keys';
 import { keyIssued, keyList, keyRevoked, me } from '../schemas/responses';
 import { createsKeys, revokesKeys } from './access';
 import { route } from './route';

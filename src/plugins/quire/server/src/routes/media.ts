@@ -1,5 +1,5 @@
 import { RATE_LIMIT_HEADERS } from '#kernel/rate-limit';
-import { unfurlQuery } from '../schemas/inputs';
+import { unfurlQuery } from '../schemas/inputs/media';
 import { imageHosted, preview } from '../schemas/responses';
 import { rawBody } from '#kernel/routes';
 import { route, WORKER_ERRORS } from './route';

@@ -1,4 +1,4 @@
-import { createNoteInput, patchBriefInput, patchNoteInput } from '../schemas/inputs';
+import { createNoteInput, patchBriefInput, patchNoteInput } from '../schemas/inputs/notes';
 import { brief, noteOnly, notesOnly, noteWithMap, premiseOnly, premiseRevisions } from '../schemas/responses';
 import { articleParams, conditionalRead, conditionalWrite, noteParams, route, WORKER_ERRORS } from './route';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { RATE_LIMIT_HEADERS } from '#kernel/rate-limit';
 import { content, empty, form, page, rawBody, redirect } from '#kernel/routes';
 import { PATHS } from '../domain/oauth';
-import { oauthDecisionForm, oauthSignInForm } from '../schemas/inputs';
+import { oauthDecisionForm, oauthSignInForm } from '../schemas/inputs/pages';
 import { authorizationServerMetadata, clientRegistered, grantList, grantRevoked, oauthError, protectedResourceMetadata, tokenIssued } from '../schemas/responses';
 import { disconnectsApps } from './access';
 import { route } from './route';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { content, empty, form, page, redirect } from '#kernel/routes';
 import { PAGE_PATH } from '../pages/login-page';
-import { codeForm, decisionForm, loginPageQuery, signInForm, signOutForm } from '../schemas/inputs';
+import { codeForm, decisionForm, loginPageQuery, signInForm, signOutForm } from '../schemas/inputs/pages';
 import { route } from './route';
 
 /** The public copies of published articles: no credential; pages, not our JSON envelope. */

@@ -1,5 +1,5 @@
 import { RATE_LIMIT_HEADERS } from '#kernel/rate-limit';
-import { importArticleInput } from '../schemas/inputs';
+import { importArticleInput } from '../schemas/inputs/imports';
 import { articleOnly, articleWithOutline, published } from '../schemas/responses';
 import { articleParams, route, WORKER_ERRORS } from './route';
 

@@ -1,4 +1,4 @@
-import { articleSearchQuery, searchQuery } from '../schemas/inputs';
+import { articleSearchQuery, searchQuery } from '../schemas/inputs/search';
 import { articleSearch, searchResults } from '../schemas/responses';
 import { articleParams, route } from './route';
 

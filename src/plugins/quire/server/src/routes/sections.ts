@@ -1,4 +1,4 @@
-import { addSectionsInput, moveSectionInput, replaceSectionInput, sectionQuery } from '../schemas/inputs';
+import { addSectionsInput, moveSectionInput, replaceSectionInput, sectionQuery } from '../schemas/inputs/sections';
 import { outlineOnly, sectionOnly, sectionReplaced, sectionsAdded, suggestionOnly } from '../schemas/responses';
 import { articleParams, conditionalRead, conditionalWrite, route, sectionParams, WORKER_ERRORS } from './route';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listSuggestionsQuery, rejectSuggestionInput, suggestInput } from '../schemas/inputs';
+import { listSuggestionsQuery, rejectSuggestionInput, suggestInput } from '../schemas/inputs/suggestions';
 import { suggestionAccepted, suggestionList, suggestionOnly } from '../schemas/responses';
 import { acceptSuggestionInput } from '../schemas/change-sets';
 import { articleId, articleParams, pathSegment, route, WORKER_ERRORS } from './route';

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { pagingQuery } from '#kernel/admin-routes';
 import { timestamp } from '#kernel/schemas';
-import { LIMITS, markdownText, titleField } from './inputs';
+import { LIMITS, markdownText, titleField } from './inputs/shared';
 import { actor, ARTICLE_STATUSES, sectionRecord, suggestionRecord, userSummary } from './records';
 
 /** An optional query parameter: absent and empty are the same. */

@@ -16,7 +16,8 @@ import { inTransaction } from '#kernel/db';
 import { publicUrl } from '#kernel/config';
 import { publicPaths } from '../domain/publication';
 import { articleRepository, encodeCursor, newestFirst, type ArticleRow } from '../repositories/articles';
-import { articleNotFound, articleUuid, toInt } from '../repositories/store';
+import { toInt } from '../repositories/store';
+import { articleNotFound, articleUuid } from './article-lookup';
 import { getService } from './get-service';
 
 export type { ArticleRecord, ArticleRow };

@@ -23,10 +23,10 @@ import { planRevert, replaySpans, wordCounts, wordDiff, type Author, type Revert
 import { countWords } from '../domain/markdown';
 import { Outline } from '../domain/outline';
 import { sectionTag } from '../domain/etags';
-import type { EditOp } from '../schemas/inputs';
+import type { EditOp } from '../schemas/inputs/edits';
 import { changeSetRepository, type ChangeSetRow, type ChangeSetSectionRow, type NewSection } from '../repositories/change-sets';
 import { sectionRepository, type SectionRow } from '../repositories/sections';
-import { articleRowId, articleUuid } from '../repositories/store';
+import { articleRowId, articleUuid, foundByAnchor } from './article-lookup';
 import type { Actor } from './edit-types';
 import { currentWrite, withWrite } from './write-context';
 import { getService } from './get-service';
@@ -264,7 +264,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         if (Number.isNaN(at.getTime())) throw invalidArgument(`since "${query.since}" is not an ISO time.`, 'Pass since as an ISO-8601 time (2026-01-31T12:00:00Z) or a change set\'s anchor.');
         filter.sinceAt = at;
       } else {
-        const { row } = await repo.byAnchor({ userId, rawArticleId, rawAnchor: query.since, scope: changeScope(articleId) });
+        const { row } = await foundByAnchor(repo.byAnchor, { userId, rawArticleId, rawAnchor: query.since, scope: changeScope(articleId) });
         filter.sinceId = Number(row.id);
       }
     }
@@ -280,7 +280,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   async function find(userId: number, rawArticleId: string, rawAnchor: string) {
     const articleId = articleUuid(rawArticleId);
-    const { row } = await repo.byAnchor({ userId, rawArticleId, rawAnchor, scope: changeScope(articleId) });
+    const { row } = await foundByAnchor(repo.byAnchor, { userId, rawArticleId, rawAnchor, scope: changeScope(articleId) });
     const articleRow = await articleRowId(strapi, userId, rawArticleId);
     return { articleRow, articleId, row: (await repo.byUuid(articleRow, row.uuid))! };
   }

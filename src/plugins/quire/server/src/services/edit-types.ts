@@ -9,7 +9,7 @@ import type { EventActor } from '../domain/article-events';
 import type { DiffPart } from '../domain/diff';
 import type { SectionContent } from '../domain/markdown';
 import type { Outline } from '../domain/outline';
-import type { EditOp } from '../schemas/inputs';
+import type { EditOp } from '../schemas/inputs/edits';
 import type { OutlineEntry } from '../schemas/records';
 
 /** Who made a change: an agent (API key, OAuth token), a person (JWT, session) or an admin editor (canvas). */

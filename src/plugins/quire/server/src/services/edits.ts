@@ -29,15 +29,15 @@ import { emptySection, type SectionContent } from '../domain/markdown';
 import { ranksBetween, slotBounds } from '../domain/ordering';
 import { Outline, type OutlineItem } from '../domain/outline';
 import { sectionScope } from '../domain/scopes';
-import { LIMITS, type EditOp } from '../schemas/inputs';
+import type { EditOp } from '../schemas/inputs/edits';
+import { LIMITS } from '../schemas/inputs/shared';
 import type { OutlineEntry } from '../schemas/records';
 import { sectionRepository, type SectionRow, type SectionUpdate } from '../repositories/sections';
-import { trashRepository } from '../repositories/trash';
-import { articleUuid, lockArticle } from '../repositories/store';
+import { trashRepository, type TrashedSection } from '../repositories/trash';
+import { articleUuid, lockArticle } from './article-lookup';
 import type { Actor, EditOptions, EditOutcome, OpResult } from './edit-types';
 import { VersionLog } from './history';
 import type { SectionRewrite } from './threads';
-import { trashedRow, type TrashedRow } from './trash';
 import { getService } from './get-service';
 
 /** Raised inside a dry run's transaction to roll it back with its outcome. */
@@ -442,7 +442,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           const anchor = this.outline.anchorOf(doomed.uuid);
           const row = await this.row(doomed.uuid);
           if (!this.before.has(doomed.uuid)) this.before.set(doomed.uuid, { title: String(row.title ?? ''), text: textOf(row) });
-          await trash.in(this.trx).put(trashedRow(row!, this.articleRowId, this.options.actor, this.now));
+          await trash.in(this.trx).put(this.articleRowId, row!, this.options.actor, this.now);
           this.prefetched.delete(doomed.uuid);
           await sections.in(this.trx).remove(this.articleRowId, doomed.uuid);
           this.changes.push({ type: 'section.deleted', sectionId: doomed.uuid });
@@ -560,7 +560,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     }
 
     /** Puts a section of the trash back, with its id, content, revision and history. */
-    async restoreTrashed(row: TrashedRow, placement: { after?: string; before?: string }): Promise<void> {
+    async restoreTrashed(row: TrashedSection, placement: { after?: string; before?: string }): Promise<void> {
       const { afterItem, beforeItem } = this.placement(placement, 0);
       const { lower, upper } = await this.slotBetween(afterItem, beforeItem);
       const rank = ranksBetween(lower, upper, 1)[0];

@@ -10,26 +10,27 @@ import { iso } from '#kernel/db';
 import { sectionTag } from '../domain/etags';
 import type { SectionContent } from '../domain/markdown';
 import { sectionScope } from '../domain/scopes';
-import type { EditOp } from '../schemas/inputs';
+import type { EditOp } from '../schemas/inputs/edits';
 import { quireConfig } from '../config';
-import { revisionRepository, type RevisionRow } from '../repositories/revisions';
+import { currentVersionOf, revisionRepository, revisionRowOf, type RevisionRow, type SectionVersion } from '../repositories/revisions';
 import { sectionRepository, type SectionRow } from '../repositories/sections';
-import { articleUuid } from '../repositories/store';
+import { articleUuid, foundByAnchor } from './article-lookup';
 import type { Actor, EditOutcome } from './edit-types';
 import { byOf } from './trash';
 import { getService } from './get-service';
 
 export { TRASH_DAYS } from './trash';
 
-function entryOf(row, madeAt: unknown) {
+/** A version as the history routes list it. */
+function entryOf(version: SectionVersion) {
   return {
-    rev: Number(row.rev),
-    title: row.title,
-    level: Number(row.level),
-    words: Number(row.words),
-    source: row.source,
-    createdAt: iso(madeAt) ?? new Date(0).toISOString(),
-    by: byOf(row.by_kind, row.by_name),
+    rev: version.rev,
+    title: version.title,
+    level: version.level,
+    words: version.words,
+    source: version.source,
+    createdAt: version.madeAt ?? new Date(0).toISOString(),
+    by: byOf(version.by.kind, version.by.name),
   };
 }
 
@@ -58,22 +59,7 @@ export class VersionLog {
     if (!quireConfig(this.strapi).keepHistory) return;
     const burst = this.coalesce;
     if (burst && row.by_kind === burst.by.kind && row.by_name === burst.by.name && row.updated_at && this.now.getTime() - new Date(iso(row.updated_at)!).getTime() < burst.seconds * 1000) return;
-    this.kept.push({
-      article_id: this.articleRowId,
-      section_uuid: row.uuid,
-      rev: Number(row.rev),
-      level: Number(row.level),
-      title: row.title,
-      words: Number(row.words),
-      source: row.source,
-      markdown: row.markdown,
-      html: row.html,
-      by_kind: row.by_kind ?? null,
-      by_name: row.by_name ?? null,
-      made_at: row.updated_at ?? null,
-      created_at: this.now,
-      updated_at: this.now,
-    });
+    this.kept.push(revisionRowOf(this.articleRowId, row, this.now));
   }
 
   async flush(trx: Knex): Promise<void> {
@@ -92,7 +78,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   /** The section an anchor names, with what its history needs (one indexed query). */
   async function sectionOf(userId: number, rawArticleId: string, rawAnchor: string) {
-    return sectionRepository(strapi).versionByAnchor({
+    return foundByAnchor(sectionRepository(strapi).versionByAnchor, {
       userId,
       rawArticleId,
       rawAnchor,
@@ -108,7 +94,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async list(userId: number, rawArticleId: string, rawAnchor: string) {
       const { row } = await sectionOf(userId, rawArticleId, rawAnchor);
       const older = await revisions.list(row.article_id, row.uuid);
-      return { revisions: [entryOf(row, row.updated_at), ...older.map((r) => entryOf(r, r.made_at))] };
+      return { revisions: [entryOf(currentVersionOf(row)), ...older.map(entryOf)] };
     },
 
     /** The versions of a section that came from an accepted suggestion, newest first, with who accepted each (the panel's history). */
@@ -126,11 +112,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return { revision: version.record };
     },
 
-    async versionOf(row, rev: number) {
-      const toRecord = (r, madeAt) => ({ ...entryOf(r, madeAt), markdown: r.source === 'html' ? null : (r.markdown ?? ''), html: r.html ?? '' });
-      if (Number(row.rev) === rev) return { record: toRecord(row, row.updated_at), row };
-      const found = await revisions.get(row.article_id, row.uuid, rev);
-      return found ? { record: toRecord(found, found.made_at), row: found } : null;
+    async versionOf(row: SectionRow, rev: number) {
+      const toRecord = (v: SectionVersion) => ({ ...entryOf(v), markdown: v.source === 'html' ? null : (v.markdown ?? ''), html: v.html ?? '' });
+      if (Number(row.rev) === rev) {
+        const current = currentVersionOf(row);
+        return { record: toRecord(current), row: current };
+      }
+      const found = await revisions.get(Number(row.article_id), row.uuid, rev);
+      return found ? { record: toRecord(found), row: found } : null;
     },
 
     /** Makes a version current again, as a new revision (a replace with its content: one implementation). */

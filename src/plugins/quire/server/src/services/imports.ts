@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { quireConfig } from '../config';
-import { LIMITS, importFrontMatter } from '../schemas/inputs';
+import { importFrontMatter } from '../schemas/inputs/imports';
+import { LIMITS } from '../schemas/inputs/shared';
 import { ApiError, invalidArgument } from '#kernel/errors';
 import type { ArticleDraft, HtmlJob } from '../domain/worker-tasks';
 import { parseInput } from '#kernel/parse';

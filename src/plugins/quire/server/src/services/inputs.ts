@@ -1,4 +1,6 @@
-import { createArticleInput, createNoteInput, LIMITS } from '../schemas/inputs';
+import { createArticleInput } from '../schemas/inputs/articles';
+import { createNoteInput } from '../schemas/inputs/notes';
+import { LIMITS } from '../schemas/inputs/shared';
 import { getService } from './get-service';
 
 /**

@@ -18,7 +18,7 @@ import type { ArticleChange, EventActor } from '../domain/article-events';
 import { Outline } from '../domain/outline';
 import { liveRepository } from '../repositories/live';
 import { sectionRepository } from '../repositories/sections';
-import { lockArticle } from '../repositories/store';
+import { lockArticle } from './article-lookup';
 import { getService } from './get-service';
 import { applyWrite, buildDoc, healDoc, sectionField, setOrder, setText, type StoredSection } from '../live/article-doc';
 import { storableHtml } from '../live/content';

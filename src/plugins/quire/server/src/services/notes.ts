@@ -10,7 +10,7 @@ import { noteTag } from '../domain/etags';
 import { articleRepository } from '../repositories/articles';
 import { noteRepository, type NewNote } from '../repositories/notes';
 import { premiseRevisionRepository } from '../repositories/premise-revisions';
-import { articleNotFound, articleRowId, articleUuid, lockArticle } from '../repositories/store';
+import { articleNotFound, articleRowId, articleUuid, foundByAnchor, lockArticle } from './article-lookup';
 import type { EventActor } from '../domain/article-events';
 
 import { NOTE_KINDS, type NoteAuthor, type NoteKind, type NoteMapEntry, type NoteRecord } from '../schemas/records';
@@ -121,7 +121,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** One note and its ETag. */
     async getTagged(userId: number, rawArticleId: string, rawAnchor: string): Promise<{ note: NoteRecord; etag: string }> {
-      const { row, anchor } = await notes.byAnchor({
+      const { row, anchor } = await foundByAnchor(notes.byAnchor, {
         userId,
         rawArticleId,
         rawAnchor,

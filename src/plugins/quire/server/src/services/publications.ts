@@ -7,7 +7,7 @@ import { articleRecord, type ArticleRecord } from './articles';
 import { isUniqueViolation } from '#kernel/db';
 import { articleRepository } from '../repositories/articles';
 import { publicationRepository } from '../repositories/publications';
-import { articleUuid, lockArticle } from '../repositories/store';
+import { articleUuid, lockArticle } from './article-lookup';
 import type { EventActor } from '../domain/article-events';
 import { getService } from './get-service';
 

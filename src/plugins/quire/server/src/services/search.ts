@@ -16,7 +16,7 @@ import type { Outline } from '../domain/outline';
 import type { SearchMatch } from '../schemas/records';
 import { articleRepository, encodeCursor } from '../repositories/articles';
 import { searchRepository, type CandidateRow } from '../repositories/search';
-import { articleNotFound, articleUuid } from '../repositories/store';
+import { articleNotFound, articleUuid } from './article-lookup';
 import { getService } from './get-service';
 
 

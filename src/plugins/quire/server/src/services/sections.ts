@@ -9,12 +9,12 @@ import { outlineTag, sectionTag } from '../domain/etags';
 import { emptySection, type SectionContent } from '../domain/markdown';
 import { ranksBetween } from '../domain/ordering';
 import { Outline, type OutlineItem } from '../domain/outline';
-import type { EditOp } from '../schemas/inputs';
+import type { EditOp } from '../schemas/inputs/edits';
 import type { OutlineEntry, SectionRecord } from '../schemas/records';
 import { sectionScope } from '../domain/scopes';
 import { articleRepository } from '../repositories/articles';
 import { sectionRecord, sectionRepository } from '../repositories/sections';
-import { articleNotFound, articleUuid } from '../repositories/store';
+import { articleNotFound, articleUuid, foundByAnchor } from './article-lookup';
 import type { Actor, EditOptions, EditOutcome } from './edit-types';
 import { getService } from './get-service';
 
@@ -104,7 +104,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** One section and its ETag. */
     async getTagged(userId: number, rawArticleId: string, rawAnchor: string, options: { as?: 'markdown' } = {}): Promise<{ section: SectionRecord; etag: string }> {
-      const { row, anchor } = await sections.byAnchor({
+      const { row, anchor } = await foundByAnchor(sections.byAnchor, {
         userId,
         rawArticleId,
         rawAnchor,

@@ -25,7 +25,7 @@ import { sectionScope } from '../domain/scopes';
 import { anchorAt, locateQuote, mapAnchor, mentionsOf, nearestQuote, replyOf, splitPosition } from '../domain/threads';
 import { COMMENT_MAX, type CommentRecord, type ExecutionLink, type ThreadRecord } from '../schemas/threads';
 import { sectionRepository } from '../repositories/sections';
-import { articleRowId } from '../repositories/store';
+import { articleRowId, foundByAnchor } from './article-lookup';
 import { threadRepository, type CommentRow, type ThreadRow } from '../repositories/threads';
 import { triggersService } from '../triggers';
 import { getService } from './get-service';
@@ -180,7 +180,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       // The offsets are those of the revision the quote was found in: when the section changes
       // between the read and the insert (which the edits hook would then not see), read it again.
       for (let attempt = 1; ; attempt += 1) {
-        const { row: section, anchor: sectionAnchor } = await sectionRows.byAnchor({
+        const { row: section, anchor: sectionAnchor } = await foundByAnchor(sectionRows.byAnchor, {
           userId,
           rawArticleId: articleId,
           rawAnchor: input.section,

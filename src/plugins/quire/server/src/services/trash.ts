@@ -6,12 +6,10 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import type { Precondition } from '#kernel/conditional';
-import { iso } from '#kernel/db';
 import { anchorsOf, resolveAnchor, sortIds, type AnchorScope } from '../domain/anchors';
 import { outlineTag } from '../domain/etags';
 import { revisionRepository } from '../repositories/revisions';
-import type { SectionRow } from '../repositories/sections';
-import { articleRowId, articleUuid } from '../repositories/store';
+import { articleRowId, articleUuid } from './article-lookup';
 import { trashRepository } from '../repositories/trash';
 import type { Actor, EditOutcome } from './edit-types';
 import { getService } from './get-service';
@@ -24,60 +22,6 @@ const trashScope = (articleId: string): AnchorScope => ({ item: 'deleted section
 
 /** Who made a version; rows from before history was kept name nobody. */
 export const byOf = (kind: string | null, name: string | null) => ({ kind: (kind ?? 'human') as Actor['kind'], name: name ?? '' });
-
-/** A section of the trash, as a restore puts it back. */
-export interface TrashedRow {
-  uuid: string;
-  level: number;
-  title: string;
-  words: number;
-  source: string;
-  markdown: string | null;
-  html: string;
-  rev: number;
-  /** Who wrote its last version (as stored: null for rows from before history was kept). */
-  by: { kind: string | null; name: string | null };
-  madeAt: Date | null;
-}
-
-/** The trash row of a section `actor` deletes now. */
-export function trashedRow(row: SectionRow, articleRowId: number, actor: Actor, now: Date) {
-  return {
-    article_id: articleRowId,
-    uuid: row.uuid,
-    rank: row.rank,
-    level: Number(row.level),
-    title: row.title,
-    words: Number(row.words),
-    source: row.source,
-    markdown: row.markdown,
-    html: row.html,
-    rev: Number(row.rev),
-    by_kind: row.by_kind ?? null,
-    by_name: row.by_name ?? null,
-    made_at: row.updated_at ?? null,
-    deleted_at: now,
-    deleted_by_kind: actor.kind,
-    deleted_by_name: actor.name,
-    created_at: now,
-    updated_at: now,
-  };
-}
-
-function fromTrash(raw): TrashedRow {
-  return {
-    uuid: raw.uuid,
-    level: Number(raw.level),
-    title: raw.title,
-    words: Number(raw.words),
-    source: raw.source,
-    markdown: raw.markdown,
-    html: raw.html,
-    rev: Number(raw.rev),
-    by: { kind: raw.by_kind ?? null, name: raw.by_name ?? null },
-    madeAt: raw.made_at ? new Date(iso(raw.made_at)!) : null,
-  };
-}
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const trash = trashRepository(strapi);
@@ -105,10 +49,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           id: r.uuid,
           anchor: anchors.get(r.uuid)!,
           title: r.title,
-          level: Number(r.level),
-          words: Number(r.words),
-          deletedAt: iso(r.deleted_at)!,
-          by: byOf(r.deleted_by_kind, r.deleted_by_name),
+          level: r.level,
+          words: r.words,
+          deletedAt: r.deletedAt,
+          by: byOf(r.deletedBy.kind, r.deletedBy.name),
         })),
       };
     },
@@ -120,7 +64,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         await purge(session.articleRowId, session.trx);
         const rows = await trash.in(session.trx).all(session.articleRowId);
         const id = resolveAnchor(sortIds(rows.map((r) => r.uuid)), rawAnchor, trashScope(uuid));
-        await session.restoreTrashed(fromTrash(rows.find((r) => r.uuid === id)), placement);
+        await session.restoreTrashed(rows.find((r) => r.uuid === id)!, placement);
       });
       return { data: { outline: outcome.outline.entries() }, etag: outlineTag(uuid, outcome.outlineRev) };
     },
