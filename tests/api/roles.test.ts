@@ -47,7 +47,7 @@ afterAll(() => app?.close());
 
 it('lists our routes as actions on the role page, under Quire and Triggers, and only the routes that take a user (presence: CONTRACT 19)', async () => {
   const role = await roles().findOne(await authenticatedRoleId());
-  expect(Object.keys(role.permissions['plugin::quire'].controllers).sort()).toEqual(['articles', 'edits', 'history', 'keys', 'mcp', 'notes', 'oauthGrants', 'presence', 'publications', 'search', 'sections', 'suggestions', 'threads', 'unfurl', 'upload']);
+  expect(Object.keys(role.permissions['plugin::quire'].controllers).sort()).toEqual(['articles', 'changes', 'edits', 'history', 'keys', 'mcp', 'notes', 'oauthGrants', 'presence', 'publications', 'search', 'sections', 'suggestions', 'threads', 'unfurl', 'upload']);
   expect(Object.keys(role.permissions['plugin::quire'].controllers.articles).sort()).toEqual(['create', 'get', 'list', 'outline', 'remove', 'update']);
   expect(Object.keys(role.permissions['plugin::triggers'].controllers).sort()).toEqual(['instances', 'organizations', 'skills']);
 });
