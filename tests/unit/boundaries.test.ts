@@ -446,7 +446,7 @@ describe('layers: routes, services, controllers, and cycles', () => {
     expect(layerImports(server, 'routes', 'mcp')).toEqual([]);
   });
 
-  it('services never import live/ (but services/live.ts, for now)', () => {
+  it('services never import live/ (but services/live.ts and services/live-state.ts, named above)', () => {
     expect(layerImports(server, 'services', 'live', SERVICES_INTO_LIVE)).toEqual([]);
   });
 
@@ -474,8 +474,7 @@ describe('layers: routes, services, controllers, and cycles', () => {
 
 /**
  * Services are looked up typed (issue 33 point 3): a plugin's own through its services/get-service.ts,
- * the other plugin's through the contract (quire's triggers.ts, triggers' quire.ts). live/ is being
- * rewritten (issues 31/32) and is left to that work for now.
+ * the other plugin's through the contract (quire's triggers.ts, triggers' quire.ts), live/ included.
  */
 describe('typed service lookups', () => {
   const { sourceFiles } = require('../helpers/imports');
