@@ -57,7 +57,6 @@ const sectionIdsOf = async (article: string) => {
   return rows.sort((x, y) => (x.rank < y.rank ? -1 : 1)).map((r) => r.uuid as string);
 };
 const storedOf = async (sectionId: string): Promise<{ html: string; rev: number }> => app.strapi.db.connection('quire_sections').where({ uuid: sectionId }).first(['html', 'rev']);
-const stored = async (sectionId: string): Promise<{ html: string; rev: number }> => app.strapi.db.connection('quire_sections').where({ uuid: sectionId }).first(['html', 'rev']);
 const occurrences = (text: string, token: string) => text.split(token).length - 1;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const END = 1e9;
@@ -130,7 +129,7 @@ describe('two processes, one editor on each', () => {
     await until(() => one.provider.awareness!.getStates().get(two.doc.clientID)?.user?.name === 'Chief Tester', 5_000);
 
     // Stored, whoever typed where.
-    await until(async () => (await stored(ids[0])).html.includes('[one-crosses]') && (await stored(ids[1])).html.includes('[two-crosses]'), 15_000);
+    await until(async () => (await storedOf(ids[0])).html.includes('[one-crosses]') && (await storedOf(ids[1])).html.includes('[two-crosses]'), 15_000);
 
     // An agent writes through one process: its event reaches both, each merges the stored state
     // by state vector, and both editors see it once.
