@@ -31,11 +31,12 @@ export interface SectionVersion {
   madeAt: string | null;
 }
 
-/** The revision row that keeps a section's current version (`keptAt` now). */
-export function revisionRowOf(articleRowId: number, row: SectionRow, keptAt: Date): RevisionRow {
+/**
+ * The columns that keep a section's version as it is now (its content, revision, who wrote it
+ * and when): a revision row and a trash row both hold them.
+ */
+export function keptVersionColumns(row: SectionRow) {
   return {
-    article_id: articleRowId,
-    section_uuid: row.uuid,
     rev: Number(row.rev),
     level: Number(row.level),
     title: row.title,
@@ -46,9 +47,12 @@ export function revisionRowOf(articleRowId: number, row: SectionRow, keptAt: Dat
     by_kind: row.by_kind ?? null,
     by_name: row.by_name ?? null,
     made_at: row.updated_at ?? null,
-    created_at: keptAt,
-    updated_at: keptAt,
   };
+}
+
+/** The revision row that keeps a section's current version (`keptAt` now). */
+export function revisionRowOf(articleRowId: number, row: SectionRow, keptAt: Date): RevisionRow {
+  return { article_id: articleRowId, section_uuid: row.uuid, ...keptVersionColumns(row), created_at: keptAt, updated_at: keptAt };
 }
 
 /** A version as read from a revision row (`made_at`), or from a section's row (`updated_at`). */

@@ -5,6 +5,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { iso, repositoryOf, tableName } from '#kernel/db';
+import { keptVersionColumns } from './revisions';
 import type { SectionRow, WrittenBy } from './sections';
 import { TABLE } from './store';
 
@@ -40,16 +41,7 @@ function trashRowOf(articleRowId: number, row: SectionRow, deletedBy: WrittenBy,
     article_id: articleRowId,
     uuid: row.uuid,
     rank: row.rank,
-    level: Number(row.level),
-    title: row.title,
-    words: Number(row.words),
-    source: row.source,
-    markdown: row.markdown,
-    html: row.html,
-    rev: Number(row.rev),
-    by_kind: row.by_kind ?? null,
-    by_name: row.by_name ?? null,
-    made_at: row.updated_at ?? null,
+    ...keptVersionColumns(row),
     deleted_at: now,
     deleted_by_kind: deletedBy.kind,
     deleted_by_name: deletedBy.name,
