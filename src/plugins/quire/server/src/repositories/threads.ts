@@ -130,6 +130,13 @@ export function threadRepository(strapi: Core.Strapi) {
         await k(comments()).where({ id: commentId }).update({ executions: JSON.stringify(executions) });
       },
 
+      /** How many open threads each of some articles has (one grouped query; articles with none are absent). */
+      async openCounts(k: Knex, articleRowIds: number[]): Promise<Map<number, number>> {
+        if (!articleRowIds.length) return new Map();
+        const rows = await k(threads()).whereIn('article_id', articleRowIds).andWhere('status', 'open').groupBy('article_id').select('article_id').count({ n: '*' });
+        return new Map((rows as Array<{ article_id: unknown; n: unknown }>).map((r) => [Number(r.article_id), Number(r.n)]));
+      },
+
       /** Comments the mention machinery posted in a thread since `since` (skills' replies and notes: the hourly budget). */
       async agentCommentsSince(k: Knex, threadId: number, since: Date): Promise<number> {
         const row = await k(comments()).where({ thread_id: threadId, origin: 'mention' }).andWhere('created_at', '>=', since).count({ n: '*' }).first();
