@@ -2,7 +2,8 @@
  * Threads from the canvas (/quire/articles/{id}/threads, CONTRACT 24, issue 35): an editor
  * reads an agent's thread, replies, resolves and reopens it, and opens one on text of a
  * section, through the content API's threads service, as the editor (`by.kind` editor), the
- * article staying its owner's. Reading needs `plugin::quire.read`, commenting `edit`.
+ * article staying its owner's. Reading needs `plugin::quire.read`, commenting `edit`. The
+ * articles list counts each article's open threads, in one query for the page.
  */
 import { adminBearer, adminToken, createAdmin } from '../helpers/admin';
 import { client, type Client } from '../helpers/articles';
@@ -108,5 +109,37 @@ describe('threads in the canvas', () => {
     expect((await app.http.post(`${base()}/threads`).set(reader).send({ section: anchors[0], quote: 'engine', body: 'x' })).status).toBe(403);
     // Nothing written by the refused calls.
     expect((await agent.get(`${api()}/threads`)).body.data.threads).toEqual(before);
+  });
+});
+
+describe('the articles list', () => {
+  it('counts each article\'s open threads (resolved ones not), with one query of the threads for the whole page', async () => {
+    const made = await agent.post('/api/articles', { title: 'Counted threads', markdown: '# A\n\nOne two three four.' });
+    const id = made.body.data.article.id;
+    const section = made.body.data.outline[0].anchor;
+    const quiet = (await agent.post('/api/articles', { title: 'Counted none', markdown: '# B\n\nNothing said.' })).body.data.article.id;
+    const open = async (quote: string) => (await agent.post(`/api/articles/${id}/threads`, { section, quote, body: 'Why?' })).body.data.thread.anchor;
+    await open('One');
+    await open('two');
+    const done = await open('three');
+    expect((await agent.post(`/api/articles/${id}/threads/${done}/resolve`)).status).toBe(200);
+
+    const threadQueries: string[] = [];
+    const spy = (q: { sql: string }) => {
+      if (/quire_threads/.test(q.sql)) threadQueries.push(q.sql);
+    };
+    app.strapi.db.connection.on('query', spy);
+    const list = await app.http.get('/quire/articles?pageSize=100').set(admin());
+    app.strapi.db.connection.off('query', spy);
+    expect(list.status).toBe(200);
+    const counts = Object.fromEntries(list.body.data.map((a: { id: string; openThreads: number }) => [a.id, a.openThreads]));
+    // The first suite's article keeps the threads its tests left open.
+    expect(counts).toMatchObject({ [id]: 2, [quiet]: 0, [articleId]: (await agent.get(`${api()}/threads?status=open`)).body.data.threads.length });
+    expect(list.body.data.length).toBeGreaterThanOrEqual(3);
+    expect(threadQueries).toHaveLength(1);
+
+    expect((await app.http.get(`/quire/articles/${id}`).set(admin())).body.data.openThreads).toBe(2);
+    expect((await agent.post(`/api/articles/${id}/threads/${done}/reopen`)).status).toBe(200);
+    expect((await app.http.get(`/quire/articles/${id}`).set(admin())).body.data.openThreads).toBe(3);
   });
 });

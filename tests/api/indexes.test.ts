@@ -55,6 +55,8 @@ const EXPECTED: Array<[table: string, name: string, columns: string[], unique: b
   ['quire_threads', 'quire_threads_article_id_section_id_idx', ['article_id', 'section_id'], false],
   ['quire_thread_comments', 'quire_thread_comments_thread_id_idx', ['thread_id'], false],
   ['quire_thread_comments', 'quire_thread_comments_uuid_uq', ['uuid'], true],
+  // Mention waits nobody holds (services/threads sweep: at boot and every 30 s).
+  ['quire_thread_comments', 'quire_thread_comments_awaiting_idx', ['awaiting', 'lease_until'], false],
   // Change sets (CONTRACT 23): anchors, the newest page of an article, a run's, a kind's; a section's change sets.
   ['quire_change_sets', 'quire_change_sets_article_id_uuid_uq', ['article_id', 'uuid'], true],
   ['quire_change_sets', 'quire_change_sets_article_id_id_idx', ['article_id', 'id'], false],

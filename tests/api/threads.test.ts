@@ -2,13 +2,14 @@
  * CONTRACT 24, threads: comments anchored to quoted text that follow it through every section
  * write (an agent's replace, a person's html PATCH), detached when the text is deleted; replies,
  * resolve, reopen; scopes; owner scoping; bad input; events; mentions that start a skill and
- * post its reply, without loops.
+ * post its reply, without loops, even when the process waiting for it stopped meanwhile.
  */
 import { ActionError } from '../../src/plugins/triggers/server/src/domain/action-error';
 import { client, newArticle, type Client } from '../helpers/articles';
 import { startServer, type TestServer } from '../helpers/servers';
 import { createKey, expectFailure, registerUser, startApp, type TestApp, type TestUser } from '../helpers/strapi';
 import { createWorkflow, setup } from '../helpers/triggers';
+import { waitFor } from '../helpers/wait';
 
 let app: TestApp;
 let alice: TestUser;
@@ -256,6 +257,8 @@ it('deleting the article deletes its threads and comments', async () => {
 
 describe('mentions start skills', () => {
   let answerCalls = 0;
+  let openGate!: () => void;
+  const gate = new Promise<void>((resolve) => (openGate = resolve));
 
   beforeAll(async () => {
     const actions = app.strapi.plugin('triggers').service('actions');
@@ -263,12 +266,17 @@ describe('mentions start skills', () => {
       answerCalls += 1;
       return { reply: `About "${input.quote}": it is on page 4. Ask @answer again if you like.`, seen: input };
     });
+    actions.register('test.gated', async () => {
+      await gate;
+      return { reply: 'Late, but here.' };
+    });
     actions.register('test.broken', () => {
       throw new ActionError('upstream-rejected', 'The upstream said no.');
     });
     const s = await setup(app, alice);
     await createWorkflow(app, alice, s.instanceId, { name: 'answer', action: 'test.answer' });
     await createWorkflow(app, alice, s.instanceId, { name: 'broken', action: 'test.broken' });
+    await createWorkflow(app, alice, s.instanceId, { name: 'gated', action: 'test.gated' });
     await createWorkflow(app, alice, s.instanceId, { name: 'fetcher', action: 'http', config: { url: `${target.origin}/reply`, maxAttempts: 1 } });
   });
 
@@ -335,5 +343,43 @@ describe('mentions start skills', () => {
     const comments = (await thread(base, t.anchor)).comments;
     expect(comments.filter((c: { by: { name: string } }) => c.by.name === 'answer')).toHaveLength(5);
     expect(comments.at(-1).executions).toEqual([{ id: null, skill: 'answer', status: 'limited' }]);
+  });
+
+  it('a reply the waiting process did not see (it stopped) is posted by the next one, once; a wait another process holds is left to it until its lease expires', async () => {
+    const threads = app.strapi.plugin('quire').service('threads');
+    const k = app.strapi.db.connection;
+    const { base, sections } = await article();
+    const t = (await person.post(`${base}/threads`, { section: sections[0], quote: 'fox', body: '@gated when?' })).body.data.thread;
+    const [link] = t.comments[0].executions;
+    expect(link).toMatchObject({ skill: 'gated', status: expect.stringMatching(/^(pending|running)$/) });
+    const stored = () => k('quire_thread_comments').where({ uuid: t.comments[0].id }).first('awaiting', 'lease_until', 'lease_by');
+
+    // The process stops (as destroy does) while the skill still runs: its wait is let go.
+    await threads.close();
+    expect(await stored()).toMatchObject({ lease_until: null, lease_by: null });
+    expect(Boolean((await stored()).awaiting)).toBe(true);
+    openGate();
+    await waitFor(async () => (await k('triggers_executions').where({ document_id: link.id }).first('status'))?.status === 'success', { what: 'the gated execution finished' });
+    expect((await thread(base, t.anchor)).comments).toHaveLength(1);
+
+    // Another process holds the wait: a start leaves it alone, until that lease expires.
+    await k('quire_thread_comments').where({ uuid: t.comments[0].id }).update({ lease_by: 'another-process', lease_until: new Date(Date.now() + 60_000) });
+    await threads.start();
+    await settled();
+    expect((await thread(base, t.anchor)).comments).toHaveLength(1);
+    await k('quire_thread_comments').where({ uuid: t.comments[0].id }).update({ lease_until: new Date(Date.now() - 1_000) });
+    expect(await threads.sweep()).toBe(1);
+    await settled();
+
+    const now = await thread(base, t.anchor);
+    expect(now.comments).toHaveLength(2);
+    expect(now.comments[0].executions).toEqual([{ id: link.id, skill: 'gated', status: 'success' }]);
+    expect(now.comments[1]).toMatchObject({ by: { kind: 'agent', name: 'gated' }, body: 'Late, but here.' });
+    expect(await stored()).toMatchObject({ lease_until: null, lease_by: null });
+    expect(Boolean((await stored()).awaiting)).toBe(false);
+    // Nothing left to resume: a later look posts nothing again.
+    expect(await threads.sweep()).toBe(0);
+    await settled();
+    expect((await thread(base, t.anchor)).comments).toHaveLength(2);
   });
 });

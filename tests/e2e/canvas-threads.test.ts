@@ -3,15 +3,27 @@
  * threads) shows in an open canvas, its quote marked `[data-thread="<anchor>"]` in the
  * section, without a reload (the live document's meta.threadsRev); the editor replies,
  * resolves (the mark goes) and reopens it; the agent's reply arrives live; selecting text and
- * "Comment" opens a thread on it, as the editor (checked through the API).
+ * "Comment" opens a thread on it, as the editor (checked through the API). With two canvases
+ * open on one article, an agent's thread is marked in both, and what an editor does in one
+ * (reply, resolve, a new thread on a selection) shows in the other. The articles list shows
+ * each article's open threads, on a laptop and on a phone.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { adminSuite } from '../helpers/admin-e2e';
+import { ARTIFACTS_DIR, PHONE } from '../helpers/browser';
 import { bearer, createKey, registerUser } from '../helpers/strapi';
 import { waitFor } from '../helpers/wait';
 
 const suite = adminSuite();
 let agentKey: string;
+
+const SHOTS = path.join(ARTIFACTS_DIR, 'canvas-threads');
+const shoot = async (page: Page, name: string) => {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
+};
 
 const api = (method: 'get' | 'post', url: string) => suite.app.http[method](url).set(bearer(agentKey));
 
@@ -92,4 +104,83 @@ it('selecting text and "Comment" opens a thread on it, as the editor', async () 
     expect(threads[0].comments[0]).toMatchObject({ body: 'Which music?', by: { kind: 'editor' } });
     await page.locator(`[data-thread="${threads[0].anchor}"]`).waitFor();
   });
+});
+
+it('two canvases on one article: an agent\'s thread is marked in both; a reply, a resolve and a new thread in one show in the other', async () => {
+  const { id, anchors } = await newArticle('Two canvases', '# Engine\n\nThe engine weaves algebraic patterns.\n\n# Loom\n\nAs the loom weaves flowers and leaves.');
+  // Two contexts of the same admin (each its own live connection), the second nested in the first.
+  await suite.withPage(async (first) => {
+    await suite.withPage(async (second) => {
+      await Promise.all([openCanvas(first, id), openCanvas(second, id)]);
+      const made = await api('post', `/api/articles/${id}/threads`).send({ section: anchors[0], quote: 'algebraic patterns', body: 'Which patterns?' });
+      expect(made.status).toBe(201);
+      const { anchor } = made.body.data.thread;
+      const started = Date.now();
+      const markIn = (page: Page) => page.locator(`section[data-anchor="${anchors[0]}"] .ProseMirror [data-thread="${anchor}"]`);
+      const times = await Promise.all(
+        [first, second].map(async (page) => {
+          await markIn(page).waitFor({ timeout: 15_000 });
+          return Date.now() - started;
+        }),
+      );
+      // eslint-disable-next-line no-console
+      console.log(`canvas-threads: an agent's thread marked in two canvases ${times.join(' and ')} ms after its POST (target 1000 each)`);
+      for (const page of [first, second]) expect(await markIn(page).textContent()).toBe('algebraic patterns');
+
+      // The editor replies and resolves in the first; the second shows both.
+      const cardIn = (page: Page) => page.locator(`section[data-anchor="${anchors[0]}"] [data-thread-card="${anchor}"]`);
+      await cardIn(first).getByLabel('Reply to this thread').fill('The *Bernoulli* ones.');
+      await cardIn(first).getByRole('button', { name: 'Reply', exact: true }).click();
+      await cardIn(second).locator('em', { hasText: 'Bernoulli' }).waitFor({ timeout: 15_000 });
+      await cardIn(first).getByRole('button', { name: 'Resolve' }).click();
+      await second.locator(`[data-thread-card="${anchor}"][data-status="resolved"]`).waitFor({ timeout: 15_000 });
+      await markIn(second).waitFor({ state: 'detached' });
+      expect((await threadsOf(id))[0]).toMatchObject({ status: 'resolved', resolvedBy: { kind: 'editor' }, comments: [{ body: 'Which patterns?' }, { body: 'The *Bernoulli* ones.', by: { kind: 'editor' } }] });
+
+      // The editor in the second selects words and comments on them; the first marks them.
+      const block = second.locator(`section[data-anchor="${anchors[1]}"] .ProseMirror p`, { hasText: 'loom' });
+      const box = (await block.boundingBox())!;
+      await block.click({ position: { x: box.width - 2, y: box.height - 2 } });
+      await second.keyboard.press('End');
+      await second.keyboard.press('Shift+Home');
+      await second.getByTestId('comment-selection').click();
+      const compose = second.getByTestId('new-thread');
+      await compose.getByLabel('Your comment on the selected text').fill('Which flowers?');
+      await compose.getByRole('button', { name: 'Comment', exact: true }).click();
+      await compose.waitFor({ state: 'detached' });
+      const fresh = await waitFor(async () => (await threadsOf(id)).find((t) => t.section === anchors[1]) ?? false, { what: 'the thread from the second canvas' });
+      expect(fresh).toMatchObject({ quote: 'As the loom weaves flowers and leaves.', status: 'open', by: { kind: 'editor' } });
+      await first.locator(`section[data-anchor="${anchors[1]}"] .ProseMirror [data-thread="${fresh.anchor}"]`).waitFor({ timeout: 15_000 });
+      await first.locator(`[data-thread-card="${fresh.anchor}"]`).getByText('Which flowers?').waitFor();
+      await shoot(first, 'two-canvases-first-laptop');
+    });
+  });
+});
+
+it('the articles list shows each article\'s open threads, on a laptop and on a phone', async () => {
+  const { id, anchors } = await newArticle('Listed threads', '# Numbers\n\nOne, two and three.');
+  for (const quote of ['One', 'two']) expect((await api('post', `/api/articles/${id}/threads`).send({ section: anchors[0], quote, body: 'Why?' })).status).toBe(201);
+  const quiet = await newArticle('Listed without threads', '# Quiet\n\nNothing to say.');
+  await suite.withPage(async (page) => {
+    await page.goto(suite.url('/admin/plugins/quire'));
+    const row = page.locator(`tr[data-article="${id}"]`);
+    await row.waitFor();
+    expect(await row.locator('[data-open-threads]').getAttribute('data-open-threads')).toBe('2');
+    expect(await row.locator('[data-open-threads]').getAttribute('title')).toBe('2 open threads');
+    expect(await page.locator(`tr[data-article="${quiet.id}"] [data-open-threads]`).getAttribute('data-open-threads')).toBe('0');
+    expect(await page.locator('thead').getByText('Open threads', { exact: true }).count()).toBe(1);
+    await shoot(page, 'articles-list-laptop');
+  }, { viewport: { width: 1280, height: 800 } });
+  await suite.withPage(
+    async (page) => {
+      await page.goto(suite.url('/admin/plugins/quire'));
+      const card = page.locator(`li[data-article="${id}"]`);
+      await card.waitFor();
+      expect(await card.locator('[data-open-threads="2"]').textContent()).toBe('2 open threads');
+      expect(await page.locator(`li[data-article="${quiet.id}"] [data-open-threads]`).count()).toBe(0);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      await shoot(page, 'articles-list-phone');
+    },
+    { viewport: PHONE },
+  );
 });

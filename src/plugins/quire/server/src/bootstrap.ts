@@ -21,6 +21,8 @@ export default async ({ strapi }: { strapi: Core.Strapi }) => {
   registerThreadWebhooks(strapi);
   // Expired OAuth tokens and clients never used are deleted now and hourly.
   await getService(strapi, 'oauth').startSweeps();
+  // Mentions whose skill replies a stopped process was waiting for: taken over now and every half minute.
+  await getService(strapi, 'threads').start();
   // Articles deleted from the panel more than 30 days ago are purged now and hourly.
   await getService(strapi, 'adminArticles').startSweeps();
   // The admin panel's permission actions (plugin::quire.read, ...), before the admin's own

@@ -3,8 +3,8 @@
  * filterable by owner and status, paged. The search, filters and page live in the URL, so a
  * list can be reloaded, shared and navigated back to.
  */
-import { Box, Button, Combobox, ComboboxOption, Flex, Link, LinkButton, SingleSelect, SingleSelectOption, Typography } from '@strapi/design-system';
-import { Trash } from '@strapi/icons';
+import { Badge, Box, Button, Combobox, ComboboxOption, Flex, Link, LinkButton, SingleSelect, SingleSelectOption, Typography } from '@strapi/design-system';
+import { Message, Trash } from '@strapi/icons';
 import { Layouts, Page, SearchInput, useDebounce, useIsMobile, useQueryParams } from '@strapi/strapi/admin';
 import * as React from 'react';
 import { useIntl } from 'react-intl';
@@ -58,6 +58,7 @@ export const ArticlesPage = () => {
     { name: 'status', label: formatMessage({ id: t('articles.column.status'), defaultMessage: 'Status' }) },
     { name: 'words', label: formatMessage({ id: t('articles.column.words'), defaultMessage: 'Words' }) },
     { name: 'sections', label: formatMessage({ id: t('articles.column.sections'), defaultMessage: 'Sections' }) },
+    { name: 'openThreads', label: formatMessage({ id: t('articles.column.openThreads'), defaultMessage: 'Open threads' }) },
     { name: 'updatedAt', label: formatMessage({ id: t('articles.column.updatedAt'), defaultMessage: 'Last update' }) },
     ...(canEdit || canDelete ? [{ name: 'actions', label: formatMessage({ id: t('articles.column.actions'), defaultMessage: 'Actions' }) }] : []),
   ];
@@ -145,6 +146,7 @@ export const ArticlesPage = () => {
             </Flex>,
             <CellText>{formatNumber(article.words)}</CellText>,
             <CellText>{formatNumber(article.sections)}</CellText>,
+            <OpenThreads article={article} zero />,
             <CellText>
               <time dateTime={article.updatedAt}>{formatDate(article.updatedAt, { dateStyle: 'medium', timeStyle: 'short' })}</time>
             </CellText>,
@@ -157,6 +159,7 @@ export const ArticlesPage = () => {
                 <Flex gap={1} wrap="wrap">
                   <StatusBadge status={article.status} />
                   <ChangedBadge article={article} />
+                  <OpenThreads article={article} />
                 </Flex>
               </Flex>
               <UserName user={article.owner} deleted={deletedUser} />
@@ -175,6 +178,34 @@ export const ArticlesPage = () => {
         />
       </Layouts.Content>
     </Page.Main>
+  );
+};
+
+/**
+ * How many of the article's threads are open: a badge when any is (the comments waiting for an
+ * answer stand out in the list), else a plain 0 in the table (`zero`) or nothing on a card.
+ */
+const OpenThreads = ({ article, zero = false }: { article: AdminArticle; zero?: boolean }) => {
+  const { formatMessage, formatNumber } = useIntl();
+  const count = article.openThreads;
+  if (!count) {
+    return zero ? (
+      <span data-open-threads="0">
+        <CellText>{formatNumber(0)}</CellText>
+      </span>
+    ) : null;
+  }
+  const label = formatMessage(
+    { id: t('articles.openThreads'), defaultMessage: '{count, plural, one {# open thread} other {# open threads}}' },
+    { count },
+  );
+  return (
+    <Badge backgroundColor="secondary100" textColor="secondary700" data-open-threads={count} title={label} aria-label={label}>
+      <Flex gap={1} alignItems="center" tag="span">
+        <Message aria-hidden width="1.2rem" height="1.2rem" />
+        {zero ? formatNumber(count) : label}
+      </Flex>
+    </Badge>
   );
 };
 

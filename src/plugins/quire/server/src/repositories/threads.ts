@@ -5,6 +5,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { repositoryOf, tableName } from '#kernel/db';
+import { TABLE } from './store';
 
 export const THREAD_TABLE = 'quire_threads';
 export const COMMENT_TABLE = 'quire_thread_comments';
@@ -46,6 +47,17 @@ export interface CommentRow {
   by_name: string;
   executions: unknown;
   created_at: unknown;
+}
+
+/** A comment whose mentioned executions nobody waits for (services/threads resumes it). */
+export interface UnclaimedWait {
+  comment_id: number;
+  comment_uuid: string;
+  created_at: unknown;
+  thread_uuid: string;
+  article_row_id: number;
+  article_uuid: string;
+  owner_id: number;
 }
 
 /** A thread's anchor as stored, after a section write moved it. */
@@ -126,8 +138,56 @@ export function threadRepository(strapi: Core.Strapi) {
         return k(comments()).where({ uuid }).first(COMMENT_COLUMNS);
       },
 
-      async setExecutions(k: Knex, commentId: number, executions: unknown): Promise<void> {
-        await k(comments()).where({ id: commentId }).update({ executions: JSON.stringify(executions) });
+      /**
+       * A comment's mentioned executions, and whether any is still to be waited for (`awaiting`:
+       * what a process that starts looks for; its lease is dropped once nothing is).
+       */
+      async setExecutions(k: Knex, commentId: number, executions: unknown, awaiting = false): Promise<void> {
+        await k(comments())
+          .where({ id: commentId })
+          .update({ executions: JSON.stringify(executions), awaiting, ...(awaiting ? {} : { lease_until: null, lease_by: null }) });
+      },
+
+      /**
+       * Takes (or renews) the wait for a comment's executions for `by` until `until`: only while
+       * they are awaited and nobody else holds an unexpired lease. Whether it was taken.
+       */
+      async claimWait(k: Knex, commentId: number, by: string, until: Date, now: Date): Promise<boolean> {
+        const n = await k(comments())
+          .where({ id: commentId, awaiting: true })
+          .andWhere((q) => q.whereNull('lease_until').orWhere('lease_until', '<', now).orWhere('lease_by', by))
+          .update({ lease_until: until, lease_by: by });
+        return Number(n) > 0;
+      },
+
+      /** Lets go of a wait (a process stopping): the next process to look takes it at once. */
+      async releaseWait(k: Knex, commentId: number, by: string): Promise<void> {
+        await k(comments()).where({ id: commentId, lease_by: by }).update({ lease_until: null, lease_by: null });
+      },
+
+      /**
+       * Comments whose executions are awaited and that no process holds (never taken, let go, or
+       * its lease expired: the process stopped), on live articles, oldest first; with what posting
+       * in their thread needs.
+       */
+      unclaimedWaits(k: Knex, now: Date, limit: number): Promise<UnclaimedWait[]> {
+        return k(tableName(strapi, COMMENT_TABLE, 'c'))
+          .join(tableName(strapi, THREAD_TABLE, 't'), 't.id', 'c.thread_id')
+          .join(tableName(strapi, TABLE.articles, 'a'), 'a.id', 'c.article_id')
+          .where('c.awaiting', true)
+          .andWhere((q) => q.whereNull('c.lease_until').orWhere('c.lease_until', '<', now))
+          .whereNotNull('a.user_id')
+          .whereNull('a.deleted_at')
+          .orderBy('c.id', 'asc')
+          .limit(limit)
+          .select({ comment_id: 'c.id', comment_uuid: 'c.uuid', created_at: 'c.created_at', thread_uuid: 't.uuid', article_row_id: 'a.id', article_uuid: 'a.uuid', owner_id: 'a.user_id' });
+      },
+
+      /** How many open threads each of some articles has (one grouped query; articles with none are absent). */
+      async openCounts(k: Knex, articleRowIds: number[]): Promise<Map<number, number>> {
+        if (!articleRowIds.length) return new Map();
+        const rows = await k(threads()).whereIn('article_id', articleRowIds).andWhere('status', 'open').groupBy('article_id').select('article_id').count({ n: '*' });
+        return new Map((rows as Array<{ article_id: unknown; n: unknown }>).map((r) => [Number(r.article_id), Number(r.n)]));
       },
 
       /** Comments the mention machinery posted in a thread since `since` (skills' replies and notes: the hourly budget). */

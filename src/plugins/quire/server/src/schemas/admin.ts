@@ -36,6 +36,7 @@ export const adminArticle = z
     changedSincePublished: z
       .boolean()
       .describe('Published, and its sections or title changed since: the public page is older than the article (republish to update it).'),
+    openThreads: z.number().int().min(0).describe('How many of its threads (comments on quoted text, CONTRACT 24) are open.'),
   })
   .meta({ id: 'AdminArticle', description: 'An article of any user, with its owner (the admin panel\'s list).' });
 

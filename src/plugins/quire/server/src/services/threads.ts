@@ -11,8 +11,13 @@
  *
  * A comment by a person (JWT, session) that mentions `@<skill>` of an organization the
  * article's owner owns starts that skill (the triggers plugin's `skills` service, through the
- * contract) with the thread as input, and posts its reply in the thread when it finishes.
+ * contract) with the thread as input, and posts its reply in the thread when it finishes. The
+ * wait survives a restart: the comment stores its executions (with what is needed to ask for
+ * them again) and `awaiting`; the process waiting holds a lease on the comment, renewed while it
+ * waits and let go when it stops; at boot and every half minute a process takes over the waits
+ * nobody holds (a process that stopped, or crashed and let its lease expire).
  */
+import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { ApiError, invalidArgument } from '#kernel/errors';
@@ -36,6 +41,14 @@ export const COMMENTS_PER_MINUTE = 60;
 export const AGENT_REPLIES_PER_HOUR = 5;
 /** How long a mention's execution is waited for before the thread says it gave up. */
 export const MENTION_WAIT_MS = 10 * 60_000;
+/** How long a process holds a comment's wait before another may take it over (renewed at half of it while waiting). */
+export const MENTION_LEASE_MS = 60_000;
+/** How often a process looks for waits nobody holds (a process that stopped while waiting). */
+export const MENTION_SWEEP_MS = 30_000;
+/** Waits taken over in one look. */
+const SWEEP_BATCH = 50;
+/** Statuses of a link still to be waited for. */
+const WAITING = new Set<ExecutionLink['status']>(['pending', 'running']);
 /** Mentions started by one comment, at most. */
 const MENTIONS_PER_COMMENT = 3;
 /** Who posts the thread's notes about mentions that started nothing. */
@@ -63,6 +76,22 @@ const threadScope = (articleId: string): AnchorScope => ({ item: 'thread', listR
 
 const json = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
 
+/** A link as stored: with the ids that ask the triggers plugin for its execution again (not shown). */
+type StoredLink = ExecutionLink & { organizationId?: string; processInstanceId?: string; workflowId?: string };
+const storedLinks = (row: { executions: unknown }): StoredLink[] => (json(row.executions) as StoredLink[] | null) ?? [];
+const awaited = (links: StoredLink[]) => links.some((l) => WAITING.has(l.status));
+
+/** A comment whose executions one process waits for, and where to post what they answer. */
+interface Wait {
+  commentId: number;
+  commentUuid: string;
+  createdAt: number;
+  ownerId: number;
+  articleId: string;
+  articleRowId: number;
+  threadUuid: string;
+}
+
 function commentRecord(row: CommentRow): CommentRecord {
   return {
     id: row.uuid,
@@ -70,7 +99,7 @@ function commentRecord(row: CommentRow): CommentRecord {
     html: row.html,
     by: { kind: row.by_kind as EventActor['kind'], name: row.by_name },
     at: iso(row.created_at)!,
-    executions: (json(row.executions) as ExecutionLink[] | null) ?? [],
+    executions: storedLinks(row).map(({ id, skill, status }) => ({ id, skill, status })),
   };
 }
 
@@ -83,7 +112,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const rateLimit = () => getService(strapi, 'rateLimit');
   /** Waits for mentioned executions, until they finish or the plugin stops. */
   const watching = new Set<Promise<void>>();
+  /** The comments this process waits for (a sweep does not start a second wait on them). */
+  const watched = new Set<number>();
+  /** Who holds a lease: this process, until it stops. */
+  const leaseBy = `${process.pid}-${randomUUID()}`;
   let closing = false;
+  let sweepTimer: NodeJS.Timeout | null = null;
 
   /** A section's text as a reader sees it: the text of its HTML (Markdown sections: of their rendering). */
   async function readerText(section: { html: string | null }): Promise<string> {
@@ -312,8 +346,49 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       while (watching.size) await Promise.allSettled([...watching]);
     },
 
+    /**
+     * Takes over the waits nobody holds now (at boot: those of a process that stopped), then
+     * looks again every MENTION_SWEEP_MS (a process that crashed: once its lease expired).
+     */
+    async start(): Promise<void> {
+      closing = false;
+      await api.sweep();
+      if (sweepTimer) return;
+      sweepTimer = setInterval(() => void api.sweep(), MENTION_SWEEP_MS);
+      sweepTimer.unref();
+    },
+
+    /** Starts waiting for the comments whose executions nobody waits for; how many. */
+    async sweep(): Promise<number> {
+      if (closing) return 0;
+      try {
+        const rows = await repo.unclaimedWaits(new Date(), SWEEP_BATCH);
+        let started = 0;
+        for (const row of rows) {
+          if (watched.has(Number(row.comment_id))) continue;
+          spawn({
+            commentId: Number(row.comment_id),
+            commentUuid: row.comment_uuid,
+            createdAt: new Date(iso(row.created_at)!).getTime(),
+            ownerId: Number(row.owner_id),
+            articleId: row.article_uuid,
+            articleRowId: Number(row.article_row_id),
+            threadUuid: row.thread_uuid,
+          });
+          started += 1;
+        }
+        return started;
+      } catch (error) {
+        strapi.log.warn(`quire: looking for mention replies to resume failed: ${(error as Error)?.message ?? error}`);
+        return 0;
+      }
+    },
+
+    /** Stops waiting (the waits are let go, for the next process to take over). */
     async close(): Promise<void> {
       closing = true;
+      if (sweepTimer) clearInterval(sweepTimer);
+      sweepTimer = null;
       await api.settled();
     },
   };
@@ -339,33 +414,52 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   /** Notes and replies posted by the mention machinery in this thread in the last hour. */
   const budgetLeft = async (threadRowId: number) => AGENT_REPLIES_PER_HOUR - (await repo.agentCommentsSince(threadRowId, new Date(Date.now() - 3_600_000)));
 
-  /** Posts an agent's comment (a skill's reply, or a note about a mention) in the thread, within the hourly budget. */
-  async function post(ownerId: number, articleId: string, articleRowId: number, threadUuid: string, by: EventActor, body: string): Promise<boolean> {
-    const thread = await repo.get(articleRowId, threadUuid);
-    if (!thread || (await budgetLeft(thread.id)) <= 0) {
+  /** An agent's comment to post in a thread (a skill's reply, a note), checked against the hourly budget: null when over it. */
+  async function draft(threadRowId: number, threadUuid: string, by: EventActor, body: string): Promise<{ text: string; html: string } | null> {
+    if ((await budgetLeft(threadRowId)) <= 0) {
       strapi.log.info(`quire: a reply of ${by.name} in thread ${threadUuid} was not posted: the thread had its ${AGENT_REPLIES_PER_HOUR} agent replies this hour.`);
-      return false;
+      return null;
     }
     const text = body.length > COMMENT_MAX ? `${body.slice(0, COMMENT_MAX - 1)}…` : body;
-    const html = await render(text).catch(() => '');
+    return { text, html: await render(text).catch(() => '') };
+  }
+
+  /** Writes a drafted agent comment, with its event, in the open transaction. */
+  async function write(ownerId: number, articleId: string, articleRowId: number, threadRowId: number, threadUuid: string, by: EventActor, drafted: { text: string; html: string }) {
     const uuid = newId();
-    await strapi.db.transaction(async () => {
-      await repo.addComment({ uuid, threadId: thread.id, articleId: articleRowId, body: text, html, byKind: by.kind, byName: by.name, executions: [], origin: 'mention' });
-      await events().record({ articleId, ownerId }, by, [{ type: 'comment.created', threadId: threadUuid, commentId: uuid }]);
-    });
+    await repo.addComment({ uuid, threadId: threadRowId, articleId: articleRowId, body: drafted.text, html: drafted.html, byKind: by.kind, byName: by.name, executions: [], origin: 'mention' });
+    await events().record({ articleId, ownerId }, by, [{ type: 'comment.created', threadId: threadUuid, commentId: uuid }]);
+  }
+
+  /** Posts an agent's comment (a note about a mention) in the thread, within the hourly budget. */
+  async function post(ownerId: number, articleId: string, articleRowId: number, threadUuid: string, by: EventActor, body: string): Promise<boolean> {
+    const thread = await repo.get(articleRowId, threadUuid);
+    if (!thread) return false;
+    const drafted = await draft(thread.id, threadUuid, by, body);
+    if (!drafted) return false;
+    await strapi.db.transaction(() => write(ownerId, articleId, articleRowId, thread.id, threadUuid, by, drafted));
     return true;
   }
 
-  async function setLink(commentUuid: string, index: number, status: ExecutionLink['status']) {
-    const comment = await repo.comment(commentUuid);
-    if (!comment) return;
-    const links = ((json(comment.executions) as ExecutionLink[] | null) ?? []).map((l, i) => (i === index ? { ...l, status } : l));
-    await repo.setExecutions(comment.id, links);
+  /**
+   * Records what became of one mentioned execution and, when it said something, posts it in the
+   * thread: both in one transaction, so a restart neither loses nor repeats the reply.
+   */
+  async function settle(w: Wait, index: number, status: ExecutionLink['status'], said: { by: EventActor; body: string } | null) {
+    const thread = await repo.get(w.articleRowId, w.threadUuid);
+    const drafted = thread && said ? await draft(thread.id, w.threadUuid, said.by, said.body) : null;
+    await strapi.db.transaction(async () => {
+      const comment = await repo.comment(w.commentUuid);
+      if (!comment) return;
+      const links = storedLinks(comment).map((l, i) => (i === index ? { ...l, status } : l));
+      await repo.setExecutions(comment.id, links, awaited(links));
+      if (thread && drafted) await write(w.ownerId, w.articleId, w.articleRowId, thread.id, w.threadUuid, said!.by, drafted);
+    });
   }
 
   /**
    * Starts the skills a person's comment mentions (once each), lists them on the comment, and
-   * waits for each in the background; the thread says when a skill is unknown or would not start.
+   * waits for them in the background; the thread says when a skill is unknown or would not start.
    */
   async function mentions(ownerId: number, articleId: string, articleRowId: number, threadUuid: string, commentUuid: string, body: string, by: EventActor) {
     const names = mentionsOf(body, MENTIONS_PER_COMMENT);
@@ -375,9 +469,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const { outline } = await sections().outlineOf(ownerId, articleId);
     const section = (outline as Outline).find(thread.section_id) ? (outline as Outline).anchorOf(thread.section_id) : thread.section_id;
     const input = { articleId, threadId: threadUuid, section, quote: thread.quote, comment: { body, by } };
-    const links: ExecutionLink[] = [];
+    const links: StoredLink[] = [];
     const notes: string[] = [];
-    const started: Array<{ index: number; name: string; organizationId: string; ids: { processInstanceId: string; workflowId: string; executionId: string } }> = [];
     for (const name of names) {
       const found = await skills.findForOwner(ownerId, name).catch(() => null);
       if (!found) {
@@ -391,65 +484,94 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       }
       try {
         const result = await skills.call(found.organizationId, name, input, { waitSeconds: 0 });
-        links.push({ id: result.executionId, skill: name, status: result.status });
-        started.push({ index: links.length - 1, name, organizationId: found.organizationId, ids: { processInstanceId: result.processInstanceId, workflowId: result.workflowId, executionId: result.executionId } });
+        links.push({
+          id: result.executionId,
+          skill: name,
+          status: result.status,
+          organizationId: found.organizationId,
+          processInstanceId: result.processInstanceId,
+          workflowId: result.workflowId,
+        });
       } catch (error) {
         links.push({ id: null, skill: name, status: 'refused' });
         notes.push(`@${name} did not start: ${error instanceof ApiError ? error.message : 'the skill could not be triggered.'}`);
       }
     }
     const comment = (await repo.comment(commentUuid))!;
-    await repo.setExecutions(comment.id, links);
+    // Stored before anything is waited for: from here on a restart resumes the wait.
+    await repo.setExecutions(comment.id, links, awaited(links));
     for (const note of notes) await post(ownerId, articleId, articleRowId, threadUuid, QUIRE, note);
-    for (const s of started) {
-      const work = watch(ownerId, articleId, articleRowId, threadUuid, commentUuid, s).catch((error) => {
-        strapi.log.warn(`quire: the mention of ${s.name} in thread ${threadUuid} failed: ${error?.message ?? error}`);
-      });
-      watching.add(work);
-      void work.finally(() => watching.delete(work));
+    if (awaited(links)) {
+      spawn({ commentId: comment.id, commentUuid, createdAt: new Date(iso(comment.created_at)!).getTime(), ownerId, articleId, articleRowId, threadUuid });
     }
   }
 
-  /** Waits for one mentioned execution, then posts its reply (or says it failed) in the thread. */
-  async function watch(
-    ownerId: number,
-    articleId: string,
-    articleRowId: number,
-    threadUuid: string,
-    commentUuid: string,
-    s: { index: number; name: string; organizationId: string; ids: { processInstanceId: string; workflowId: string; executionId: string } },
-  ): Promise<void> {
+  /** Waits for a comment's executions in the background (tracked for settled() and close()). */
+  function spawn(w: Wait) {
+    watched.add(w.commentId);
+    const work: Promise<void> = watch(w)
+      .catch((error) => {
+        strapi.log.warn(`quire: waiting for the skills mentioned in thread ${w.threadUuid} failed: ${error?.message ?? error}`);
+      })
+      .finally(() => {
+        watched.delete(w.commentId);
+        watching.delete(work);
+      });
+    watching.add(work);
+  }
+
+  /**
+   * Holds the comment's lease and waits for each of its executions still pending, then posts
+   * its reply (or says it failed) in the thread. MENTION_WAIT_MS counts from the comment, so a
+   * wait resumed after a restart does not start over. Lets the lease go when it stops.
+   */
+  async function watch(w: Wait): Promise<void> {
     const skills = triggersService(strapi, 'skills');
-    const deadline = Date.now() + MENTION_WAIT_MS;
-    const skill: EventActor = { kind: 'agent', name: s.name };
-    let last = 'pending';
-    for (;;) {
-      const left = deadline - Date.now();
-      if (closing) return;
-      const outcome = await skills.outcome(s.organizationId, s.ids, Math.max(0, Math.min(left, 1_000)));
-      if (!outcome) {
-        await setLink(commentUuid, s.index, 'failed');
-        await post(ownerId, articleId, articleRowId, threadUuid, skill, `@${s.name} failed: its execution ${s.ids.executionId} is gone.`);
-        return;
+    let leased = Date.now() + MENTION_LEASE_MS;
+    if (closing || !(await repo.claimWait(w.commentId, leaseBy, new Date(leased), new Date()))) return;
+    const deadline = w.createdAt + MENTION_WAIT_MS;
+    try {
+      for (;;) {
+        if (closing) return;
+        const comment = await repo.comment(w.commentUuid);
+        if (!comment) return;
+        const links = storedLinks(comment);
+        const pending = links.flatMap((link, index) => (WAITING.has(link.status) ? [{ link, index }] : []));
+        if (!pending.length) return;
+        for (const { link, index } of pending) {
+          if (closing) return;
+          const skill: EventActor = { kind: 'agent', name: link.skill };
+          if (!link.id || !link.organizationId || !link.processInstanceId || !link.workflowId) {
+            await settle(w, index, 'failed', null);
+            continue;
+          }
+          const ids = { processInstanceId: link.processInstanceId, workflowId: link.workflowId, executionId: link.id };
+          const left = deadline - Date.now();
+          const outcome = await skills.outcome(link.organizationId, ids, Math.max(0, Math.min(left, Math.ceil(1_000 / pending.length))));
+          if (!outcome) {
+            await settle(w, index, 'failed', { by: skill, body: `@${link.skill} failed: its execution ${link.id} is gone.` });
+          } else if (outcome.status === 'success') {
+            const reply = replyOf(outcome.output);
+            await settle(w, index, 'success', reply ? { by: skill, body: reply } : null);
+          } else if (outcome.status === 'failed') {
+            await settle(w, index, 'failed', { by: skill, body: `@${link.skill} failed (execution ${link.id}): ${outcome.error.message}` });
+          } else if (Date.now() >= deadline) {
+            await settle(w, index, 'failed', {
+              by: skill,
+              body: `@${link.skill} did not finish within ${MENTION_WAIT_MS / 60_000} minutes (execution ${link.id}); Quire stopped waiting for its reply.`,
+            });
+          } else if (outcome.status !== link.status) {
+            await settle(w, index, outcome.status, null);
+          }
+        }
+        if (leased - Date.now() < MENTION_LEASE_MS / 2) {
+          leased = Date.now() + MENTION_LEASE_MS;
+          // Another process took it over (this one was too slow to renew): it posts the replies.
+          if (!(await repo.claimWait(w.commentId, leaseBy, new Date(leased), new Date()))) return;
+        }
       }
-      if (outcome.status === 'success') {
-        await setLink(commentUuid, s.index, 'success');
-        const reply = replyOf(outcome.output);
-        if (reply) await post(ownerId, articleId, articleRowId, threadUuid, skill, reply);
-        return;
-      }
-      if (outcome.status === 'failed') {
-        await setLink(commentUuid, s.index, 'failed');
-        await post(ownerId, articleId, articleRowId, threadUuid, skill, `@${s.name} failed (execution ${s.ids.executionId}): ${outcome.error.message}`);
-        return;
-      }
-      if (outcome.status !== last) await setLink(commentUuid, s.index, outcome.status);
-      last = outcome.status;
-      if (Date.now() >= deadline) {
-        await setLink(commentUuid, s.index, 'failed');
-        await post(ownerId, articleId, articleRowId, threadUuid, skill, `@${s.name} did not finish within ${MENTION_WAIT_MS / 60_000} minutes (execution ${s.ids.executionId}); Quire stopped waiting for its reply.`);
-        return;
-      }
+    } finally {
+      await repo.releaseWait(w.commentId, leaseBy).catch(() => undefined);
     }
   }
 

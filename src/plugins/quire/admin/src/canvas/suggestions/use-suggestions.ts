@@ -1,17 +1,14 @@
 /**
- * The article's open suggestions, where they show (CONTRACT 20): read from
- * GET /quire/articles/{id}/in-place-suggestions when the canvas opens, whenever the outline
- * changes (a section stored may make one stale), and at once when the live document says a
- * suggestion was made or decided (meta `suggestionsRev`, bumped by the server's live channel).
- * A slow poll stands in while the live document is away.
+ * The article's open suggestions, where they show (CONTRACT 20), from
+ * GET /quire/articles/{id}/in-place-suggestions, kept current by the live document's meta
+ * `suggestionsRev` (bumped by the server's live channel when one is made or decided) and by the
+ * article's version (a section stored may make one stale): see ../use-live-list.
  */
 import * as React from 'react';
 import type { SuggestionInPlace, SuggestionPlace } from '../../api';
 import { useSuggestionsApi } from '../../api/suggestions';
 import { useMessages } from '../../messages';
-
-/** While the live document is away, how often suggestions are looked for. */
-export const SUGGESTIONS_POLL_MS = 15_000;
+import { useLiveList, type LiveListSignals } from '../use-live-list';
 
 /** A suggestion as one section shows it. */
 export interface SectionSuggestion {
@@ -19,26 +16,9 @@ export interface SectionSuggestion {
   place: SuggestionPlace;
 }
 
-export const useSuggestionsInPlace = (articleId: string, { version, liveRev, live }: { version: string | null; liveRev: unknown; live: boolean }) => {
+export const useSuggestionsInPlace = (articleId: string, signals: LiveListSignals) => {
   const api = useSuggestionsApi(articleId);
-  const [list, setList] = React.useState<SuggestionInPlace[]>([]);
-  const asked = React.useRef(0);
-  const reload = React.useCallback(async () => {
-    const mine = ++asked.current;
-    const { suggestions } = await api.inPlace();
-    // An older answer arriving after a newer one is dropped.
-    if (mine === asked.current) setList(suggestions);
-  }, [articleId]); // eslint-disable-line react-hooks/exhaustive-deps
-  React.useEffect(() => {
-    reload().catch(() => undefined);
-  }, [reload, version, liveRev]);
-  React.useEffect(() => {
-    if (live) return;
-    const timer = window.setInterval(() => {
-      if (!document.hidden) reload().catch(() => undefined);
-    }, SUGGESTIONS_POLL_MS);
-    return () => window.clearInterval(timer);
-  }, [reload, live]);
+  const { list, reload } = useLiveList<SuggestionInPlace>(articleId, async () => (await api.inPlace()).suggestions, signals);
   const bySection = React.useMemo(() => {
     const map = new Map<string, SectionSuggestion[]>();
     for (const suggestion of list) {
