@@ -41,6 +41,7 @@ import { useMessages } from '../messages';
 import { pastedLink } from './link-card';
 import type { LiveUser } from './live';
 import { selectionQuote, ThreadMarks, threadMarksKey, type ThreadMark } from './threads/thread-marks';
+import { useArticleHistory } from './undo';
 
 /** A Media Library file's URL made absolute (the local provider answers /uploads/...). */
 export const absoluteUrl = (url: string) => new URL(url, (window as any).strapi?.backendURL || window.location.origin).href;
@@ -64,6 +65,8 @@ export const SectionEditor = ({ provider, sectionId, user, editable, header, onT
   const { m, notify } = useMessages();
   const liveApi = useLiveApi();
   const components = useStrapiApp('SectionEditor', (state) => state.components);
+  /** The article's undo history (canvas/undo.ts): Ctrl+Z here may undo a change made in another section. */
+  const history = useArticleHistory();
   const MediaLibraryDialog = components['media-library'] as React.ComponentType<any> | undefined;
   const [mediaOpen, setMediaOpen] = React.useState(false);
   const [focused, setFocused] = React.useState(false);
@@ -96,7 +99,11 @@ export const SectionEditor = ({ provider, sectionId, user, editable, header, onT
       editable,
       extensions: [
         ...editorExtensions(),
-        Collaboration.configure({ document: provider.document, field: `section:${sectionId}` }),
+        Collaboration.configure({
+          document: provider.document,
+          field: `section:${sectionId}`,
+          ...(history ? { yUndoOptions: { undoManager: history.editorManager() } } : {}),
+        }),
         CollaborationCaret.configure({ provider, user: { name: user.name, color: user.color, kind: 'editor', id: user.id } }),
         ThreadMarks(() => marksRef.current),
       ],
@@ -120,12 +127,21 @@ export const SectionEditor = ({ provider, sectionId, user, editable, header, onT
       },
       onSelectionUpdate: ({ editor: current }) => setSelected(!current.state.selection.empty),
       onUpdate: ({ editor: current, transaction }) => {
+        const sync = transaction.getMeta(ySyncPluginKey);
+        // This person's undo or redo, pressed wherever: show where it changed the text (the caret is back where it was).
+        if (sync?.isUndoRedoOperation) {
+          window.requestAnimationFrame(() => {
+            if (!current.isDestroyed) current.commands.focus(null, { scrollIntoView: true });
+          });
+          typedRef.current(sectionId, current.getHTML());
+          return;
+        }
         // Only what this person typed (remote changes come through the sync plugin's transactions).
-        if (transaction.getMeta(ySyncPluginKey)?.isChangeOrigin) return;
+        if (sync?.isChangeOrigin) return;
         typedRef.current(sectionId, current.getHTML());
       },
     },
-    [provider, sectionId],
+    [provider, sectionId, history],
   );
   editorRef.current = editor;
 
