@@ -8,6 +8,8 @@
  * autosave stops, the editor keeps their text, sees the current version, and reloads it or
  * saves theirs over it. The notes are read again when the live document says they changed.
  * Without the live document (the channel unavailable) the premise has a Save button.
+ * Undo (canvas/undo.ts): the premise's typing and each note's save are steps of the article's
+ * one history; a note's undo goes through the notes API, conditional like every note write.
  */
 import { Badge, Box, Button, Dialog, Field, Flex, IconButton, SingleSelect, SingleSelectOption, TextInput, Textarea, Typography } from '@strapi/design-system';
 import type * as Y from 'yjs';

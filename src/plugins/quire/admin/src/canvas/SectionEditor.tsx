@@ -8,6 +8,8 @@
  * added or removed). Every tool is an icon with its name as tooltip and aria-label. A pasted
  * link becomes a link card filled from the unfurl route. Open threads' quotes are marked in the
  * text (`data-thread`, threads/thread-marks.ts); with text selected, "Comment" opens a thread on it.
+ * Undo is the article's (canvas/undo.ts): the editor's y-tiptap undo plugin works on the one
+ * history, and an undo or redo that changes this section brings it into view with the caret.
  */
 import { Button, Flex, IconButton, IconButtonGroup } from '@strapi/design-system';
 import {

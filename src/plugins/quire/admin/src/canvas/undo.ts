@@ -39,6 +39,12 @@ interface Entry {
   step: HistoryStep;
 }
 
+/**
+ * Changes in one place (a section, the premise) without a pause this long are one step. Yjs's
+ * default, 500 ms, cut a word in two when a busy page stalled between two keystrokes.
+ */
+export const CAPTURE_MS = 1500;
+
 const SEQ = 'quire-seq';
 const seqOf = (item: { meta: Map<any, any> } | undefined) => (item ? (item.meta.get(SEQ) as number) ?? 0 : -1);
 const top = <T,>(stack: T[]): T | undefined => stack[stack.length - 1];
@@ -58,6 +64,7 @@ export class ArticleHistory {
   constructor(readonly doc: Y.Doc) {
     this.order = doc.getArray<string>('order');
     this.manager = new Y.UndoManager([doc.getText('premise')], {
+      captureTimeout: CAPTURE_MS,
       trackedOrigins: new Set<any>([ySyncPluginKey, PREMISE_ORIGIN]),
       // As y-tiptap's own: a paragraph others wrote in is not removed with ours.
       deleteFilter: (item) => defaultDeleteFilter(item, defaultProtectedNodes),
@@ -68,7 +75,7 @@ export class ArticleHistory {
       // A new change (not an undo or redo) ends what could be redone, notes included.
       if (type === 'undo' && !this.manager.redoing) this.redoSteps = [];
     });
-    // A change merged into the last entry (typing within half a second) makes it the newest.
+    // A change merged into the last entry (typing without a pause) makes it the newest.
     this.manager.on('stack-item-updated', ({ stackItem }) => stackItem.meta.set(SEQ, ++this.seq));
     this.order.observe(this.scope);
     this.scope();
