@@ -4,7 +4,8 @@
  * then in B, then in the premise; meanwhile an agent's PATCH changes A and a second editor types
  * in B. With the focus on nothing, Ctrl+Z three times undoes the premise, then B, then A (each
  * brought into view), and neither the agent's text nor the second editor's is undone; Ctrl+Shift+Z
- * redoes. A note added from the Brief is a step of the same history, undone through the notes API.
+ * redoes. A note added from the Brief is a step of the same history, undone through the notes API
+ * (and the section toolbar's Undo takes the same history).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -178,8 +179,8 @@ it('puts a note added from the Brief on the same history: undone through the not
     await caretAtEnd(page, one, 'Some text.');
     await page.keyboard.insertText(' More.');
 
-    // The newest first: the typing, then the note.
-    await page.keyboard.press('Control+z');
+    // The newest first: the typing (with the toolbar's Undo, as on a phone), then the note.
+    await page.locator(`section[data-anchor="${one}"]`).getByRole('toolbar', { name: 'Formatting' }).getByRole('button', { name: 'Undo', exact: true }).click();
     await until(() => textOf(page, one), (text) => !text.includes('More.'), 'the typing undone');
     expect(await notes()).toEqual(['Check the dates']);
     await focusNothing(page);

@@ -9,10 +9,12 @@
  * link becomes a link card filled from the unfurl route. Open threads' quotes are marked in the
  * text (`data-thread`, threads/thread-marks.ts); with text selected, "Comment" opens a thread on it.
  * Undo is the article's (canvas/undo.ts): the editor's y-tiptap undo plugin works on the one
- * history, and an undo or redo that changes this section brings it into view with the caret.
+ * history, the toolbar's Undo and Redo too, and an undo or redo that changes this section
+ * brings it into view with the caret.
  */
 import { Button, Flex, IconButton, IconButtonGroup } from '@strapi/design-system';
 import {
+  ArrowClockwise,
   Bold,
   BulletList,
   CodeBlock,
@@ -201,6 +203,13 @@ export const SectionEditor = ({ provider, sectionId, user, editable, header, onT
         {showTools ? (
           // Keeps the editor's focus (and caret) while a tool is clicked.
           <Flex gap={2} wrap="wrap" role="toolbar" aria-label={m('canvas.editor.toolbar', 'Formatting')} onMouseDown={(event: React.MouseEvent) => event.preventDefault()}>
+            {history ? (
+              // The article's history (canvas/undo.ts), for a keyboard without Ctrl+Z: a phone's.
+              <IconButtonGroup>
+                {tool(m('canvas.editor.undo', 'Undo'), <ArrowClockwise style={{ transform: 'scaleX(-1)' }} />, () => void history.undo())}
+                {tool(m('canvas.editor.redo', 'Redo'), <ArrowClockwise />, () => void history.redo())}
+              </IconButtonGroup>
+            ) : null}
             <IconButtonGroup>
               {tool(m('canvas.editor.heading2', 'Heading 2'), <HeadingTwo />, () => run().toggleHeading({ level: 2 }).run(), editor.isActive('heading', { level: 2 }))}
               {tool(m('canvas.editor.heading3', 'Heading 3'), <HeadingThree />, () => run().toggleHeading({ level: 3 }).run(), editor.isActive('heading', { level: 3 }))}
