@@ -60,7 +60,7 @@ it('the check catches a control the canvas does not have', () => {
 
 it('the Editors section describes the live canvas', () => {
   const section = editorsSection();
-  for (const feature of ['Live editing', 'Autosave', 'Two people at once', 'Agents write inside your section', 'Presence', 'Offline', 'A section deleted under you', 'Suggestions in place', 'History']) {
+  for (const feature of ['Live editing', 'Autosave', 'Two people at once', 'Agents write inside your section', 'Undo across the article', 'Presence', 'Offline', 'A section deleted under you', 'Suggestions in place', 'History']) {
     expect(section).toContain(`- **${feature}.**`);
   }
   expect(section).toMatch(/within 2 seconds/);

@@ -8,6 +8,8 @@
  * autosave stops, the editor keeps their text, sees the current version, and reloads it or
  * saves theirs over it. The notes are read again when the live document says they changed.
  * Without the live document (the channel unavailable) the premise has a Save button.
+ * Undo (canvas/undo.ts): the premise's typing and each note's save are steps of the article's
+ * one history; a note's undo goes through the notes API, conditional like every note write.
  */
 import { Badge, Box, Button, Dialog, Field, Flex, IconButton, SingleSelect, SingleSelectOption, TextInput, Textarea, Typography } from '@strapi/design-system';
 import type * as Y from 'yjs';
@@ -16,11 +18,13 @@ import { ConfirmDialog } from '@strapi/strapi/admin';
 import * as React from 'react';
 import { useAdminMutation } from '#kernel/admin-ui/use-admin-mutation';
 import { useConditionalMutation } from '#kernel/admin-ui/use-conditional-mutation';
+import { ifMatch, isConflict } from '#kernel/admin-ui/fetch';
 import type { NoteKind, NoteRecord } from '../api';
 import { useNotesApi } from '../api/notes';
 import { useMessages } from '../messages';
 import { applyTextDiff } from './live';
 import { NoteBody } from './NoteBody';
+import { PREMISE_ORIGIN, UndoRefused, useArticleHistory, type HistoryStep } from './undo';
 
 /** How long after the last keystroke a note is saved. */
 export const NOTE_AUTOSAVE_MS = 800;
@@ -48,6 +52,20 @@ interface Draft {
 const EMPTY: Draft = { kind: 'idea', title: '', body: '', url: '' };
 const draftOf = (note: NoteRecord): Draft => ({ kind: note.kind, title: note.title, body: note.body ?? '', url: note.url ?? '' });
 
+/** A note's fields as the notes API takes them. */
+type NoteFields = { kind: NoteKind; title: string; body: string | null; url: string | null };
+const fieldsOf = (draft: Draft): NoteFields => ({ kind: draft.kind, title: draft.title.trim(), body: draft.body.trim() || null, url: draft.url.trim() || null });
+
+/**
+ * A note as the undo history knows it: its anchor (a note put back by undo is a new note, with a
+ * new anchor, which the older steps follow) and the ETag of this person's last write, sent as
+ * If-Match so that undo never writes over someone else's change.
+ */
+interface NoteRef {
+  anchor: string;
+  etag: string | null;
+}
+
 /** The note open in the dialog: its anchor (null for a new one), the ETag it was read with, the editor's text. */
 interface NoteEditing {
   anchor: string | null;
@@ -66,6 +84,18 @@ export const KindTag = ({ kind }: { kind: NoteKind }) => {
       {m(`note.kind.${kind}`, kind)}
     </Badge>
   );
+};
+
+/** Where a change ends in the text (the caret after this person's undo or redo). */
+const changeEnd = (delta: Array<{ retain?: number; insert?: unknown; delete?: number }>) => {
+  let position = 0;
+  let end = 0;
+  for (const op of delta) {
+    if (op.retain) position += op.retain;
+    else if (typeof op.insert === 'string') end = position += op.insert.length;
+    else if (op.delete) end = position;
+  }
+  return end;
 };
 
 /** Where the caret goes when a Y.Text changes under it (the delta of someone else's edit). */
@@ -95,12 +125,19 @@ const LivePremise = ({ doc, canEdit, label, hint }: { doc: Y.Doc; canEdit: boole
     // defaultValue too: the text is then the element's content, as a controlled textarea's is.
     element.defaultValue = element.value = lastRef.current = text.toString();
     const observer = (event: Y.YTextEvent) => {
-      if (event.transaction.local) return;
+      // What is typed here is in the textarea already.
+      if (event.transaction.origin === PREMISE_ORIGIN) return;
       const focused = document.activeElement === element;
       const [start, end] = [element.selectionStart, element.selectionEnd];
       const delta = event.delta as Array<{ retain?: number; insert?: unknown; delete?: number }>;
       element.defaultValue = element.value = lastRef.current = text.toString();
-      if (focused) element.setSelectionRange(mapCaret(delta, start), mapCaret(delta, end));
+      if (event.transaction.local) {
+        // This person's undo or redo (canvas/undo.ts), pressed wherever: show it, the caret where it changed.
+        const at = changeEnd(delta);
+        element.focus({ preventScroll: true });
+        element.setSelectionRange(at, at);
+        element.scrollIntoView({ behavior: 'smooth', block: 'center' });
+      } else if (focused) element.setSelectionRange(mapCaret(delta, start), mapCaret(delta, end));
     };
     text.observe(observer);
     return () => text.unobserve(observer);
@@ -108,7 +145,7 @@ const LivePremise = ({ doc, canEdit, label, hint }: { doc: Y.Doc; canEdit: boole
   const typed = () => {
     const element = ref.current;
     if (!element) return;
-    applyTextDiff(doc.getText('premise'), lastRef.current, element.value);
+    applyTextDiff(doc.getText('premise'), lastRef.current, element.value, PREMISE_ORIGIN);
     lastRef.current = element.value;
   };
   return (
@@ -152,6 +189,67 @@ export const BriefPanel = ({ articleId, canEdit, live, notesRev }: BriefProps) =
   const busy = saving || mutation.busy || noteRemoval.busy;
 
   const fail = notify.failure;
+
+  // Undo across the article (canvas/undo.ts): each note's save, addition and deletion is a step
+  // on this person's history, undone through the notes API; one dialog's saves are one step.
+  const history = useArticleHistory();
+  const refs = React.useRef(new Map<string, NoteRef>());
+  const dialogRef = React.useRef(0);
+  const refOf = (anchor: string, etag: string | null) => {
+    const ref = refs.current.get(anchor) ?? { anchor, etag };
+    ref.etag = etag;
+    refs.current.set(anchor, ref);
+    return ref;
+  };
+  /** Runs an undo or redo of a note, then shows the notes as they are, that note in view. */
+  const noteStep = async (ref: NoteRef, title: string, work: () => Promise<void>) => {
+    try {
+      await work();
+    } catch (problem) {
+      if (isConflict(problem)) throw new UndoRefused(m('brief.note.undoConflict', 'The note "{title}" was changed by someone else since, so it was kept as it is.', { title }));
+      if ((problem as { status?: number } | null)?.status === 404) throw new UndoRefused(m('brief.note.undoGone', 'The note "{title}" was deleted since.', { title }));
+      throw problem;
+    } finally {
+      await load().catch(() => undefined);
+    }
+    window.requestAnimationFrame(() => document.querySelector(`[data-note="${ref.anchor}"]`)?.scrollIntoView({ behavior: 'smooth', block: 'center' }));
+  };
+  const putNote = (ref: NoteRef, fields: NoteFields) =>
+    noteStep(ref, fields.title, async () => {
+      await notes.update(ref.anchor, fields, ifMatch(ref.etag));
+      ref.etag = (await notes.read(ref.anchor)).etag;
+    });
+  const addNote = (ref: NoteRef, fields: NoteFields) =>
+    noteStep(ref, fields.title, async () => {
+      const { note } = await notes.create(fields);
+      ref.anchor = note.anchor;
+      refs.current.set(note.anchor, ref);
+      ref.etag = (await notes.read(note.anchor)).etag;
+    });
+  const dropNote = (ref: NoteRef, title: string) => noteStep(ref, title, () => notes.remove(ref.anchor, ifMatch(ref.etag)).then(() => undefined));
+  /** A step on one note; a later save from the same dialog changes what it redoes to. */
+  const stepOn = (ref: NoteRef, after: NoteFields, undo: (after: NoteFields) => Promise<void>, redo: (after: NoteFields) => Promise<void>) => {
+    const step = {
+      key: `dialog:${dialogRef.current}`,
+      ref,
+      after,
+      undo: () => undo(step.after),
+      redo: () => redo(step.after),
+      absorb: (later: HistoryStep) => {
+        const other = later as typeof step;
+        if (other.ref !== ref) return false;
+        step.after = other.after;
+        return true;
+      },
+    };
+    return step;
+  };
+  /** A note added (then, in the same dialog, changed): undone by deleting it. */
+  const added = (ref: NoteRef, fields: NoteFields) => stepOn(ref, fields, (after) => dropNote(ref, after.title), (after) => addNote(ref, after));
+  /** A note changed (all the saves of one dialog): undone by writing back what it was. */
+  const changed = (ref: NoteRef, before: NoteFields, fields: NoteFields) => stepOn(ref, fields, () => putNote(ref, before), (after) => putNote(ref, after));
+  /** A note deleted: undone by adding it again (a new note, at the end of the list). */
+  const deleted = (ref: NoteRef, fields: NoteFields): HistoryStep => ({ undo: () => addNote(ref, fields), redo: () => dropNote(ref, fields.title) });
 
   const load = React.useCallback(async () => {
     const data = await notes.brief();
@@ -217,7 +315,7 @@ export const BriefPanel = ({ articleId, canEdit, live, notesRev }: BriefProps) =
     if (!current || (current.theirs && etag === undefined)) return;
     const { anchor, draft } = current;
     if (!draft.title.trim() || (current.saved && JSON.stringify(current.saved) === JSON.stringify(draft))) return;
-    const fields = { kind: draft.kind, title: draft.title.trim(), body: draft.body.trim() || null, url: draft.url.trim() || null };
+    const fields = fieldsOf(draft);
     setSaving(true);
     try {
       if (anchor) {
@@ -232,6 +330,9 @@ export const BriefPanel = ({ articleId, canEdit, live, notesRev }: BriefProps) =
           // have written in between, the note read is not ours: shown as theirs, not overwritten later.
           const fresh = await readNote(anchor);
           const ours = fresh.note.kind === fields.kind && fresh.note.title === fields.title && (fresh.note.body ?? null) === fields.body && (fresh.note.url ?? null) === fields.url;
+          // Ours: a step of this person's history (what it was: the version saved before, or theirs when saved over).
+          const before = current.theirs && etag !== undefined ? fieldsOf(draftOf(current.theirs.note)) : current.saved ? fieldsOf(current.saved) : null;
+          if (ours && before) history?.record(changed(refOf(anchor, fresh.etag), before, fields));
           setEditing((now) => (now?.anchor === anchor ? { ...now, saved: draft, ...(ours ? { etag: fresh.etag, theirs: undefined } : { theirs: fresh }) } : now));
         }
       } else {
@@ -239,6 +340,7 @@ export const BriefPanel = ({ articleId, canEdit, live, notesRev }: BriefProps) =
           const { note } = await notes.create(fields);
           return { anchor: note.anchor, etag: (await readNote(note.anchor)).etag };
         });
+        if (created) history?.record(added(refOf(created.anchor, created.etag), fields));
         if (created) setEditing((now) => (now && now.anchor === null ? { ...now, anchor: created.anchor, etag: created.etag, saved: draft } : now));
       }
     } catch (error) {
@@ -273,6 +375,8 @@ export const BriefPanel = ({ articleId, canEdit, live, notesRev }: BriefProps) =
     if (!current?.theirs) {
       if (current?.anchor && current.saved) notify.success(m('brief.note.saved', 'Note saved'));
       setEditing(null);
+      // The next dialog's saves are another step.
+      dialogRef.current += 1;
     }
   };
 
@@ -288,7 +392,10 @@ export const BriefPanel = ({ articleId, canEdit, live, notesRev }: BriefProps) =
     // If-Match: the version the person saw when they asked (a changed note is kept, with the warning above).
     writingRef.current = note.anchor;
     const { data } = await noteRemoval.write((request) => notes.remove(note.anchor, request), { etag, reread: false });
-    if (data) notify.success(m('brief.note.deleted', 'Note deleted'));
+    if (data) {
+      notify.success(m('brief.note.deleted', 'Note deleted'));
+      history?.record(deleted(refOf(note.anchor, null), fieldsOf(draftOf(note))));
+    }
     setDoomed(null);
     await load().catch(() => undefined);
   };

@@ -8,9 +8,13 @@
  * added or removed). Every tool is an icon with its name as tooltip and aria-label. A pasted
  * link becomes a link card filled from the unfurl route. Open threads' quotes are marked in the
  * text (`data-thread`, threads/thread-marks.ts); with text selected, "Comment" opens a thread on it.
+ * Undo is the article's (canvas/undo.ts): the editor's y-tiptap undo plugin works on the one
+ * history, the toolbar's Undo and Redo too, and an undo or redo that changes this section
+ * brings it into view with the caret.
  */
 import { Button, Flex, IconButton, IconButtonGroup } from '@strapi/design-system';
 import {
+  ArrowClockwise,
   Bold,
   BulletList,
   CodeBlock,
@@ -41,6 +45,7 @@ import { useMessages } from '../messages';
 import { pastedLink } from './link-card';
 import type { LiveUser } from './live';
 import { selectionQuote, ThreadMarks, threadMarksKey, type ThreadMark } from './threads/thread-marks';
+import { useArticleHistory } from './undo';
 
 /** A Media Library file's URL made absolute (the local provider answers /uploads/...). */
 export const absoluteUrl = (url: string) => new URL(url, (window as any).strapi?.backendURL || window.location.origin).href;
@@ -64,6 +69,8 @@ export const SectionEditor = ({ provider, sectionId, user, editable, header, onT
   const { m, notify } = useMessages();
   const liveApi = useLiveApi();
   const components = useStrapiApp('SectionEditor', (state) => state.components);
+  /** The article's undo history (canvas/undo.ts): Ctrl+Z here may undo a change made in another section. */
+  const history = useArticleHistory();
   const MediaLibraryDialog = components['media-library'] as React.ComponentType<any> | undefined;
   const [mediaOpen, setMediaOpen] = React.useState(false);
   const [focused, setFocused] = React.useState(false);
@@ -96,7 +103,11 @@ export const SectionEditor = ({ provider, sectionId, user, editable, header, onT
       editable,
       extensions: [
         ...editorExtensions(),
-        Collaboration.configure({ document: provider.document, field: `section:${sectionId}` }),
+        Collaboration.configure({
+          document: provider.document,
+          field: `section:${sectionId}`,
+          ...(history ? { yUndoOptions: { undoManager: history.editorManager() } } : {}),
+        }),
         CollaborationCaret.configure({ provider, user: { name: user.name, color: user.color, kind: 'editor', id: user.id } }),
         ThreadMarks(() => marksRef.current),
       ],
@@ -120,12 +131,21 @@ export const SectionEditor = ({ provider, sectionId, user, editable, header, onT
       },
       onSelectionUpdate: ({ editor: current }) => setSelected(!current.state.selection.empty),
       onUpdate: ({ editor: current, transaction }) => {
+        const sync = transaction.getMeta(ySyncPluginKey);
+        // This person's undo or redo, pressed wherever: show where it changed the text (the caret is back where it was).
+        if (sync?.isUndoRedoOperation) {
+          window.requestAnimationFrame(() => {
+            if (!current.isDestroyed) current.commands.focus(null, { scrollIntoView: true });
+          });
+          typedRef.current(sectionId, current.getHTML());
+          return;
+        }
         // Only what this person typed (remote changes come through the sync plugin's transactions).
-        if (transaction.getMeta(ySyncPluginKey)?.isChangeOrigin) return;
+        if (sync?.isChangeOrigin) return;
         typedRef.current(sectionId, current.getHTML());
       },
     },
-    [provider, sectionId],
+    [provider, sectionId, history],
   );
   editorRef.current = editor;
 
@@ -183,6 +203,13 @@ export const SectionEditor = ({ provider, sectionId, user, editable, header, onT
         {showTools ? (
           // Keeps the editor's focus (and caret) while a tool is clicked.
           <Flex gap={2} wrap="wrap" role="toolbar" aria-label={m('canvas.editor.toolbar', 'Formatting')} onMouseDown={(event: React.MouseEvent) => event.preventDefault()}>
+            {history ? (
+              // The article's history (canvas/undo.ts), for a keyboard without Ctrl+Z: a phone's.
+              <IconButtonGroup>
+                {tool(m('canvas.editor.undo', 'Undo'), <ArrowClockwise style={{ transform: 'scaleX(-1)' }} />, () => void history.undo())}
+                {tool(m('canvas.editor.redo', 'Redo'), <ArrowClockwise />, () => void history.redo())}
+              </IconButtonGroup>
+            ) : null}
             <IconButtonGroup>
               {tool(m('canvas.editor.heading2', 'Heading 2'), <HeadingTwo />, () => run().toggleHeading({ level: 2 }).run(), editor.isActive('heading', { level: 2 }))}
               {tool(m('canvas.editor.heading3', 'Heading 3'), <HeadingThree />, () => run().toggleHeading({ level: 3 }).run(), editor.isActive('heading', { level: 3 }))}

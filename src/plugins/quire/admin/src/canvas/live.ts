@@ -216,8 +216,8 @@ export const useLiveArticle = (articleId: string | null, user: LiveUser | null, 
   return { provider: handles?.provider ?? null, doc: handles?.doc ?? null, refusal, ...state };
 };
 
-/** Minimal change from `before` to `after` (common prefix and suffix kept), applied to a Y.Text. */
-export const applyTextDiff = (text: Y.Text, before: string, after: string) => {
+/** Minimal change from `before` to `after` (common prefix and suffix kept), applied to a Y.Text; `origin` names whose change it is (the undo history records the premise's). */
+export const applyTextDiff = (text: Y.Text, before: string, after: string, origin: unknown = null) => {
   if (before === after) return;
   let start = 0;
   const shortest = Math.min(before.length, after.length);
@@ -229,5 +229,5 @@ export const applyTextDiff = (text: Y.Text, before: string, after: string) => {
     if (removed > 0) text.delete(start, removed);
     const inserted = after.slice(start, after.length - end);
     if (inserted) text.insert(start, inserted);
-  });
+  }, origin);
 };

@@ -39,6 +39,7 @@ import { useCanvasSections } from '../canvas/useCanvasSections';
 import { useNothingLost } from '../canvas/useNothingLost';
 import { isMark, useOutsideChanges, type Ghost } from '../canvas/useOutsideChanges';
 import { usePresentAgents } from '../canvas/usePresentAgents';
+import { UndoContext, UndoRefused, useArticleUndo } from '../canvas/undo';
 import { PERMISSIONS } from '../permissions';
 import { useArticle, useArticlesApi } from '../api/articles';
 import { useLiveApi } from '../api/live';
@@ -101,6 +102,8 @@ export const ArticlePage = () => {
   // Offline, what the page last heard of others is stale: it lists nobody but this person.
   const present = live.status === 'connected' ? live.peers : [];
   useNothingLost(live);
+  // One undo history for this person across the sections, the premise and the notes (canvas/undo.ts).
+  const undoHistory = useArticleUndo(live.doc, editable, (problem) => (problem instanceof UndoRefused ? notify.warning(problem.message) : fail(problem)));
 
   // A change the server refused: say why (the document was reopened without it).
   React.useEffect(() => {
@@ -287,6 +290,7 @@ export const ArticlePage = () => {
               <LiveStatusBadge status={live.status} synced={live.synced} unsynced={live.unsynced} reason={live.reason} readOnly={live.readOnly} unreachable={live.unreachable} />
             </Flex>
             {/* Three columns on a laptop; on a tablet the Brief goes below; on a phone all stack. */}
+            <UndoContext.Provider value={undoHistory}>
             <Grid.Root gap={4} style={{ alignItems: 'start' }}>
               <Grid.Item xs={12} m={4} col={3} direction="column" alignItems="stretch">
                 <Outline sections={sections} canEdit={canEdit} onJump={jump} onMove={move} onAdd={() => setInserting({ placement: null, where: where.atEnd })} onDelete={remove} />
@@ -352,6 +356,7 @@ export const ArticlePage = () => {
                 </Flex>
               </Grid.Item>
             </Grid.Root>
+            </UndoContext.Provider>
           </Flex>
         )}
       </Layouts.Content>
