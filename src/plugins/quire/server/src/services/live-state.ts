@@ -20,7 +20,7 @@ import { liveRepository } from '../repositories/live';
 import { sectionRepository } from '../repositories/sections';
 import { lockArticle } from './article-lookup';
 import { getService } from './get-service';
-import { applyWrite, buildDoc, healDoc, sectionField, setOrder, setText, type StoredSection } from '../live/article-doc';
+import { applyWrite, buildDoc, healDoc, sectionField, setOrder, setText, type OutlineMark, type StoredSection } from '../live/article-doc';
 import { storableHtml } from '../live/content';
 import type { StoreResult, TypedChange } from '../live/ports';
 
@@ -35,11 +35,18 @@ interface Held {
 }
 
 /**
- * Marks revisions recorded by this design (every write in the state's transaction). A state
- * without it was saved by the earlier channel, whose recorded revisions could hold older text:
- * it is healed once by content (each section diffed against its row: no change where equal).
+ * Marks revisions recorded by this design (every write in the state's transaction), and its
+ * version: 2 keeps the live outline too. A state without it (or of an earlier version) is
+ * healed once by content (each section diffed against its row: no change where equal; the
+ * outline written whole).
  */
 const CURRENT = '$oneTruth';
+const VERSION = 2;
+const isCurrent = (revs: Record<string, number>) => revs[CURRENT] === VERSION;
+
+/** The live outline's entries (live/article-doc setOutline) of an outline. */
+export const outlineMarks = (outline: Outline): Array<OutlineMark & { id: string }> =>
+  outline.entriesWithRev().map((entry, i) => ({ id: outline.items[i].uuid, anchor: entry.anchor, level: entry.level, title: entry.title, words: entry.words, source: entry.source, rev: entry.rev }));
 
 const decode = (state: string) => new Uint8Array(Buffer.from(state, 'base64'));
 const parseRevs = (revs: unknown): Record<string, number> => (typeof revs === 'string' ? JSON.parse(revs) : ((revs as Record<string, number>) ?? {}));
@@ -91,7 +98,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const readableHtml = (articleId: string, doc: Y.Doc, sectionId: string) =>
     storableHtml(doc.getXmlFragment(sectionField(sectionId)), (error) => strapi.log.warn(`live ${articleId}: section ${sectionId} not stored: ${error.message}`));
 
-  const revsOf = (outline: Outline) => ({ ...Object.fromEntries(outline.items.map((item) => [item.uuid, Number(item.rev)])), [CURRENT]: 1 });
+  const revsOf = (outline: Outline) => ({ ...Object.fromEntries(outline.items.map((item) => [item.uuid, Number(item.rev)])), [CURRENT]: VERSION });
 
   /**
    * The article's stored state, built from its rows when it has none, and healed where the
@@ -102,14 +109,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     if (!state) {
       const { outline, sections: rows } = await storedSections(trx, articleRowId, () => true);
       const doc = new Y.Doc();
-      buildDoc(doc, rows, premise);
+      buildDoc(doc, rows, premise, outlineMarks(outline));
       const built: Held = { doc, revs: revsOf(outline), deferred: false, dirty: true };
       open.get(trx)!.set(articleRowId, built);
       return { state: built, changed: true };
     }
-    const revs = CURRENT in state.revs ? state.revs : {};
+    const revs = isCurrent(state.revs) ? state.revs : {};
     const { outline, sections: rows } = await storedSections(trx, articleRowId, (item) => revs[item.uuid] !== Number(item.rev));
-    const changed = healDoc(state.doc, rows, revs, premise) || !(CURRENT in state.revs);
+    const changed = healDoc(state.doc, rows, revs, premise, outlineMarks(outline)) || !isCurrent(state.revs);
     if (changed) state.revs = revsOf(outline);
     return { state, changed };
   }
@@ -139,6 +146,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         restored,
         deleted: deleted.filter((id) => !write.outline.find(id)),
         order: write.outline.items.map((item) => item.uuid),
+        outline: outlineMarks(write.outline),
       });
       state.revs = revsOf(write.outline);
       if (state.deferred) state.dirty = true;
@@ -166,7 +174,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const revs = parseRevs(saved.revs);
         const items = await sections.items(Number(article.id));
         const premiseAgrees = String(saved.premise ?? '') === String(article.premise ?? '');
-        if (premiseAgrees && CURRENT in revs && items.length === Object.keys(revs).length - 1 && items.every((item) => revs[item.uuid] === Number(item.rev))) return decode(String(saved.state));
+        if (premiseAgrees && isCurrent(revs) && items.length === Object.keys(revs).length - 1 && items.every((item) => revs[item.uuid] === Number(item.rev))) return decode(String(saved.state));
       }
       return inTransaction(strapi, async (trx) => {
         await lockArticle(strapi, trx, Number(article.user_id), articleId, { outline: false });
