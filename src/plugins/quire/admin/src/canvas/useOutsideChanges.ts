@@ -100,10 +100,8 @@ export function useOutsideChanges(live: Live, me: LiveUser | null, byId: Map<str
       }
       return kept;
     });
-    if (gone.length || live.order.some((sectionId) => !before.includes(sectionId))) {
-      refreshRef.current.sections();
-      refreshRef.current.article();
-    }
+    // The sections' entries come with the order (the live outline); the article's totals are read again.
+    if (gone.length || live.order.some((sectionId) => !before.includes(sectionId))) refreshRef.current.article();
   }, [live.synced, live.order]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const onTyped = React.useCallback((sectionId: string, html: string) => {
