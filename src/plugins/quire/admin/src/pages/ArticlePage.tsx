@@ -37,6 +37,7 @@ import { SectionList } from '../canvas/SectionList';
 import { SectionThreads, type ThreadActions } from '../canvas/threads/SectionThreads';
 import { useThreads } from '../canvas/threads/use-threads';
 import { useCanvasSections } from '../canvas/useCanvasSections';
+import { useHeadingSplit } from '../canvas/useHeadingSplit';
 import { useNothingLost } from '../canvas/useNothingLost';
 import { isMark, useOutsideChanges, type Ghost } from '../canvas/useOutsideChanges';
 import { usePresentAgents } from '../canvas/usePresentAgents';
@@ -101,6 +102,8 @@ export const ArticlePage = () => {
   // Offline, what the page last heard of others is stale: it lists nobody but this person.
   const present = live.status === 'connected' ? live.peers : [];
   useNothingLost(live);
+  // A heading typed in a section splits it on the server: the caret follows into the new section.
+  useHeadingSplit(live.synced ? live.doc : null);
 
   // A change the server refused: say why (the document was reopened without it).
   React.useEffect(() => {

@@ -15,6 +15,7 @@ import type { Knex } from 'knex';
 import * as Y from 'yjs';
 import { inTransaction } from '#kernel/db';
 import type { ArticleChange, EventActor } from '../domain/article-events';
+import type { SectionContent } from '../domain/markdown';
 import { Outline } from '../domain/outline';
 import { liveRepository } from '../repositories/live';
 import { sectionRepository } from '../repositories/sections';
@@ -230,9 +231,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           byEditor.set(actor.name, group);
         }
         for (const { actor, ids } of byEditor.values()) {
+          // A heading typed at the section's level or above starts a new section (CONTRACT 22):
+          // the section is replaced by its parts, as an agent's Markdown with that heading would be.
+          const outline = state.doc.getMap<OutlineMark>('outline');
+          const contents = new Map<number, SectionContent[]>();
+          for (const [i, { id, html }] of ids.entries()) contents.set(i, await service('workers').splitCanvasSection(html || '<p></p>', Number(outline.get(id)?.level ?? 0)));
           await service('edits').apply(ownerId, articleId, ids.map(({ id, html }) => ({ op: 'replace', section: id, html: html || '<p></p>' })), {
             actor,
             coalesceSeconds: options.coalesceSeconds,
+            contents,
           });
         }
         const premise = state.doc.getText('premise').toString();

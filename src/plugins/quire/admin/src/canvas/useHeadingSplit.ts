@@ -1,0 +1,100 @@
+/**
+ * The caret stays where the person types when a heading they typed splits their section
+ * (CONTRACT 22): the server stores the section as two (or more), and the update that brings
+ * the split removes the blocks from the heading on from this section's fragment and puts them
+ * in new sections right after it in `order`. Just before the editors see that update
+ * (`beforeObserverCalls`), the focused editor still shows the section whole: if its caret is
+ * in a block that moved, the same block and offset are noted in the new section, and its
+ * editor, once mounted, takes the focus there.
+ */
+import type { Editor } from '@tiptap/core';
+import * as React from 'react';
+import * as Y from 'yjs';
+
+/** Where the caret goes: a section, a top-level block of it, an offset inside that block. */
+export interface CaretTarget {
+  section: string;
+  block: number;
+  offset: number;
+}
+
+/** The TipTap editor of a section, from its DOM (TipTap keeps it on the editor's element). */
+const editorOf = (sectionId: string): Editor | null => {
+  const element = document.querySelector(`[data-section-editor="${CSS.escape(sectionId)}"]`) as (HTMLElement & { editor?: Editor }) | null;
+  return element?.editor && !element.editor.isDestroyed ? element.editor : null;
+};
+
+/**
+ * Where a caret in block `block` (at `offset`) of a section that kept `kept` blocks goes, when
+ * the blocks after those moved to `added` (new sections, in order, with their block counts).
+ * Null: the caret stays in the section.
+ */
+export function caretAfterSplit(block: number, offset: number, kept: number, added: Array<{ section: string; blocks: number }>): CaretTarget | null {
+  let index = block - kept;
+  if (index < 0) return null;
+  for (const part of added) {
+    if (index < part.blocks) return { section: part.section, block: index, offset };
+    index -= part.blocks;
+  }
+  return null;
+}
+
+export function useHeadingSplit(doc: Y.Doc | null) {
+  React.useEffect(() => {
+    if (!doc) return;
+    let pending: CaretTarget | null = null;
+    let frame = 0;
+    const order = doc.getArray<string>('order');
+    let before = order.toArray();
+
+    const place = (tries = 0) => {
+      const target = pending;
+      if (!target) return;
+      const editor = editorOf(target.section);
+      if (!editor) {
+        // Its editor mounts with the next render.
+        if (tries < 120) frame = window.requestAnimationFrame(() => place(tries + 1));
+        return;
+      }
+      pending = null;
+      const content = editor.state.doc;
+      const block = Math.min(target.block, content.childCount - 1);
+      let pos = 0;
+      for (let i = 0; i < block; i += 1) pos += content.child(i).nodeSize;
+      const inside = Math.min(target.offset, Math.max(0, content.child(block).nodeSize - 2));
+      editor.commands.focus(pos + 1 + inside);
+    };
+
+    const beforeObservers = (transaction: Y.Transaction) => {
+      if (!transaction.changed.has(order as unknown as Y.AbstractType<Y.YEvent<any>>)) return;
+      const now = order.toArray();
+      const was = before;
+      before = now;
+      if (transaction.local) return;
+      const focused = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('[data-section-editor]')?.dataset.sectionEditor;
+      const at = focused ? now.indexOf(focused) : -1;
+      if (!focused || at < 0) return;
+      const added: Array<{ section: string; blocks: number }> = [];
+      for (const id of now.slice(at + 1)) {
+        if (was.includes(id)) break;
+        added.push({ section: id, blocks: doc.getXmlFragment(`section:${id}`).length });
+      }
+      const editor = editorOf(focused);
+      if (!added.length || !editor) return;
+      // The editor has not seen this update yet: its selection is in the section as it was.
+      const { $head } = editor.state.selection;
+      const block = $head.index(0);
+      const offset = $head.depth >= 1 ? $head.pos - $head.start(1) : 0;
+      const target = caretAfterSplit(block, offset, doc.getXmlFragment(`section:${focused}`).length, added);
+      if (!target) return;
+      pending = target;
+      window.cancelAnimationFrame(frame);
+      frame = window.requestAnimationFrame(() => place());
+    };
+    doc.on('beforeObserverCalls', beforeObservers);
+    return () => {
+      doc.off('beforeObserverCalls', beforeObservers);
+      window.cancelAnimationFrame(frame);
+    };
+  }, [doc]);
+}
