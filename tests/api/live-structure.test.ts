@@ -118,6 +118,6 @@ it('a heading typed at the section\'s level splits it (stored, in GET .../outlin
   const section = await agent('get', `/api/articles/${id}/sections/${outline[1].anchor}`);
   expect(section.body.data.section.html).toBe('<h1>Typed</h1><p>Text after the heading.</p>');
   const changes = (await agent('get', `/api/articles/${id}/changes`)).body.data.changes as Array<{ by: { kind: string; name: string }; sections: Array<{ title: string }> }>;
-  expect(changes[0]).toEqual(expect.objectContaining({ by: expect.objectContaining({ kind: 'editor', name: 'Ann' }) }));
+  expect(changes[0]).toEqual(expect.objectContaining({ by: expect.objectContaining({ kind: 'editor', name: 'Chief Tester' }) }));
   expect(changes[0].sections.map((s) => s.title).sort()).toEqual(['One', 'Typed']);
 });
