@@ -99,6 +99,22 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const readableHtml = (articleId: string, doc: Y.Doc, sectionId: string) =>
     storableHtml(doc.getXmlFragment(sectionField(sectionId)), (error) => strapi.log.warn(`live ${articleId}: section ${sectionId} not stored: ${error.message}`));
 
+  /**
+   * A typed section as the parts it is stored as (CONTRACT 22: a heading at its level or above
+   * starts a new one). The split waits while the blocks that would move are still being typed
+   * in (they differ from the stored text's): typing that reaches them between the store and
+   * the page receiving the split would go into blocks the split deleted. `deferred`: stored
+   * whole this time, split at the next store (live/storing asks for it a second later).
+   */
+  async function splitTyped(html: string, prior: string | null, level: number): Promise<{ contents: SectionContent[]; deferred: boolean }> {
+    const workers = service('workers');
+    const contents = await workers.splitCanvasSection(html || '<p></p>', level);
+    if (contents.length === 1 || prior === html) return { contents, deferred: false };
+    const priorParts = prior === null ? [] : await workers.splitCanvasSection(prior || '<p></p>', level);
+    const settled = priorParts.length === contents.length && contents.every((part, k) => k === 0 || part.html === priorParts[k].html);
+    return settled ? { contents, deferred: false } : { contents: [await workers.canvasSection(html || '<p></p>')], deferred: true };
+  }
+
   const revsOf = (outline: Outline) => ({ ...Object.fromEntries(outline.items.map((item) => [item.uuid, Number(item.rev)])), [CURRENT]: VERSION });
 
   /**
@@ -214,32 +230,34 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         state.deferred = true;
         const orderBefore = state.doc.getArray<string>('order').toArray();
         const order = new Set(orderBefore);
-        const candidates = [...typed.sections.keys()].filter((id) => order.has(id));
+        const candidates = [...new Set([...typed.sections.keys(), ...(typed.resplit?.keys() ?? [])])].filter((id) => order.has(id));
         const before = new Map(candidates.map((id) => [id, readableHtml(articleId, state.doc, id)]));
         const premiseBefore = state.doc.getText('premise').toString();
         Y.applyUpdate(state.doc, typed.update);
         // The order is the server's: a page's change to it is undone (with the rest of the state, it goes back to the page).
         const reordered = setOrder(state.doc, orderBefore);
         // Written per editor: each revision names who typed it.
-        const byEditor = new Map<string, { actor: EventActor; ids: Array<{ id: string; html: string }> }>();
+        const byEditor = new Map<string, { actor: EventActor; ids: Array<{ id: string; html: string; parts: SectionContent[] }> }>();
+        const outline = state.doc.getMap<OutlineMark>('outline');
+        const pendingSplits: string[] = [];
         for (const id of candidates) {
           const html = readableHtml(articleId, state.doc, id);
-          if (html === null || html === before.get(id)) continue;
-          const actor = typed.sections.get(id)!;
+          const prior = before.get(id);
+          const again = typed.resplit?.has(id) ?? false;
+          if (html === null || (html === prior && !again)) continue;
+          const parts = await splitTyped(html, prior ?? null, Number(outline.get(id)?.level ?? 0));
+          if (parts.deferred) pendingSplits.push(id);
+          if (html === prior && parts.contents.length === 1) continue;
+          const actor = typed.sections.get(id) ?? typed.resplit!.get(id)!;
           const group = byEditor.get(actor.name) ?? { actor, ids: [] };
-          group.ids.push({ id, html });
+          group.ids.push({ id, html, parts: parts.contents });
           byEditor.set(actor.name, group);
         }
         for (const { actor, ids } of byEditor.values()) {
-          // A heading typed at the section's level or above starts a new section (CONTRACT 22):
-          // the section is replaced by its parts, as an agent's Markdown with that heading would be.
-          const outline = state.doc.getMap<OutlineMark>('outline');
-          const contents = new Map<number, SectionContent[]>();
-          for (const [i, { id, html }] of ids.entries()) contents.set(i, await service('workers').splitCanvasSection(html || '<p></p>', Number(outline.get(id)?.level ?? 0)));
           await service('edits').apply(ownerId, articleId, ids.map(({ id, html }) => ({ op: 'replace', section: id, html: html || '<p></p>' })), {
             actor,
             coalesceSeconds: options.coalesceSeconds,
-            contents,
+            contents: new Map(ids.map(({ parts }, i) => [i, parts])),
           });
         }
         const premise = state.doc.getText('premise').toString();
@@ -250,7 +268,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         state.deferred = false;
         const saved = byEditor.size > 0 || premiseStored || changed || reordered || state.dirty;
         if (saved) await save(trx, articleRowId, state);
-        return { state: Y.encodeStateAsUpdate(state.doc), saved };
+        return { state: Y.encodeStateAsUpdate(state.doc), saved, ...(pendingSplits.length ? { pendingSplits } : {}) };
       });
     },
 
