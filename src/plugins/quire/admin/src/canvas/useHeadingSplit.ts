@@ -54,6 +54,11 @@ export function useHeadingSplit(doc: Y.Doc | null) {
       if (!editor) {
         // Its editor mounts with the next render.
         if (tries < 120) frame = window.requestAnimationFrame(() => place(tries + 1));
+        else {
+          pending = null;
+          held.length = 0;
+          window.removeEventListener('keydown', hold, true);
+        }
         return;
       }
       pending = null;
@@ -63,6 +68,22 @@ export function useHeadingSplit(doc: Y.Doc | null) {
       for (let i = 0; i < block; i += 1) pos += content.child(i).nodeSize;
       const inside = Math.min(target.offset, Math.max(0, content.child(block).nodeSize - 2));
       editor.commands.focus(pos + 1 + inside);
+      const keys = held.splice(0);
+      window.removeEventListener('keydown', hold, true);
+      for (const key of keys) {
+        if (key === '\n') editor.commands.splitBlock();
+        else editor.commands.insertContent(key);
+      }
+    };
+
+    /** Keys typed while the new section's editor is not there yet. */
+    const held: string[] = [];
+    const hold = (event: KeyboardEvent) => {
+      if (!pending || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
+      if (event.key.length !== 1 && event.key !== 'Enter') return;
+      event.preventDefault();
+      event.stopPropagation();
+      held.push(event.key === 'Enter' ? '\n' : event.key);
     };
 
     const beforeObservers = (transaction: Y.Transaction) => {
@@ -88,12 +109,14 @@ export function useHeadingSplit(doc: Y.Doc | null) {
       const target = caretAfterSplit(block, offset, doc.getXmlFragment(`section:${focused}`).length, added);
       if (!target) return;
       pending = target;
+      window.addEventListener('keydown', hold, true);
       window.cancelAnimationFrame(frame);
       frame = window.requestAnimationFrame(() => place());
     };
     doc.on('beforeObserverCalls', beforeObservers);
     return () => {
       doc.off('beforeObserverCalls', beforeObservers);
+      window.removeEventListener('keydown', hold, true);
       window.cancelAnimationFrame(frame);
     };
   }, [doc]);

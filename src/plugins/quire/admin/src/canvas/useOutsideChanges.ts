@@ -105,6 +105,9 @@ export function useOutsideChanges(live: Live, me: LiveUser | null, byId: Map<str
   }, [live.synced, live.order]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const onTyped = React.useCallback((sectionId: string, html: string) => {
+    // Typing happens in the focused editor: an editor's own update as it mounts (a section an
+    // agent just added) is not typing, and must not make its deletion a "deleted while typing".
+    if (!(document.activeElement as HTMLElement | null)?.closest(`[data-section-editor="${CSS.escape(sectionId)}"]`)) return;
     typedRef.current.set(sectionId, { at: Date.now(), html });
   }, []);
 
