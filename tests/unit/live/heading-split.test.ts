@@ -4,10 +4,7 @@
  * live store writes through the edit engine), a deeper heading stays inside; and the canvas puts
  * the caret where the person was typing, in the new section (canvas/useHeadingSplit).
  */
-import * as Y from 'yjs';
-import { sectionText, typeInto } from '../../helpers/live';
 import { splitCanvasSection } from '../../../src/plugins/quire/server/src/domain/markdown';
-import { applyWrite, beforeMerge, buildDoc, carrySplitTyping, missingIn } from '../../../src/plugins/quire/server/src/live/article-doc';
 import { caretAfterSplit } from '../../../src/plugins/quire/admin/src/canvas/useHeadingSplit';
 
 const parts = (html: string, level: number) => splitCanvasSection({ html, level }).map(({ level: l, title, html: h }) => ({ level: l, title, html: h }));
@@ -42,28 +39,5 @@ describe('caretAfterSplit', () => {
     expect(caretAfterSplit(3, 5, 2, added)).toEqual({ section: 'B', block: 1, offset: 5 });
     expect(caretAfterSplit(4, 1, 2, added)).toEqual({ section: 'C', block: 0, offset: 1 });
     expect(caretAfterSplit(9, 1, 2, added)).toBeNull();
-  });
-});
-
-describe('carrySplitTyping', () => {
-  it('typing that reached the moved blocks while the split was being stored is carried into the new section', () => {
-    const A = 'aaaaaaaa-0000-4000-8000-000000000001';
-    const B = 'bbbbbbbb-0000-4000-8000-000000000002';
-    const live = new Y.Doc();
-    buildDoc(live, [{ id: A, rev: 1, html: '<h1>One</h1><p>Alpha.</p><h1>Typed</h1><p>After it</p>' }], '');
-    // The store's snapshot: the stored state splits the section there.
-    const stored = new Y.Doc();
-    Y.applyUpdate(stored, Y.encodeStateAsUpdate(live));
-    applyWrite(stored, { by: { kind: 'editor', name: 'Ann' }, at: 'now', written: [{ id: A, rev: 2, html: '<h1>One</h1><p>Alpha.</p>' }, { id: B, rev: 1, html: '<h1>Typed</h1><p>After it</p>' }], restored: [], deleted: [], order: [A, B] });
-    // Meanwhile the person typed on, in the paragraph that moved.
-    typeInto(live, A, 1, 'After it'.length, ' and more');
-    const before = beforeMerge(live, [A]);
-    Y.applyUpdate(live, missingIn(live, Y.encodeStateAsUpdate(stored)));
-    expect(sectionText(live, B)).toBe('Typed\nAfter it');
-    expect(carrySplitTyping(live, before)).toEqual([B]);
-    expect(sectionText(live, B)).toBe('Typed\nAfter it and more');
-    expect(sectionText(live, A)).toBe('One\nAlpha.');
-    // Nothing late: nothing carried.
-    expect(carrySplitTyping(live, beforeMerge(live, [A]))).toEqual([]);
   });
 });

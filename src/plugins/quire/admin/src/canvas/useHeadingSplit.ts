@@ -18,6 +18,8 @@ export interface CaretTarget {
   offset: number;
 }
 
+type Blocks = Array<Record<string, unknown>>;
+
 /** The TipTap editor of a section, from its DOM (TipTap keeps it on the editor's element). */
 const editorOf = (sectionId: string): Editor | null => {
   const element = document.querySelector(`[data-section-editor="${CSS.escape(sectionId)}"]`) as (HTMLElement & { editor?: Editor }) | null;
@@ -62,6 +64,12 @@ export function useHeadingSplit(doc: Y.Doc | null) {
         return;
       }
       pending = null;
+      // The moved blocks as this editor had them: typing the split missed is put back.
+      for (const [sectionId, blocks] of carry) {
+        const into = editorOf(sectionId);
+        if (into && blocks.length && JSON.stringify(into.state.doc.toJSON().content ?? []) !== JSON.stringify(blocks)) into.commands.setContent({ type: 'doc', content: blocks });
+      }
+      carry.clear();
       const content = editor.state.doc;
       const block = Math.min(target.block, content.childCount - 1);
       let pos = 0;
@@ -76,6 +84,8 @@ export function useHeadingSplit(doc: Y.Doc | null) {
       }
     };
 
+    /** New section id -> the blocks this editor had for it before the split. */
+    const carry = new Map<string, Blocks>();
     /** Keys typed while the new section's editor is not there yet. */
     const held: string[] = [];
     const hold = (event: KeyboardEvent) => {
@@ -106,8 +116,16 @@ export function useHeadingSplit(doc: Y.Doc | null) {
       const { $head } = editor.state.selection;
       const block = $head.index(0);
       const offset = $head.depth >= 1 ? $head.pos - $head.start(1) : 0;
-      const target = caretAfterSplit(block, offset, doc.getXmlFragment(`section:${focused}`).length, added);
+      const kept = doc.getXmlFragment(`section:${focused}`).length;
+      const target = caretAfterSplit(block, offset, kept, added);
       if (!target) return;
+      const blocks = (editor.state.doc.toJSON().content ?? []) as Blocks;
+      let from = kept;
+      for (const [k, part] of added.entries()) {
+        const to = k === added.length - 1 ? blocks.length : from + part.blocks;
+        carry.set(part.section, blocks.slice(from, to));
+        from = to;
+      }
       pending = target;
       window.addEventListener('keydown', hold, true);
       window.cancelAnimationFrame(frame);

@@ -12,7 +12,7 @@
  */
 import * as Y from 'yjs';
 import type { ArticleEvent, EventActor } from '../domain/article-events';
-import { fillFragment, fragmentBlocks, fragmentToHtml, updateFragment, updateFragmentBlocks } from './content';
+import { fillFragment, fragmentToHtml, updateFragment } from './content';
 
 export const sectionField = (sectionId: string) => `section:${sectionId}`;
 
@@ -196,45 +196,3 @@ export const sectionHtml = (doc: Y.Doc, sectionId: string) => fragmentToHtml(doc
 /** The update that brings `to` what `from` has and it lacks (an update applied twice counts once). */
 export const missingIn = (to: Y.Doc, from: Uint8Array) => Y.diffUpdate(from, Y.encodeStateVector(to));
 
-/** What typed sections held before a store's state was merged: to carry typing a split would drop. */
-export interface BeforeMerge {
-  order: string[];
-  blocks: Map<string, Array<Record<string, any>>>;
-}
-
-export const beforeMerge = (doc: Y.Doc, sectionIds: string[]): BeforeMerge => ({
-  order: doc.getArray<string>('order').toArray(),
-  blocks: new Map(sectionIds.map((id) => [id, fragmentBlocks(doc.getXmlFragment(sectionField(id)))])),
-});
-
-/**
- * A typed heading split a section (services/live-state store) while its typist went on typing in
- * the blocks that moved: that typing went into elements the split deleted. The blocks the
- * section held before the merge, past those it keeps, are put into the new sections that follow
- * it (the smallest change: what the split already copied stays). Returns the sections changed.
- */
-export function carrySplitTyping(doc: Y.Doc, before: BeforeMerge): string[] {
-  const order = doc.getArray<string>('order').toArray();
-  const changed: string[] = [];
-  for (const [id, blocks] of before.blocks) {
-    const at = order.indexOf(id);
-    if (at < 0) continue;
-    const added: string[] = [];
-    for (const next of order.slice(at + 1)) {
-      if (before.order.includes(next)) break;
-      added.push(next);
-    }
-    if (!added.length) continue;
-    let from = doc.getXmlFragment(sectionField(id)).length;
-    for (const [k, next] of added.entries()) {
-      const fragment = doc.getXmlFragment(sectionField(next));
-      const to = k === added.length - 1 ? blocks.length : from + fragment.length;
-      const moved = blocks.slice(from, to);
-      from = to;
-      if (!moved.length || JSON.stringify(moved) === JSON.stringify(fragmentBlocks(fragment))) continue;
-      updateFragmentBlocks(doc, fragment, moved);
-      changed.push(next);
-    }
-  }
-  return changed;
-}

@@ -107,17 +107,6 @@ export function updateFragment(doc: Y.Doc, fragment: Y.XmlFragment, html: string
   updateYFragment(doc, fragment, node, { mapping: new Map(), isOMark: new Map() } as any);
 }
 
-/** The fragment's top-level blocks as ProseMirror JSON (what the schema does not know left out). */
-export function fragmentBlocks(fragment: Y.XmlFragment): Array<Record<string, any>> {
-  return pruneToSchema(yXmlFragmentToProsemirrorJSON(fragment))?.content ?? [];
-}
-
-/** Makes the fragment hold `blocks` (ProseMirror JSON) as the smallest change, as updateFragment does for HTML. */
-export function updateFragmentBlocks(doc: Y.Doc, fragment: Y.XmlFragment, blocks: Array<Record<string, any>>): void {
-  const node = PMNode.fromJSON(schemaOf(), { type: 'doc', content: blocks.length ? blocks : [{ type: 'paragraph' }] });
-  updateYFragment(doc, fragment, node, { mapping: new Map(), isOMark: new Map() } as any);
-}
-
 /** Characters of the fragment's text, a cheap lower bound of its HTML length. */
 export function fragmentLength(fragment: Y.XmlFragment): number {
   return fragment.toString().length;

@@ -15,7 +15,7 @@
 import type { Document, Extension, Hocuspocus, afterLoadDocumentPayload, afterUnloadDocumentPayload, onConfigurePayload, onStoreDocumentPayload } from '@hocuspocus/server';
 import * as Y from 'yjs';
 import type { EventActor } from '../domain/article-events';
-import { beforeMerge, carrySplitTyping, missingIn } from './article-doc';
+import { missingIn } from './article-doc';
 import { articleOfDoc, merged, type LiveContext, type LiveLog, type LiveStore } from './ports';
 
 interface Tracked {
@@ -32,8 +32,6 @@ interface Tracked {
 }
 
 const SOMEONE: EventActor = { kind: 'editor', name: 'an editor' };
-
-const equalBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
 
 export class Storing implements Extension {
   extensionName = 'quire-storing';
@@ -111,22 +109,12 @@ export class Storing implements Extension {
     tracked.premise = null;
     tracked.resplit = new Map();
     try {
-      const sent = Y.encodeStateVector(document);
       const stored = await this.store.store(articleId, { update: Y.encodeStateAsUpdate(document, tracked.since), sections, premise, ...(resplit.size ? { resplit } : {}) });
       if (!stored) return;
       // A typed heading's split waits until the blocks it moves are no longer being typed in.
       for (const id of stored.pendingSplits ?? []) tracked.resplit.set(id, sections.get(id) ?? resplit.get(id) ?? SOMEONE);
       if (stored.pendingSplits?.length) this.soon(document, tracked);
-      // Typing that arrived while the store ran, in blocks a typed heading moved to a new
-      // section, would be lost in the merge: it is carried over (and stored next time).
-      const late = sections.size > 0 && !equalBytes(sent, Y.encodeStateVector(document)) ? beforeMerge(document, [...sections.keys()]) : null;
       Y.applyUpdate(document, missingIn(document, stored.state), merged());
-      if (late) {
-        let carried: string[] = [];
-        document.transact(() => (carried = carrySplitTyping(document, late)), { source: 'local', context: { carried: true } });
-        for (const id of carried) tracked.sections.set(id, [...sections.values()][0] ?? SOMEONE);
-        if (carried.length) this.soon(document, tracked);
-      }
       // Only a saved state is known to hold what the document sent: the next store sends the rest.
       if (stored.saved) tracked.since = Y.encodeStateVectorFromUpdate(stored.state);
     } catch (error) {

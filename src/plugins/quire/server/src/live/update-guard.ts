@@ -35,8 +35,7 @@ export type Verdict = { ok: true; premiseGrowth: number; serverParts?: ServerPar
 /** What an echo touched of the server's own parts: the caller puts them back as they were. */
 export interface ServerParts {
   order: boolean;
-  /** Per server map (SERVER_MAPS), the keys touched. */
-  keys: Map<string, Set<string>>;
+  keys: Map<string, Set<string>> /** per server map (SERVER_MAPS), the keys touched */;
 }
 
 /** The maps only the server writes: the document's state, its outline, the agents present. */
@@ -44,10 +43,8 @@ export const SERVER_MAPS = ['meta', 'outline', 'presence'] as const;
 const isServerRoot = (root: string) => root === 'order' || (SERVER_MAPS as readonly string[]).includes(root);
 
 export interface SchemaRules {
-  /** Node name -> its attributes. */
-  nodes: Map<string, Set<string>>;
-  /** Mark name -> its attributes. */
-  marks: Map<string, Set<string>>;
+  nodes: Map<string, Set<string>> /** node name -> its attributes */;
+  marks: Map<string, Set<string>> /** mark name -> its attributes */;
   /** `<node>.<attr>` or `mark:<mark>.<attr>` -> the sanitiser's kinds of URL it must pass. */
   urls: Map<string, UrlKind[]>;
 }
@@ -101,8 +98,7 @@ export function writableSections(doc: Y.Doc): Set<string> {
 function serverItems(doc: Y.Doc): Y.Item[] {
   const items: Y.Item[] = [];
   if (doc.share.has('order')) for (let item = (doc.share.get('order') as any)._start as Y.Item | null; item; item = item.right) items.push(item);
-  for (const name of SERVER_MAPS) {
-    if (!doc.share.has(name)) continue;
+  for (const name of SERVER_MAPS.filter((map) => doc.share.has(map))) {
     for (const last of ((doc.share.get(name) as any)._map as Map<string, Y.Item>).values()) for (let item: Y.Item | null = last; item; item = item.left) items.push(item);
   }
   return items;
@@ -207,11 +203,7 @@ export function checkUpdate(doc: Y.Doc, update: Uint8Array, options: { echo?: bo
     if (!isServerRoot(place.root)) return false;
     if (!options.echo) throw new Refused(`The change writes \`${place.root}\`, which only the server writes.`);
     if (place.root === 'order') serverParts.order = true;
-    else if (place.sub !== null) {
-      const keys = serverParts.keys.get(place.root) ?? new Set<string>();
-      keys.add(place.sub);
-      serverParts.keys.set(place.root, keys);
-    }
+    else if (place.sub !== null) serverParts.keys.set(place.root, (serverParts.keys.get(place.root) ?? new Set<string>()).add(place.sub));
     return true;
   };
   try {
@@ -245,16 +237,13 @@ export function checkUpdate(doc: Y.Doc, update: Uint8Array, options: { echo?: bo
 /** Refuses (throws) an item the canvas would never write; returns the characters it adds to the premise. */
 function checkItem(item: Y.Item, place: Place, sections: Set<string>, schema: SchemaRules): number {
   const content = item.content;
-  if (content instanceof Y.ContentDeleted) {
-    if (isServerRoot(place.root)) throw new Refused(`The change writes \`${place.root}\`, which only the server writes.`);
-    return 0;
-  }
+  if (isServerRoot(place.root)) throw new Refused(`The change writes \`${place.root}\`, which only the server writes.`);
+  if (content instanceof Y.ContentDeleted) return 0;
   if (place.root === 'premise') {
     if (place.kind !== 'root' || place.sub !== null || !(content instanceof Y.ContentString)) throw new Refused('The change writes something other than text into the premise.');
     return content.getLength();
   }
   const sectionId = sectionOf(place.root);
-  if (isServerRoot(place.root)) throw new Refused(`The change writes \`${place.root}\`, which only the server writes.`);
   if (sectionId === null) throw new Refused(`The change writes "${place.root.slice(0, 60)}", which is not part of an article (sections and the premise are).`);
   if (!sections.has(sectionId)) throw new Refused(`The change writes the section ${sectionId.slice(0, 60)}, which is not one of this article's sections.`);
   const element = (name: string) => {
