@@ -5,7 +5,8 @@
  * live and merged while a person types in the same section (data-changed-by); presence both
  * ways ([data-presence], data-editing); a section deleted while typed in keeps the text in the
  * trash and offers Restore; a reload and an offline spell lose nothing; leaving with unsent
- * changes asks; Ctrl+S says it saves by itself; the premise is live and keeps revisions.
+ * changes asks; Ctrl+S says it saves by itself; the premise is live and keeps revisions; the
+ * outline follows agents' writes with no polling, and a typed heading makes a new section.
  * Screenshots of the canvas with two editors (laptop and phone) in .tmp/e2e-artifacts/live-canvas.
  */
 import fs from 'node:fs';
@@ -197,6 +198,51 @@ it('merges an agent\'s PATCH and edits request into the section a person is typi
     expect(saved.html).toContain('It could also draw. The person types on and on. Still here.');
     // The agent counts as present for 60 s after its write.
     await page.locator('[data-presence*="agent"]').waitFor();
+  });
+});
+
+it('the outline follows agents\' writes through the live document, asking nothing over HTTP; a heading typed in a section makes a new one and the caret follows', async () => {
+  const id = await newArticle('Structure live', '# One\n\nThe engine weaves.\n\n# Two\n\nAs the loom.');
+  const [one, two] = [await anchorOf(id, 'One'), await anchorOf(id, 'Two')];
+  await suite.withPage(async (page) => {
+    // What the canvas would poll: the outline (its ETag) and presence.
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (/\/quire\/articles\/[^/?]+\/(outline|presence)/.test(request.url())) asked.push(request.url());
+    });
+    await openCanvas(page, id);
+    const outlineTitles = () => page.locator('[data-testid="outline"] [data-outline-title]').allTextContents();
+    const added = await api('post', `/api/articles/${id}/sections`).send({ markdown: '# Three\n\nFlowers grow here.', after: one });
+    expect(added.status).toBe(201);
+    await until(outlineTitles, (titles) => titles.join('|') === 'One|Three|Two', 'the added section in the outline');
+    await page.locator(`section[data-anchor="${added.body.data.added[0].anchor}"] .ProseMirror`).waitFor();
+    expect((await api('patch', `/api/articles/${id}/sections/${two}`).send({ markdown: '# Two, renamed\n\nAs the loom.' })).status).toBe(200);
+    await until(outlineTitles, (titles) => titles.join('|') === 'One|Three|Two, renamed', 'the retitled section in the outline');
+    expect((await api('delete', `/api/articles/${id}/sections/${added.body.data.added[0].anchor}`)).status).toBe(200);
+    await until(outlineTitles, (titles) => titles.join('|') === 'One|Two, renamed', 'the deleted section gone from the outline');
+    // The agent is present, from the live document too.
+    await page.locator('[data-presence*="agent"]').waitFor();
+    expect(asked).toEqual([]);
+
+    // A heading at the section's level, typed as Markdown (TipTap's "# " rule makes it an H1).
+    await caretIn(page, one, 'The engine weaves.');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('# Typed heading');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('After it');
+    await until(outlineTitles, (titles) => titles.join('|') === 'One|Typed heading|Two, renamed', 'the typed heading in the outline');
+    const server = await outline(id);
+    expect(server.map((s) => s.title)).toEqual(['One', 'Typed heading', 'Two, renamed']);
+    const typed = server[1].anchor;
+    await shows(page, typed, 'After it');
+    expect(await blocksOf(page, one)).toEqual(['One', 'The engine weaves.']);
+    // The caret followed the text into the new section: what is typed next goes on there.
+    await until(() => page.evaluate(() => (document.activeElement as HTMLElement | null)?.closest('section[data-anchor]')?.getAttribute('data-anchor') ?? null), (at) => at === typed, 'the focus in the new section');
+    await page.keyboard.type(' and more.');
+    await shows(page, typed, 'After it and more.');
+    await until(() => stored(id, typed), (s) => s.html.includes('After it and more.'), 'the new section stored');
+    await shoot(page, 'typed-heading-split');
+    expect(asked).toEqual([]);
   });
 });
 

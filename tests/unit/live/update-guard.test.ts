@@ -21,6 +21,8 @@ function setup() {
     fillFragment(server.getXmlFragment(`section:${S2}`), '<p>As the <a href="https://example.com">loom</a>.</p>');
     server.getText('premise').insert(0, 'Why engines');
     server.getMap('meta').set('notesRev', 0);
+    server.getMap('outline').set(S1, { anchor: 'aaaaaaaa', level: 2, title: 'One', words: 3, source: 'html', rev: 1 });
+    server.getMap('presence').set('Scribe', { kind: 'agent', name: 'Scribe', section: S1, since: 1, until: 2 });
   });
   const client = new Y.Doc();
   Y.applyUpdate(client, Y.encodeStateAsUpdate(server));
@@ -145,9 +147,21 @@ describe('what the canvas never writes is refused', () => {
   it('a page\'s echo (sync step 2) of `order` and `meta` passes, listed for the server to put back', () => {
     const { server, client } = setup();
     const update = change(client, (doc) => doc.getMap('meta').set(`changed:${S1}`, { name: 'Old', kind: 'editor', at: 'then' }));
-    expect(checkUpdate(server, update, { echo: true })).toEqual({ ok: true, premiseGrowth: 0, serverParts: { order: false, metaKeys: new Set([`changed:${S1}`]) } });
+    expect(checkUpdate(server, update, { echo: true })).toEqual({ ok: true, premiseGrowth: 0, serverParts: { order: false, keys: new Map([['meta', new Set([`changed:${S1}`])]]) } });
     // Junk is refused in an echo too.
     expect(checkUpdate(server, change(client, (doc) => doc.getMap('junk').set('x', 1)), { echo: true })).toMatchObject({ ok: false });
+  });
+
+  it('the outline and the agents present are the server\'s (issue 31 point 4): written, overwritten or deleted by a client, refused; echoed, put back', () => {
+    for (const name of ['outline', 'presence']) {
+      const { server, client } = setup();
+      refused(change(client, (doc) => doc.getMap(name).set(S2, { title: 'Forged' })), server, new RegExp(`\`${name}\`, which only the server writes`));
+      refused(change(client, (doc) => doc.getMap(name).set(name === 'outline' ? S1 : 'Scribe', { title: 'Forged' })), server, /only the server writes/);
+      refused(change(client, (doc) => doc.getMap(name).delete(name === 'outline' ? S1 : 'Scribe')), server, /only the server writes/);
+      const fresh = setup();
+      const echo = change(fresh.client, (doc) => doc.getMap(name).set('k', 1));
+      expect(checkUpdate(fresh.server, echo, { echo: true })).toEqual({ ok: true, premiseGrowth: 0, serverParts: { order: false, keys: new Map([[name, new Set(['k'])]]) } });
+    }
   });
 
   it('something the server has not seen is "retry", not a refusal', () => {

@@ -2,8 +2,9 @@
  * The article as one live document (CONTRACT 19; the protocol in docs/admin.md): one
  * HocuspocusProvider per open article, on the admin's own port (`/quire/live`), named
  * `article:<documentId>` and authenticated with the admin's access token. The hook exposes
- * the server-written parts of the Y.Doc the canvas renders from (`order`, `meta`), the
- * connection's state, and who else is here (awareness).
+ * the server-written parts of the Y.Doc the canvas renders from (`order`, `meta`, the
+ * `outline`'s entries and the agents in `presence`: CONTRACT 22, structure arrives through the
+ * document, not by polling), the connection's state, and who else is here (awareness).
  */
 import { HocuspocusProvider } from '@hocuspocus/provider';
 import * as React from 'react';
@@ -28,6 +29,25 @@ export interface ChangeMark {
   trashId?: string;
 }
 
+/** `outline.<sectionId>`, as the server writes it (live/article-doc.ts on the server). */
+export interface LiveOutlineEntry {
+  anchor: string;
+  level: number;
+  title: string;
+  words: number;
+  source: 'markdown' | 'html';
+  rev: number;
+}
+
+/** `presence.<name>`: an agent (or a person over the API) that wrote lately, present until `until` (ms). */
+export interface LivePresence {
+  kind: 'agent' | 'human';
+  name: string;
+  section: string | null;
+  since: number;
+  until: number;
+}
+
 export interface LiveArticle {
   provider: HocuspocusProvider | null;
   doc: Y.Doc | null;
@@ -50,6 +70,10 @@ export interface LiveArticle {
   /** The sections' ids in order, as the server keeps them; null until it has any. */
   order: string[] | null;
   meta: Record<string, unknown>;
+  /** The sections' outline entries by id, as the server keeps them in the document. */
+  outline: Record<string, LiveOutlineEntry>;
+  /** Agents that wrote lately, by name (expired entries included until the server drops them). */
+  presence: Record<string, LivePresence>;
   peers: Peer[];
 }
 
@@ -93,23 +117,14 @@ export const colourFor = (key: string) => {
 export const UNREACHABLE_MS = 8000;
 
 const snapshotMeta = (doc: Y.Doc) => doc.getMap('meta').toJSON() as Record<string, unknown>;
+const EMPTY: Omit<LiveArticle, 'provider' | 'doc' | 'refusal'> = { status: 'connecting', reason: null, readOnly: false, synced: false, unreachable: false, unsynced: 0, order: null, meta: {}, outline: {}, presence: {}, peers: [] };
 
 /**
  * Opens the article's live document while the page shows it (closed on unmount).
  * `freshToken` is asked on every (re)connection, so an expired access token is refreshed first.
  */
 export const useLiveArticle = (articleId: string | null, user: LiveUser | null, freshToken: () => Promise<string | null>): LiveArticle => {
-  const [state, setState] = React.useState<Omit<LiveArticle, 'provider' | 'doc' | 'refusal'>>({
-    status: 'connecting',
-    reason: null,
-    readOnly: false,
-    synced: false,
-    unreachable: false,
-    unsynced: 0,
-    order: null,
-    meta: {},
-    peers: [],
-  });
+  const [state, setState] = React.useState<Omit<LiveArticle, 'provider' | 'doc' | 'refusal'>>({ ...EMPTY });
   const [handles, setHandles] = React.useState<{ provider: HocuspocusProvider; doc: Y.Doc } | null>(null);
   /** Bumped to reopen the document from the server (after a refused change). */
   const [generation, setGeneration] = React.useState(0);
@@ -159,10 +174,16 @@ export const useLiveArticle = (articleId: string | null, user: LiveUser | null, 
     // Try again for as long as the page is open: edits stay in the doc meanwhile (Yjs), and go on reconnect.
     const order = doc.getArray<string>('order');
     const meta = doc.getMap('meta');
+    const outline = doc.getMap<LiveOutlineEntry>('outline');
+    const presence = doc.getMap<LivePresence>('presence');
     const readOrder = () => update({ order: order.length ? order.toArray() : null });
     const readMeta = () => update({ meta: snapshotMeta(doc) });
+    const readOutline = () => update({ outline: outline.toJSON() as Record<string, LiveOutlineEntry> });
+    const readPresence = () => update({ presence: presence.toJSON() as Record<string, LivePresence> });
     order.observe(readOrder);
     meta.observe(readMeta);
+    outline.observe(readOutline);
+    presence.observe(readPresence);
     const awareness = provider.awareness!;
     awareness.setLocalStateField('user', { name: user.name, color: user.color, kind: 'editor', id: user.id });
     awareness.setLocalStateField('section', null);
@@ -199,9 +220,13 @@ export const useLiveArticle = (articleId: string | null, user: LiveUser | null, 
     setHandles({ provider, doc });
     readOrder();
     readMeta();
+    readOutline();
+    readPresence();
     return () => {
       order.unobserve(readOrder);
       meta.unobserve(readMeta);
+      outline.unobserve(readOutline);
+      presence.unobserve(readPresence);
       awareness.off('change', readPeers);
       window.removeEventListener('offline', offline);
       window.removeEventListener('online', online);
@@ -209,7 +234,7 @@ export const useLiveArticle = (articleId: string | null, user: LiveUser | null, 
       provider.destroy();
       doc.destroy();
       setHandles(null);
-      setState({ status: 'connecting', reason: null, readOnly: false, synced: false, unreachable: false, unsynced: 0, order: null, meta: {}, peers: [] });
+      setState({ ...EMPTY });
     };
   }, [articleId, userKey, generation]); // eslint-disable-line react-hooks/exhaustive-deps
 

@@ -1,23 +1,52 @@
 /**
- * The canvas's sections: their records read over HTTP (titles, words, source, with the outline's
- * ETag), polled for a change of that ETag, and put in the live document's `order` once it is
- * there (the HTTP order until then). A section the live order names and the records lack (an
- * agent or another editor added it) is read at once.
+ * The canvas's sections (CONTRACT 22: structure arrives through the live document). Read once
+ * over HTTP (their records, with the outline's ETag) for the page's first paint; once the live
+ * document is there, its `order` and `outline` entries (anchor, level, title, words, source,
+ * revision: written by the server in every write's transaction) are the sections: a section
+ * added, moved, deleted, restored or retitled by anyone, and its word count, show as the
+ * document changes, with no request. Only while the live document is away (connecting,
+ * offline, refused) does the canvas ask whether the outline changed, slowly (SLOW_POLL_MS).
  */
 import * as React from 'react';
 import type { SectionRecord } from '../api';
 import { useSectionsApi } from '../api/sections';
-import type { useLiveArticle } from './live';
+import type { LiveOutlineEntry, useLiveArticle } from './live';
 
-/** How often the canvas asks whether the outline changed (a 304 costs one indexed read): titles and word counts. */
-export const POLL_MS = 3000;
+/** How often the outline's ETag is asked for while the live document is away (a 304 costs one indexed read). */
+export const SLOW_POLL_MS = 15_000;
+/** Kept for the page's exports: the slow poll is the only poll left. */
+export const POLL_MS = SLOW_POLL_MS;
 
 export interface LoadedSections {
   sections: SectionRecord[];
+  /** The outline's version: its HTTP ETag, or (live) a signature of the live order and revisions. */
   etag: string | null;
 }
 
 type Live = ReturnType<typeof useLiveArticle>;
+
+/** A short signature of the live outline: it changes whenever a section's revision, the order or an entry does. */
+export function liveVersion(order: string[], outline: Record<string, LiveOutlineEntry>): string {
+  let hash = 5381;
+  for (const id of order) {
+    const entry = outline[id];
+    const part = `${id}:${entry?.rev ?? 0}:${entry?.anchor ?? ''};`;
+    for (let i = 0; i < part.length; i += 1) hash = ((hash * 33) ^ part.charCodeAt(i)) | 0;
+  }
+  return `live-${order.length}-${(hash >>> 0).toString(36)}`;
+}
+
+/** A section's record with the live outline's entry over it (a section no HTTP read saw: from the entry alone). */
+export const withEntry = (id: string, record: SectionRecord | undefined, entry: LiveOutlineEntry): SectionRecord => ({
+  id,
+  markdown: record?.markdown ?? null,
+  html: record?.html ?? '',
+  anchor: entry.anchor,
+  level: entry.level,
+  title: entry.title,
+  words: entry.words,
+  source: entry.source,
+});
 
 export function useCanvasSections(id: string, found: boolean, live: Live, onOutlineChanged: () => void, fail: (problem: unknown) => void) {
   const api = useSectionsApi(id);
@@ -43,10 +72,13 @@ export function useCanvasSections(id: string, found: boolean, live: Live, onOutl
     if (found) loadSections().catch(fail);
   }, [found, loadSections]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  // Titles and word counts: poll the outline's ETag; on a change, reload the sections' records
-  // (the editors are bound to the live document and are not touched).
+  const liveOrder = live.synced ? live.order : null;
+  const liveOutline = live.synced && Object.keys(live.outline).length ? live.outline : null;
+  const away = !live.synced || live.status !== 'connected';
+
+  // Only while the live document is away: ask now and then whether the outline changed.
   React.useEffect(() => {
-    if (!id) return;
+    if (!id || !away) return;
     let stopped = false;
     const timer = window.setInterval(async () => {
       if (stopped || document.hidden || !etagRef.current) return;
@@ -56,27 +88,51 @@ export function useCanvasSections(id: string, found: boolean, live: Live, onOutl
         await loadSections();
         changedRef.current();
       } catch {
-        // A failed poll is retried at the next tick.
+        // A failed ask is repeated at the next tick.
       }
-    }, POLL_MS);
+    }, SLOW_POLL_MS);
     return () => {
       stopped = true;
       window.clearInterval(timer);
     };
-  }, [id, loadSections]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [id, away, loadSections]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  // The order of the live document wins once it is there; the HTTP outline until then.
-  const byId = React.useMemo(() => new Map((loaded?.sections ?? []).map((section) => [section.id, section])), [loaded]);
-  const liveOrder = live.synced ? live.order : null;
+  /** Every section seen, live entries over HTTP records; entries of deleted sections are kept (a deleted section's notice names it). */
+  const seenRef = React.useRef(new Map<string, SectionRecord>());
+  const byId = React.useMemo(() => {
+    const seen = seenRef.current;
+    for (const section of loaded?.sections ?? []) seen.set(section.id, liveOutline?.[section.id] ? withEntry(section.id, section, liveOutline[section.id]) : section);
+    for (const [sectionId, entry] of Object.entries(liveOutline ?? {})) seen.set(sectionId, withEntry(sectionId, seen.get(sectionId), entry));
+    return new Map(seen);
+  }, [loaded, liveOutline]);
+
+  // A section in the live order with neither a record nor an entry (a document saved before the
+  // outline rode in it): its record is read once.
   const missing = liveOrder?.some((sectionId) => !byId.has(sectionId)) ?? false;
   React.useEffect(() => {
-    // A section the server added (an agent, another editor): read its record.
     if (missing) loadSections().catch(() => undefined);
   }, [missing, liveOrder?.join(',')]); // eslint-disable-line react-hooks/exhaustive-deps
+
   const sections = React.useMemo(
     () => (liveOrder ? liveOrder.map((sectionId) => byId.get(sectionId)).filter((section): section is SectionRecord => Boolean(section)) : (loaded?.sections ?? [])),
     [liveOrder, byId, loaded],
   );
 
-  return { loaded, setLoaded, sections, byId, loadSections, readSection };
+  // The version the panels (suggestions, threads, changes, trash, preview) reload on.
+  const version = liveOrder && liveOutline ? liveVersion(liveOrder, liveOutline) : (loaded?.etag ?? null);
+  const current = React.useMemo(() => (loaded ? { sections: loaded.sections, etag: version } : null), [loaded, version]);
+
+  // The article's totals (words, sections) follow the live outline: read again shortly after it changes.
+  const firstVersion = React.useRef<string | null>(null);
+  React.useEffect(() => {
+    if (!version || !version.startsWith('live-')) return;
+    if (firstVersion.current === null) {
+      firstVersion.current = version;
+      return;
+    }
+    const timer = window.setTimeout(() => changedRef.current(), 300);
+    return () => window.clearTimeout(timer);
+  }, [version]);
+
+  return { loaded: current, setLoaded, sections, byId, loadSections, readSection };
 }

@@ -100,13 +100,14 @@ export function useOutsideChanges(live: Live, me: LiveUser | null, byId: Map<str
       }
       return kept;
     });
-    if (gone.length || live.order.some((sectionId) => !before.includes(sectionId))) {
-      refreshRef.current.sections();
-      refreshRef.current.article();
-    }
+    // The sections' entries come with the order (the live outline); the article's totals are read again.
+    if (gone.length || live.order.some((sectionId) => !before.includes(sectionId))) refreshRef.current.article();
   }, [live.synced, live.order]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const onTyped = React.useCallback((sectionId: string, html: string) => {
+    // Typing happens in the focused editor: an editor's own update as it mounts (a section an
+    // agent just added) is not typing, and must not make its deletion a "deleted while typing".
+    if (!(document.activeElement as HTMLElement | null)?.closest(`[data-section-editor="${CSS.escape(sectionId)}"]`)) return;
     typedRef.current.set(sectionId, { at: Date.now(), html });
   }, []);
 

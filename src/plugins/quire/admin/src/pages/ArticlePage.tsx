@@ -8,8 +8,9 @@
  * Brief; review (a section's revisions from its header and the trash below the Brief:
  * canvas/ReviewPanels.tsx; suggestions in the sections they change, with a warning to whoever
  * types there, and listed below the Brief: canvas/suggestions/); publish and unpublish. Structure changes (add anywhere, move,
- * delete) go through the admin routes; the live document's `order` drives the rendering. The
- * outline (titles, words) is refreshed from HTTP when its ETag changes.
+ * delete) go through the admin routes; the live document's `order` drives the rendering, and its
+ * `outline` and `presence` give the titles, word counts and agents present (no polling while
+ * it is there).
  *
  * This page wires the parts together: the sections (canvas/useCanvasSections.ts), what changed
  * from outside (useOutsideChanges.ts), the agents present (usePresentAgents.ts), nothing lost
@@ -36,6 +37,7 @@ import { SectionList } from '../canvas/SectionList';
 import { SectionThreads, type ThreadActions } from '../canvas/threads/SectionThreads';
 import { useThreads } from '../canvas/threads/use-threads';
 import { useCanvasSections } from '../canvas/useCanvasSections';
+import { useHeadingSplit } from '../canvas/useHeadingSplit';
 import { useNothingLost } from '../canvas/useNothingLost';
 import { isMark, useOutsideChanges, type Ghost } from '../canvas/useOutsideChanges';
 import { usePresentAgents } from '../canvas/usePresentAgents';
@@ -50,7 +52,6 @@ import { usePermissions } from '#kernel/admin-ui/use-permissions';
 import { adminDisplayName } from '../../../shared/display-name';
 
 export { POLL_MS } from '../canvas/useCanvasSections';
-export { PRESENCE_MS } from '../canvas/usePresentAgents';
 export { CHANGED_MS } from '../canvas/useOutsideChanges';
 
 
@@ -98,12 +99,14 @@ export const ArticlePage = () => {
 
   const { loaded, setLoaded, sections, byId, loadSections, readSection } = useCanvasSections(id, found, live, reloadArticle, fail);
   const outside = useOutsideChanges(live, me, byId, { sections: () => loadSections().catch(() => undefined), article: reloadArticle });
-  const agents = usePresentAgents(id, found, JSON.stringify(live.meta).length);
+  const agents = usePresentAgents(live.presence);
   // Offline, what the page last heard of others is stale: it lists nobody but this person.
   const present = live.status === 'connected' ? live.peers : [];
   useNothingLost(live);
   // One undo history for this person across the sections, the premise and the notes (canvas/undo.ts).
   const undoHistory = useArticleUndo(live.doc, editable, (problem) => (problem instanceof UndoRefused ? notify.warning(problem.message) : fail(problem)));
+  // A heading typed in a section splits it on the server: the caret follows into the new section.
+  useHeadingSplit(live.synced ? live.doc : null);
 
   // A change the server refused: say why (the document was reopened without it).
   React.useEffect(() => {

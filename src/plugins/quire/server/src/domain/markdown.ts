@@ -394,3 +394,27 @@ export function canvasSection(html: string): SectionContent {
     htmlText: searchableText(text),
   };
 }
+
+/**
+ * A section typed in the canvas, split where a heading at the section's own level or above
+ * starts a new one (CONTRACT 22), as splitMarkdown splits an agent's Markdown: only headings that
+ * are top-level blocks count (not those in a quote or list), and the first block is the section's
+ * own heading. The section's level is its first block's, when that is a heading; else `level`
+ * (what it had); a section of level 0 (the text before the first heading) splits at any heading.
+ * A deeper heading stays inside. Each part is a canvasSection; one part when nothing splits.
+ */
+export function splitCanvasSection(input: { html: string; level: number }): SectionContent[] {
+  const tree = htmlProcessor.runSync(htmlProcessor.parse(input.html)) as HastRoot;
+  const headingLevel = (node: HastRoot['children'][number]) => (node.type === 'element' && /^h[1-6]$/.test(node.tagName) ? Number(node.tagName[1]) : 0);
+  const blocks = tree.children;
+  const firstBlock = blocks.findIndex((node) => node.type === 'element');
+  const own = firstBlock >= 0 ? headingLevel(blocks[firstBlock]) : 0;
+  const level = own || input.level || 6;
+  const starts = [0];
+  blocks.forEach((node, i) => {
+    const heading = headingLevel(node);
+    if (i > firstBlock && heading && heading <= level) starts.push(i);
+  });
+  if (starts.length === 1) return [canvasSection(input.html)];
+  return starts.map((start, k) => canvasSection(htmlProcessor.stringify({ type: 'root', children: blocks.slice(start, starts[k + 1] ?? blocks.length) } as HastRoot)));
+}

@@ -59,6 +59,7 @@ export const {
   splitMarkdown,
   renderMarkdown,
   canvasSection,
+  splitCanvasSection,
   splitFrontMatter,
   convertHtml,
   draftArticle,
@@ -72,6 +73,7 @@ export const {
   splitMarkdown: workerTask(markdown.splitMarkdown),
   renderMarkdown: workerTask(markdown.renderMarkdown),
   canvasSection: workerTask(markdown.canvasSection),
+  splitCanvasSection: workerTask(markdown.splitCanvasSection),
   splitFrontMatter: workerTask(frontMatter.splitFrontMatter),
   convertHtml: workerTask(htmlToMarkdownDocument),
   draftArticle: workerTask(articleDraft),
@@ -90,6 +92,7 @@ export interface Tasks {
   splitMarkdown: [string, SectionContent[]];
   renderMarkdown: [string, string];
   canvasSection: [string, SectionContent];
+  splitCanvasSection: [{ html: string; level: number }, SectionContent[]];
   splitFrontMatter: [string, { data: Record<string, unknown>; body: string }];
   convertHtml: [HtmlJob, HtmlJobResult];
   draftArticle: [{ markdown: string; explicit?: string | null; page?: string | null }, ArticleDraft];

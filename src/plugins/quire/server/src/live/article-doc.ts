@@ -1,12 +1,17 @@
 /**
  * The article's live document as data (CONTRACT 19 and 22), without a server: `order` (section
- * ids, the server's), one `Y.XmlFragment` per section (`section:<id>`), the premise (`Y.Text`)
- * and `meta` (who changed or deleted a section, counters the canvas watches). These functions
+ * ids, the server's), one `Y.XmlFragment` per section (`section:<id>`), the premise (`Y.Text`),
+ * `meta` (who changed or deleted a section, counters the canvas watches), and the structure the
+ * canvas shows beside the text: `outline` (section id -> its anchor, level, title, words,
+ * source and revision) and `presence` (agent name -> the section it wrote last, until when it
+ * counts as present). `order`, `meta`, `outline` and `presence` are the server's alone (the
+ * update guard refuses a client writing them). Map entries are small and overwritten in place:
+ * an overwritten value leaves a few bytes in the state, not its content. These functions
  * change a Y.Doc as the smallest change, so the same code keeps the stored state (a write
  * under the article's lock) and builds a new one.
  */
 import * as Y from 'yjs';
-import type { EventActor } from '../domain/article-events';
+import type { ArticleEvent, EventActor } from '../domain/article-events';
 import { fillFragment, fragmentToHtml, updateFragment } from './content';
 
 export const sectionField = (sectionId: string) => `section:${sectionId}`;
@@ -47,14 +52,89 @@ export function setSection(doc: Y.Doc, sectionId: string, html: string): void {
   else updateFragment(doc, fragment, html);
 }
 
-/** A new article document: the stored sections in order, the premise, the counters at 0. */
-export function buildDoc(doc: Y.Doc, sections: StoredSection[], premise: string): void {
+/** One section in the live outline: what the canvas's outline shows, keyed by section id. */
+export interface OutlineMark {
+  anchor: string;
+  level: number;
+  title: string;
+  words: number;
+  source: 'markdown' | 'html';
+  rev: number;
+}
+
+/**
+ * Makes the live outline hold `entries` (every section of the article, by id): entries that
+ * differ are set, entries of sections no longer there are deleted. Returns whether it changed.
+ */
+export function setOutline(doc: Y.Doc, entries: Array<OutlineMark & { id: string }>): boolean {
+  const outline = doc.getMap<OutlineMark>('outline');
+  const keep = new Set<string>();
+  let changed = false;
+  doc.transact(() => {
+    for (const { id, anchor, level, title, words, source, rev } of entries) {
+      keep.add(id);
+      const mark: OutlineMark = { anchor, level, title, words, source, rev };
+      const current = outline.get(id);
+      if (current && JSON.stringify(current) === JSON.stringify(mark)) continue;
+      outline.set(id, mark);
+      changed = true;
+    }
+    for (const id of [...outline.keys()]) {
+      if (keep.has(id)) continue;
+      outline.delete(id);
+      changed = true;
+    }
+  });
+  return changed;
+}
+
+/** An agent (or a person over the API) counted as present in the article until `until` (ms since 1970). */
+export interface PresenceMark {
+  kind: 'agent' | 'human';
+  name: string;
+  /** The section it wrote last (its id), or null: in the article, no section yet. */
+  section: string | null;
+  since: number;
+  until: number;
+}
+
+/**
+ * Notes a writer in `presence` (CONTRACT 19: agents count as present 60 s after a write) and
+ * drops the entries that expired, so the map holds the writers of the last minute only.
+ */
+export function notePresence(doc: Y.Doc, mark: Omit<PresenceMark, 'since'> & { since?: number }, now: number): void {
+  const presence = doc.getMap<PresenceMark>('presence');
+  doc.transact(() => {
+    for (const [name, entry] of presence) if (!(Number(entry?.until) > now)) presence.delete(name);
+    const known = presence.get(mark.name);
+    presence.set(mark.name, { kind: mark.kind, name: mark.name, section: mark.section ?? known?.section ?? null, since: known?.since ?? mark.since ?? now, until: mark.until });
+  });
+}
+
+/** Agents (and people over the API) count as present this long after a write (CONTRACT 19). */
+export const AGENT_PRESENCE_MS = 60_000;
+
+/**
+ * What an article event says of its writer's presence; null for editors (the canvas's own
+ * people are in the awareness). Creating an article writes its first sections, but the writer
+ * is in the article, not at work in its first section: no section until it writes one.
+ */
+export function presenceOf(event: ArticleEvent, now: number): Omit<PresenceMark, 'since'> | null {
+  if (event.by.kind === 'editor') return null;
+  const created = event.changes.some((change) => change.type === 'article.created');
+  const touched = created ? undefined : event.changes.find((change): change is Extract<typeof change, { sectionId: string }> => 'sectionId' in change && change.type !== 'section.deleted');
+  return { kind: event.by.kind, name: event.by.name, section: touched?.sectionId ?? null, until: now + AGENT_PRESENCE_MS };
+}
+
+/** A new article document: the stored sections in order, the premise, the outline, the counters at 0. */
+export function buildDoc(doc: Y.Doc, sections: StoredSection[], premise: string, outline?: Array<OutlineMark & { id: string }>): void {
   doc.transact(() => {
     doc.getArray<string>('order').insert(0, sections.map((s) => s.id));
     for (const section of sections) fillFragment(doc.getXmlFragment(sectionField(section.id)), section.html);
     doc.getText('premise').insert(0, premise);
     doc.getMap('meta').set('notesRev', 0);
     doc.getMap('meta').set('titleRev', 0);
+    if (outline) setOutline(doc, outline);
   });
 }
 
@@ -63,7 +143,7 @@ export function buildDoc(doc: Y.Doc, sections: StoredSection[], premise: string)
  * (`revs`), and to the stored premise: a write that reached the rows without it (written
  * before this code, or by a door that missed it). Returns whether anything changed.
  */
-export function healDoc(doc: Y.Doc, sections: StoredSection[], revs: Record<string, number>, premise: string): boolean {
+export function healDoc(doc: Y.Doc, sections: StoredSection[], revs: Record<string, number>, premise: string, outline?: Array<OutlineMark & { id: string }>): boolean {
   let changed = false;
   doc.transact(() => {
     for (const section of sections) {
@@ -73,6 +153,7 @@ export function healDoc(doc: Y.Doc, sections: StoredSection[], revs: Record<stri
     }
     changed = setOrder(doc, sections.map((s) => s.id)) || changed;
     changed = setText(doc.getText('premise'), premise) || changed;
+    if (outline) changed = setOutline(doc, outline) || changed;
   });
   return changed;
 }
@@ -89,6 +170,8 @@ export interface SectionsWrite {
   deleted: string[];
   /** The article's section ids in order after the write. */
   order: string[];
+  /** The article's outline after the write (every section), when known. */
+  outline?: Array<OutlineMark & { id: string }>;
 }
 
 /** Applies a write of the sections to the document, and says who made it in `meta`. */
@@ -103,6 +186,7 @@ export function applyWrite(doc: Y.Doc, write: SectionsWrite): void {
     for (const id of write.restored) meta.delete(`deleted:${id}`);
     for (const id of write.deleted) meta.set(`deleted:${id}`, { ...who, trashId: id });
     setOrder(doc, write.order);
+    if (write.outline) setOutline(doc, write.outline);
   });
 }
 
@@ -111,3 +195,4 @@ export const sectionHtml = (doc: Y.Doc, sectionId: string) => fragmentToHtml(doc
 
 /** The update that brings `to` what `from` has and it lacks (an update applied twice counts once). */
 export const missingIn = (to: Y.Doc, from: Uint8Array) => Y.diffUpdate(from, Y.encodeStateVector(to));
+

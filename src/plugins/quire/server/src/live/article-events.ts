@@ -6,13 +6,14 @@
  * process that missed one catches up at the next event or store.
  *
  * Before the merge, a section deleted while someone typed in it leaves their text in its trash
- * entry; the counters the canvas watches (notes, title, suggestions, threads) move; a deleted article
- * closes its connections.
+ * entry; the counters the canvas watches (notes, title, suggestions, threads) move; the writer,
+ * when an agent (or a person over the API), is noted in `presence` for 60 s (the canvas shows
+ * it without asking); a deleted article closes its connections.
  */
 import type { Document, Extension, Hocuspocus, onConfigurePayload } from '@hocuspocus/server';
 import * as Y from 'yjs';
 import type { ArticleEvent } from '../domain/article-events';
-import { missingIn, sectionField, sectionHtml } from './article-doc';
+import { missingIn, notePresence, presenceOf, sectionField, sectionHtml } from './article-doc';
 import { docName, merged, type LiveEvents, type LiveLog, type LiveStore } from './ports';
 
 /** The counters in `meta` the canvas reads again when they move, and the changes that move them. */
@@ -69,7 +70,13 @@ export class ArticleEvents implements Extension {
     }
     const meta = document.getMap('meta');
     const moved = COUNTERS.filter(([, moves]) => types.some(moves));
-    if (moved.length) document.transact(() => moved.forEach(([key]) => meta.set(key, Number(meta.get(key) ?? 0) + 1)), merged(event.by));
+    const now = Date.now();
+    const present = presenceOf(event, now);
+    if (!moved.length && !present) return;
+    document.transact(() => {
+      moved.forEach(([key]) => meta.set(key, Number(meta.get(key) ?? 0) + 1));
+      if (present) notePresence(document, present, now);
+    }, merged(event.by));
   }
 
   /** A section deleted while someone typed in it: the trash entry holds what the document has. */

@@ -5,8 +5,9 @@
  * `refused` message, which the canvas shows) and a close code. A change that depends on changes
  * this server has not received closes the connection without a refusal: the provider
  * reconnects and syncs again; before the connection's sync step 2 (which will carry the change
- * whole) the early copy is dropped instead. What a reconnecting page echoes of `order` and
- * `meta` is put back as the server had it once the message is applied.
+ * whole) the early copy is dropped instead. What a reconnecting page echoes of `order` and the
+ * server's maps (`meta`, `outline`, `presence`) is put back as the server had it once the
+ * message is applied.
  */
 import type { Connection, Document, Extension, afterHandleMessagePayload, beforeSyncPayload } from '@hocuspocus/server';
 import * as Y from 'yjs';
@@ -34,8 +35,8 @@ interface Size {
 export class UpdateGuard implements Extension {
   priority = 200;
   private readonly sizes = new WeakMap<Document, Size>();
-  /** The server's `order` and `meta` entries as they were before an echo touched them. */
-  private readonly before = new WeakMap<Connection, { order: string[] | null; meta: Map<string, unknown> }>();
+  /** The server's `order` and map entries as they were before an echo touched them. */
+  private readonly before = new WeakMap<Connection, { order: string[] | null; maps: Array<[string, Map<string, unknown>]> }>();
   /** Connections whose sync step 2 has been applied. */
   private readonly synced = new WeakSet<Connection>();
 
@@ -81,8 +82,11 @@ export class UpdateGuard implements Extension {
   }
 
   private serverState(document: Document, parts: ServerParts) {
-    const meta = document.getMap('meta');
-    return { order: parts.order ? document.getArray<string>('order').toArray() : null, meta: new Map([...parts.metaKeys].map((key) => [key, meta.has(key) ? meta.get(key) : undefined])) };
+    const maps = [...parts.keys].map(([name, keys]): [string, Map<string, unknown>] => {
+      const map = document.getMap(name);
+      return [name, new Map([...keys].map((key) => [key, map.has(key) ? map.get(key) : undefined]))];
+    });
+    return { order: parts.order ? document.getArray<string>('order').toArray() : null, maps };
   }
 
   async afterHandleMessage({ connection, document }: afterHandleMessagePayload) {
@@ -90,16 +94,18 @@ export class UpdateGuard implements Extension {
     if (!before) return;
     this.before.delete(connection);
     const order = document.getArray<string>('order');
-    const meta = document.getMap('meta');
     document.transact(() => {
       if (before.order && order.toArray().join() !== before.order.join()) {
         order.delete(0, order.length);
         order.insert(0, before.order);
       }
-      for (const [key, value] of before.meta) {
-        if (JSON.stringify(meta.get(key)) === JSON.stringify(value)) continue;
-        if (value === undefined) meta.delete(key);
-        else meta.set(key, value);
+      for (const [name, entries] of before.maps) {
+        const map = document.getMap(name);
+        for (const [key, value] of entries) {
+          if (JSON.stringify(map.get(key)) === JSON.stringify(value)) continue;
+          if (value === undefined) map.delete(key);
+          else map.set(key, value);
+        }
       }
     }, { source: 'local', skipStoreHooks: true });
   }

@@ -38,12 +38,16 @@ export interface TypedChange {
   update: Uint8Array;
   sections: Map<string, EventActor>;
   premise: EventActor | null;
+  /** Sections whose split by a typed heading was deferred (StoreResult.pendingSplits): split now if they settled. */
+  resplit?: Map<string, EventActor>;
 }
 
 /** A store's answer: the state after it, and whether it was saved (nothing changed the text: not saved). */
 export interface StoreResult {
   state: Uint8Array;
   saved: boolean;
+  /** Sections with a typed heading whose blocks were still being typed in: stored whole, to split at the next store. */
+  pendingSplits?: string[];
 }
 
 /** The stored article: its one Yjs state, kept in step with its rows by every write. */

@@ -22,6 +22,8 @@ interface Tracked {
   /** Sections changed since the last store, and who changed each last. */
   sections: Map<string, EventActor>;
   premise: EventActor | null;
+  /** Sections whose typed heading's split waits (StoreResult.pendingSplits), and who typed it. */
+  resplit: Map<string, EventActor>;
   /** The stored state's vector as of the last merge: what the store needs is what the document has beyond it. */
   since: Uint8Array | undefined;
   queue: Promise<void>;
@@ -48,7 +50,7 @@ export class Storing implements Extension {
   }
 
   async afterLoadDocument({ document, documentName }: afterLoadDocumentPayload) {
-    const tracked: Tracked = { sections: new Map(), premise: null, since: undefined, queue: Promise.resolve(), timer: null };
+    const tracked: Tracked = { sections: new Map(), premise: null, resplit: new Map(), since: undefined, queue: Promise.resolve(), timer: null };
     this.tracked.set(documentName, tracked);
     const keys = new WeakMap<object, string>();
     document.on('afterTransaction', (transaction: Y.Transaction) => {
@@ -101,19 +103,24 @@ export class Storing implements Extension {
 
   private async storeNow(document: Document, tracked: Tracked): Promise<void> {
     const articleId = articleOfDoc(document.name);
-    const { sections, premise } = tracked;
-    if (!articleId || (!sections.size && !premise)) return;
+    const { sections, premise, resplit } = tracked;
+    if (!articleId || (!sections.size && !premise && !resplit.size)) return;
     tracked.sections = new Map();
     tracked.premise = null;
+    tracked.resplit = new Map();
     try {
-      const stored = await this.store.store(articleId, { update: Y.encodeStateAsUpdate(document, tracked.since), sections, premise });
+      const stored = await this.store.store(articleId, { update: Y.encodeStateAsUpdate(document, tracked.since), sections, premise, ...(resplit.size ? { resplit } : {}) });
       if (!stored) return;
+      // A typed heading's split waits until the blocks it moves are no longer being typed in.
+      for (const id of stored.pendingSplits ?? []) tracked.resplit.set(id, sections.get(id) ?? resplit.get(id) ?? SOMEONE);
+      if (stored.pendingSplits?.length) this.soon(document, tracked);
       Y.applyUpdate(document, missingIn(document, stored.state), merged());
       // Only a saved state is known to hold what the document sent: the next store sends the rest.
       if (stored.saved) tracked.since = Y.encodeStateVectorFromUpdate(stored.state);
     } catch (error) {
       // Kept for the next try (what was tracked since is newer and wins), which comes by itself.
       for (const [id, actor] of sections) if (!tracked.sections.has(id)) tracked.sections.set(id, actor);
+      for (const [id, actor] of resplit) if (!tracked.resplit.has(id)) tracked.resplit.set(id, actor);
       tracked.premise ??= premise;
       this.log.warn(`live ${document.name}: typing not stored (${(error as Error).message}): trying again in ${this.delayMs} ms`);
       this.soon(document, tracked);
@@ -125,7 +132,7 @@ export class Storing implements Extension {
   /** Drops what is kept for a document unloaded meanwhile, once nothing of it is left to store. */
   private forget(documentName: string, tracked: Tracked) {
     if (this.tracked.get(documentName) !== tracked || this.instance?.documents.has(documentName)) return;
-    if (!tracked.timer && !tracked.sections.size && !tracked.premise) this.tracked.delete(documentName);
+    if (!tracked.timer && !tracked.sections.size && !tracked.premise && !tracked.resplit.size) this.tracked.delete(documentName);
   }
 
   async afterUnloadDocument({ documentName }: afterUnloadDocumentPayload) {

@@ -4,17 +4,18 @@
  *
  * - only the parts the canvas writes: the fragments `section:<id>` of the article's sections
  *   (in `order`, or deleted while open: `meta` says `deleted:<id>`, and the page keeps typing
- *   there until it is restored or dismissed) and the text `premise`. `order` and `meta` are the
+ *   there until it is restored or dismissed) and the text `premise`. `order` and the maps
+ *   `meta`, `outline` and `presence` (SERVER_MAPS) are the
  *   server's; any other shared type (`getMap('junk')`) is nobody's;
  * - inside a section, only what y-prosemirror makes of the shared editor schema
  *   (shared/editor-extensions.ts): elements named after its nodes, their attributes, text with
  *   its marks and their attributes; no maps, arrays, sub-documents, embeds or binaries;
  * - no URL (a link's href, an image's src, a link card's url and image) that the HTML
  *   sanitiser would drop;
- * - deleting items of `order` or `meta` is refused as writing them is.
+ * - deleting items of `order` or of those maps is refused as writing them is.
  *
  * A page reconnecting with the copy it kept (sync step 2, `echo`) sends back whatever of it the
- * server lacks, which includes the server's own writes to `order` and `meta` made after the
+ * server lacks, which includes the server's own writes to `order` and its maps made after the
  * saved state it reloaded from: those are let through and listed (`serverParts`), for the
  * caller to put back as the server had them; refusing them would make the page drop its typing.
  *
@@ -34,14 +35,16 @@ export type Verdict = { ok: true; premiseGrowth: number; serverParts?: ServerPar
 /** What an echo touched of the server's own parts: the caller puts them back as they were. */
 export interface ServerParts {
   order: boolean;
-  metaKeys: Set<string>;
+  keys: Map<string, Set<string>> /** per server map (SERVER_MAPS), the keys touched */;
 }
 
+/** The maps only the server writes: the document's state, its outline, the agents present. */
+export const SERVER_MAPS = ['meta', 'outline', 'presence'] as const;
+const isServerRoot = (root: string) => root === 'order' || (SERVER_MAPS as readonly string[]).includes(root);
+
 export interface SchemaRules {
-  /** Node name -> its attributes. */
-  nodes: Map<string, Set<string>>;
-  /** Mark name -> its attributes. */
-  marks: Map<string, Set<string>>;
+  nodes: Map<string, Set<string>> /** node name -> its attributes */;
+  marks: Map<string, Set<string>> /** mark name -> its attributes */;
   /** `<node>.<attr>` or `mark:<mark>.<attr>` -> the sanitiser's kinds of URL it must pass. */
   urls: Map<string, UrlKind[]>;
 }
@@ -91,12 +94,12 @@ export function writableSections(doc: Y.Doc): Set<string> {
   return ids;
 }
 
-/** The shared-type items of `order` and `meta`, the deleted ones included (a delete may name any). */
+/** The shared-type items of `order` and the server's maps, the deleted ones included (a delete may name any). */
 function serverItems(doc: Y.Doc): Y.Item[] {
   const items: Y.Item[] = [];
   if (doc.share.has('order')) for (let item = (doc.share.get('order') as any)._start as Y.Item | null; item; item = item.right) items.push(item);
-  if (doc.share.has('meta')) {
-    for (const last of ((doc.share.get('meta') as any)._map as Map<string, Y.Item>).values()) for (let item: Y.Item | null = last; item; item = item.left) items.push(item);
+  for (const name of SERVER_MAPS.filter((map) => doc.share.has(map))) {
+    for (const last of ((doc.share.get(name) as any)._map as Map<string, Y.Item>).values()) for (let item: Y.Item | null = last; item; item = item.left) items.push(item);
   }
   return items;
 }
@@ -195,12 +198,12 @@ export function checkUpdate(doc: Y.Doc, update: Uint8Array, options: { echo?: bo
   };
 
   let premiseGrowth = 0;
-  const serverParts: ServerParts = { order: false, metaKeys: new Set() };
+  const serverParts: ServerParts = { order: false, keys: new Map() };
   const server = (place: { root: string; sub: string | null }) => {
-    if (place.root !== 'order' && place.root !== 'meta') return false;
+    if (!isServerRoot(place.root)) return false;
     if (!options.echo) throw new Refused(`The change writes \`${place.root}\`, which only the server writes.`);
     if (place.root === 'order') serverParts.order = true;
-    else if (place.sub !== null) serverParts.metaKeys.add(place.sub);
+    else if (place.sub !== null) serverParts.keys.set(place.root, (serverParts.keys.get(place.root) ?? new Set<string>()).add(place.sub));
     return true;
   };
   try {
@@ -228,22 +231,19 @@ export function checkUpdate(doc: Y.Doc, update: Uint8Array, options: { echo?: bo
     if (error instanceof Refused) return { ok: false, reason: error.message };
     throw error;
   }
-  return serverParts.order || serverParts.metaKeys.size ? { ok: true, premiseGrowth, serverParts } : { ok: true, premiseGrowth };
+  return serverParts.order || serverParts.keys.size ? { ok: true, premiseGrowth, serverParts } : { ok: true, premiseGrowth };
 }
 
 /** Refuses (throws) an item the canvas would never write; returns the characters it adds to the premise. */
 function checkItem(item: Y.Item, place: Place, sections: Set<string>, schema: SchemaRules): number {
   const content = item.content;
-  if (content instanceof Y.ContentDeleted) {
-    if (place.root === 'order' || place.root === 'meta') throw new Refused(`The change writes \`${place.root}\`, which only the server writes.`);
-    return 0;
-  }
+  if (isServerRoot(place.root)) throw new Refused(`The change writes \`${place.root}\`, which only the server writes.`);
+  if (content instanceof Y.ContentDeleted) return 0;
   if (place.root === 'premise') {
     if (place.kind !== 'root' || place.sub !== null || !(content instanceof Y.ContentString)) throw new Refused('The change writes something other than text into the premise.');
     return content.getLength();
   }
   const sectionId = sectionOf(place.root);
-  if (place.root === 'order' || place.root === 'meta') throw new Refused(`The change writes \`${place.root}\`, which only the server writes.`);
   if (sectionId === null) throw new Refused(`The change writes "${place.root.slice(0, 60)}", which is not part of an article (sections and the premise are).`);
   if (!sections.has(sectionId)) throw new Refused(`The change writes the section ${sectionId.slice(0, 60)}, which is not one of this article's sections.`);
   const element = (name: string) => {

@@ -15,12 +15,13 @@ import type { Knex } from 'knex';
 import * as Y from 'yjs';
 import { inTransaction } from '#kernel/db';
 import type { ArticleChange, EventActor } from '../domain/article-events';
+import type { SectionContent } from '../domain/markdown';
 import { Outline } from '../domain/outline';
 import { liveRepository } from '../repositories/live';
 import { sectionRepository } from '../repositories/sections';
 import { lockArticle } from './article-lookup';
 import { getService } from './get-service';
-import { applyWrite, buildDoc, healDoc, sectionField, setOrder, setText, type StoredSection } from '../live/article-doc';
+import { applyWrite, buildDoc, healDoc, sectionField, setOrder, setText, type OutlineMark, type StoredSection } from '../live/article-doc';
 import { storableHtml } from '../live/content';
 import type { StoreResult, TypedChange } from '../live/ports';
 
@@ -35,11 +36,18 @@ interface Held {
 }
 
 /**
- * Marks revisions recorded by this design (every write in the state's transaction). A state
- * without it was saved by the earlier channel, whose recorded revisions could hold older text:
- * it is healed once by content (each section diffed against its row: no change where equal).
+ * Marks revisions recorded by this design (every write in the state's transaction), and its
+ * version: 2 keeps the live outline too. A state without it (or of an earlier version) is
+ * healed once by content (each section diffed against its row: no change where equal; the
+ * outline written whole).
  */
 const CURRENT = '$oneTruth';
+const VERSION = 2;
+const isCurrent = (revs: Record<string, number>) => revs[CURRENT] === VERSION;
+
+/** The live outline's entries (live/article-doc setOutline) of an outline. */
+export const outlineMarks = (outline: Outline): Array<OutlineMark & { id: string }> =>
+  outline.entriesWithRev().map((entry, i) => ({ id: outline.items[i].uuid, anchor: entry.anchor, level: entry.level, title: entry.title, words: entry.words, source: entry.source, rev: entry.rev }));
 
 const decode = (state: string) => new Uint8Array(Buffer.from(state, 'base64'));
 const parseRevs = (revs: unknown): Record<string, number> => (typeof revs === 'string' ? JSON.parse(revs) : ((revs as Record<string, number>) ?? {}));
@@ -91,7 +99,23 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const readableHtml = (articleId: string, doc: Y.Doc, sectionId: string) =>
     storableHtml(doc.getXmlFragment(sectionField(sectionId)), (error) => strapi.log.warn(`live ${articleId}: section ${sectionId} not stored: ${error.message}`));
 
-  const revsOf = (outline: Outline) => ({ ...Object.fromEntries(outline.items.map((item) => [item.uuid, Number(item.rev)])), [CURRENT]: 1 });
+  /**
+   * A typed section as the parts it is stored as (CONTRACT 22: a heading at its level or above
+   * starts a new one). The split waits while the blocks that would move are still being typed
+   * in (they differ from the stored text's): typing that reaches them between the store and
+   * the page receiving the split would go into blocks the split deleted. `deferred`: stored
+   * whole this time, split at the next store (live/storing asks for it a second later).
+   */
+  async function splitTyped(html: string, prior: string | null, level: number): Promise<{ contents: SectionContent[]; deferred: boolean }> {
+    const workers = service('workers');
+    const contents = await workers.splitCanvasSection(html || '<p></p>', level);
+    if (contents.length === 1 || prior === html) return { contents, deferred: false };
+    const priorParts = prior === null ? [] : await workers.splitCanvasSection(prior || '<p></p>', level);
+    const settled = priorParts.length === contents.length && contents.every((part, k) => k === 0 || part.html === priorParts[k].html);
+    return settled ? { contents, deferred: false } : { contents: [await workers.canvasSection(html || '<p></p>')], deferred: true };
+  }
+
+  const revsOf = (outline: Outline) => ({ ...Object.fromEntries(outline.items.map((item) => [item.uuid, Number(item.rev)])), [CURRENT]: VERSION });
 
   /**
    * The article's stored state, built from its rows when it has none, and healed where the
@@ -102,14 +126,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     if (!state) {
       const { outline, sections: rows } = await storedSections(trx, articleRowId, () => true);
       const doc = new Y.Doc();
-      buildDoc(doc, rows, premise);
+      buildDoc(doc, rows, premise, outlineMarks(outline));
       const built: Held = { doc, revs: revsOf(outline), deferred: false, dirty: true };
       open.get(trx)!.set(articleRowId, built);
       return { state: built, changed: true };
     }
-    const revs = CURRENT in state.revs ? state.revs : {};
+    const revs = isCurrent(state.revs) ? state.revs : {};
     const { outline, sections: rows } = await storedSections(trx, articleRowId, (item) => revs[item.uuid] !== Number(item.rev));
-    const changed = healDoc(state.doc, rows, revs, premise) || !(CURRENT in state.revs);
+    const changed = healDoc(state.doc, rows, revs, premise, outlineMarks(outline)) || !isCurrent(state.revs);
     if (changed) state.revs = revsOf(outline);
     return { state, changed };
   }
@@ -139,6 +163,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         restored,
         deleted: deleted.filter((id) => !write.outline.find(id)),
         order: write.outline.items.map((item) => item.uuid),
+        outline: outlineMarks(write.outline),
       });
       state.revs = revsOf(write.outline);
       if (state.deferred) state.dirty = true;
@@ -166,7 +191,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const revs = parseRevs(saved.revs);
         const items = await sections.items(Number(article.id));
         const premiseAgrees = String(saved.premise ?? '') === String(article.premise ?? '');
-        if (premiseAgrees && CURRENT in revs && items.length === Object.keys(revs).length - 1 && items.every((item) => revs[item.uuid] === Number(item.rev))) return decode(String(saved.state));
+        if (premiseAgrees && isCurrent(revs) && items.length === Object.keys(revs).length - 1 && items.every((item) => revs[item.uuid] === Number(item.rev))) return decode(String(saved.state));
       }
       return inTransaction(strapi, async (trx) => {
         await lockArticle(strapi, trx, Number(article.user_id), articleId, { outline: false });
@@ -205,26 +230,34 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         state.deferred = true;
         const orderBefore = state.doc.getArray<string>('order').toArray();
         const order = new Set(orderBefore);
-        const candidates = [...typed.sections.keys()].filter((id) => order.has(id));
+        const candidates = [...new Set([...typed.sections.keys(), ...(typed.resplit?.keys() ?? [])])].filter((id) => order.has(id));
         const before = new Map(candidates.map((id) => [id, readableHtml(articleId, state.doc, id)]));
         const premiseBefore = state.doc.getText('premise').toString();
         Y.applyUpdate(state.doc, typed.update);
         // The order is the server's: a page's change to it is undone (with the rest of the state, it goes back to the page).
         const reordered = setOrder(state.doc, orderBefore);
         // Written per editor: each revision names who typed it.
-        const byEditor = new Map<string, { actor: EventActor; ids: Array<{ id: string; html: string }> }>();
+        const byEditor = new Map<string, { actor: EventActor; ids: Array<{ id: string; html: string; parts: SectionContent[] }> }>();
+        const outline = state.doc.getMap<OutlineMark>('outline');
+        const pendingSplits: string[] = [];
         for (const id of candidates) {
           const html = readableHtml(articleId, state.doc, id);
-          if (html === null || html === before.get(id)) continue;
-          const actor = typed.sections.get(id)!;
+          const prior = before.get(id);
+          const again = typed.resplit?.has(id) ?? false;
+          if (html === null || (html === prior && !again)) continue;
+          const parts = await splitTyped(html, prior ?? null, Number(outline.get(id)?.level ?? 0));
+          if (parts.deferred) pendingSplits.push(id);
+          if (html === prior && parts.contents.length === 1) continue;
+          const actor = typed.sections.get(id) ?? typed.resplit!.get(id)!;
           const group = byEditor.get(actor.name) ?? { actor, ids: [] };
-          group.ids.push({ id, html });
+          group.ids.push({ id, html, parts: parts.contents });
           byEditor.set(actor.name, group);
         }
         for (const { actor, ids } of byEditor.values()) {
           await service('edits').apply(ownerId, articleId, ids.map(({ id, html }) => ({ op: 'replace', section: id, html: html || '<p></p>' })), {
             actor,
             coalesceSeconds: options.coalesceSeconds,
+            contents: new Map(ids.map(({ parts }, i) => [i, parts])),
           });
         }
         const premise = state.doc.getText('premise').toString();
@@ -235,7 +268,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         state.deferred = false;
         const saved = byEditor.size > 0 || premiseStored || changed || reordered || state.dirty;
         if (saved) await save(trx, articleRowId, state);
-        return { state: Y.encodeStateAsUpdate(state.doc), saved };
+        return { state: Y.encodeStateAsUpdate(state.doc), saved, ...(pendingSplits.length ? { pendingSplits } : {}) };
       });
     },
 

@@ -6,12 +6,11 @@
 import type { Core } from '@strapi/strapi';
 import type { ArticleEvent } from '../domain/article-events';
 import { quireConfig } from '../config';
+import { AGENT_PRESENCE_MS, presenceOf } from '../live/article-doc';
 import { startLiveChannel, type LiveChannel } from '../live/server';
 import { appRedis } from '#kernel/redis';
 import { getService } from './get-service';
 
-/** Agents count as present this long after a write. */
-export const AGENT_PRESENCE_MS = 60_000;
 
 export interface Presence {
   kind: 'editor' | 'agent' | 'human';
@@ -42,17 +41,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return byName.size ? byName : undefined;
   };
 
+  // The same as the live document's `presence` holds (live/article-events), for the presence route.
   const noteWriter = (event: ArticleEvent) => {
-    if (event.by.kind === 'editor') return;
     const now = Date.now();
+    const present = presenceOf(event, now);
+    if (!present) return;
     const byName = prune(event.articleId, now) ?? new Map<string, Writer>();
     writers.set(event.articleId, byName);
-    // Creating an article writes its first sections, but the writer is in the article, not at
-    // work in its first section: no section for it until it writes one.
-    const created = event.changes.some((c) => c.type === 'article.created');
-    const section = created ? undefined : (event.changes.find((c) => 'sectionId' in c && c.type !== 'section.deleted') as { sectionId: string } | undefined);
-    const known = byName.get(event.by.name);
-    byName.set(event.by.name, { kind: event.by.kind, name: event.by.name, sectionId: section?.sectionId ?? known?.sectionId ?? null, since: known?.since ?? now, last: now });
+    const known = byName.get(present.name);
+    byName.set(present.name, { kind: present.kind, name: present.name, sectionId: present.section ?? known?.sectionId ?? null, since: known?.since ?? now, last: now });
     // Articles nobody reads presence of are dropped as their writers age.
     if (writers.size > 10_000) for (const id of [...writers.keys()]) prune(id, now);
   };

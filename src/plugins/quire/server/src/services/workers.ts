@@ -96,6 +96,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return run('canvasSection', html, htmlSubject(field), { size: html.length });
     },
 
+    /** splitCanvasSection (domain/markdown): a typed section split at its headings, off the event loop. */
+    splitCanvasSection(html: string, level: number, field = 'html') {
+      return run('splitCanvasSection', { html, level }, htmlSubject(field), { size: html.length });
+    },
+
     /** An imported document's front matter and body (domain/front-matter). */
     splitFrontMatter(source: string, subject: Subject, timeoutMs?: number) {
       return run('splitFrontMatter', source, subject, { size: source.length, timeoutMs });
