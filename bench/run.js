@@ -43,7 +43,7 @@ const { freePort, sqliteDatabase, startStrapiProcess, stopStrapiProcess } = requ
 const { hostileCases, hostileTable, thresholdBodies, INLINE_MAX } = require('./event-loop');
 const { revisionCases, revisionTable } = require('./revisions');
 const { validationBench, validationLine, skillCallBench, skillCallLine } = require('./skills');
-const { liveBench, liveTable } = require('./live');
+const { liveBench, liveTable, liveCompare } = require('./live');
 const { changesBench, changesTable } = require('./changes');
 const { prepareBefore, current } = require('./before');
 
@@ -457,11 +457,13 @@ async function liveSides(before) {
   if (!before) return live;
   try {
     live.before = { ref: before.ref, commit: before.commit, ...(await liveBench({ target: before })) };
+    console.log('');
+    console.log(liveTable(live.before));
   } catch (error) {
     live.before = { ref: before.ref, error: error.message };
   }
   console.log('');
-  console.log(liveTable(live, live.before));
+  console.log(liveCompare(live, live.before));
   return live;
 }
 
