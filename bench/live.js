@@ -15,10 +15,19 @@
  *   - a person's keystroke -> another client: client A inserts one character into a paragraph's
  *     Y.XmlText (as y-prosemirror does) and moves its caret in awareness, client B sees it
  *     (BENCH_LIVE_KEYS samples, one at a time);
- *   - 20 editors typing into one article (each in its own section, a character every 100-300 ms,
- *     5 a second on average, caret in awareness) for BENCH_LIVE_LOAD_SECONDS (30): the server's
- *     CPU (% of one core, mean and busiest second), RSS and heap (MiB) before, at the peak and
- *     after, and meanwhile the keystroke -> other editor latency.
+ *   - BENCH_LIVE_EDITORS (50) editors typing into one article (each in its own section, a character
+ *     every 100-300 ms, 5 a second on average, caret in awareness) for BENCH_LIVE_LOAD_SECONDS (30):
+ *     the server's CPU (% of one core, mean and busiest second), RSS and heap (MiB) before, at the
+ *     peak and after, its event loop's delay, and meanwhile the keystroke -> other editor latency;
+ *   - memory per open document against its encoded Yjs state: BENCH_LIVE_DOCS (24) sockets on one
+ *     article, then as many each on an article of its own (40 sections), the server's heap and
+ *     external memory after a full GC each time: (the second growth - the first) / (docs - 1);
+ *   - a store round's time against the article's size: one keystroke into an article of 10 and
+ *     one of 200 sections, BENCH_LIVE_STORES (10) rounds, each round's store timed inside the
+ *     server (the live state service's store(), wrapped over IPC by tests/helpers/strapi-process.js);
+ *   - /_health one request after another while one editor floods the channel with one-character
+ *     updates (tests/helpers/live-flood.js, BENCH_LIVE_FLOOD_UPDATES (20,000) each, again and again
+ *     for BENCH_LIVE_FLOOD_SECONDS (10); issue 32's target p99 < 100 ms). 0 skips a part.
  * Two processes (PostgreSQL + Redis, skipped with the reason printed when either is not
  * reachable): client A on one process, client B on the other; an agent's PATCH sent to A's
  * process -> the change in B, and A's keystroke -> B. Until live documents are shared through
@@ -28,6 +37,9 @@
  * postgres://postgres@127.0.0.1:5432/postgres), dropped afterwards; Redis: BENCH_REDIS_URL /
  * REDIS_URL (default redis://127.0.0.1:6379), under a key prefix of its own;
  * BENCH_LIVE_CROSS=false skips this part.
+ *
+ * liveBench({ target }) runs it on another build (bench/before.js, BENCH_BEFORE); liveTable prints
+ * one side with the targets of issues 31 and 32 beside the figures, liveCompare both sides.
  *
  * Not part of the tests: numbers depend on the machine and on what else runs on it.
  */
@@ -550,6 +562,9 @@ async function oneProcess(log, target) {
   delete env.REDIS_URL;
   // The live channel signs in admin sessions: the admin API stays on (the panel itself is not served).
   delete env.SERVE_ADMIN_PANEL;
+  // Every client is one admin on one address: past the default caps (64 sockets, 32 documents), raise them.
+  if (EDITORS + 4 > 64) env.QUIRE_LIVE_SOCKETS_PER_ADDRESS = String(EDITORS + 8);
+  if (DOCS + 2 > 32) env.QUIRE_LIVE_DOCUMENTS_PER_ADMIN = String(DOCS + 8);
   log(`Live canvas${target ? `, ${target.label}` : ''}: starting a server (SQLite, child process)...`);
   // BENCH_LIVE_PROFILE=<dir>: a CPU profile of this server (.cpuprofile, written when it stops).
   const server = await startServer(env, 'live', { profileDir: process.env.BENCH_LIVE_PROFILE, appDir: target?.dir }).catch(async (error) => {

@@ -23,10 +23,23 @@
  * (bench/skills.js; BENCH_ONLY=skills runs that comparison alone).
  * Prints requests/s, p50/p99 latency and the ratio to /_health, and writes bench/results.json.
  * Searches: in the article of 200 sections, and across another user's 200 articles.
- * Last, with the main server stopped, the live canvas (bench/live.js: its own servers as child
- * processes, one on SQLite and two on PostgreSQL + Redis): agent PATCH and keystroke -> another
- * client, 20 editors typing (server CPU and memory), PATCH open live against not open.
- * BENCH_ONLY=live runs that part alone (bench/results-live.json).
+ * Then change sets (bench/changes.js, issue 34: the same write before and after them, a revert,
+ * listing the newest 50 of 100,000), and last, with the main server stopped, the live canvas
+ * (bench/live.js, issues 22, 31 and 32: its own servers as child processes, one on SQLite and
+ * two on PostgreSQL + Redis): agent PATCH and keystroke -> another client, 50 editors typing
+ * (server CPU, memory, event-loop delay), memory per open document, a store round against the
+ * article's size, /_health while one editor floods, each beside its target.
+ *
+ * BENCH_BEFORE=<git ref>: the same in one run on that ref's code too (bench/before.js builds it in a
+ * temporary git worktree): the throughput scenarios interleaved (after, then before, each
+ * scenario), both tables side by side as ratios to each one's /_health; the live part on both,
+ * its headline figures side by side. The one-client parts (inserts, threshold, revisions,
+ * hostile inputs, skills) run on this code only. BENCH_BEFORE_KEEP=true keeps the build.
+ *
+ * Knobs: BENCH_DURATION (seconds per throughput scenario: 10, or 6 with BENCH_BEFORE),
+ * BENCH_INSERT_SAMPLES (200), BENCH_SKIP=<inserts,revisions,hostile,skills,changes,live>,
+ * BENCH_ONLY=live | changes | revisions | skills (that part alone; the first three write bench/results-<part>.json),
+ * bench/changes.js's BENCH_CHANGES_* and bench/live.js's BENCH_LIVE_*.
  * BENCH_ONLY=<regexp> measures only the scenarios it matches, beside /_health, then sends only
  * the hostile inputs it matches (e.g. BENCH_ONLY='10,000 lines|200 KB'), and stops there.
  *
