@@ -457,6 +457,11 @@ async function checkScenario(baseUrl, sc) {
   return null;
 }
 
+/** Where the run's time went: mark(part) when a part starts; the seconds of each are printed at the end. */
+const marks = [];
+const mark = (part) => marks.push({ part, at: Date.now() });
+const partSeconds = () => marks.map((m, i) => `${m.part} ${Math.round(((marks[i + 1]?.at ?? Date.now()) - m.at) / 1000)} s`).join(', ');
+
 const writeJson = (file, data) => {
   fs.writeFileSync(path.join(__dirname, file), JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadAverageAtEnd: os.loadavg(), ...data }, null, 2) + '\n');
   console.log(`Written to bench/${file}`);
@@ -503,6 +508,7 @@ async function main() {
     process.exit(130);
   });
   if (process.env.BENCH_BEFORE) {
+    mark('before build');
     before = await prepareBefore(process.env.BENCH_BEFORE);
     for (const w of before.warnings) console.log(`Before: ${w}`);
     cleanups.push(() => before.remove());
@@ -512,7 +518,7 @@ async function main() {
     await runParts(before, targets);
   } finally {
     for (const c of cleanups) c();
-    console.log(`The bench took ${Math.round((Date.now() - started) / 1000)} s in all.`);
+    console.log(`The bench took ${Math.round((Date.now() - started) / 1000)} s in all (after the compile)${marks.length ? `: ${partSeconds()}` : ''}.`);
   }
 }
 
@@ -528,6 +534,7 @@ async function runParts(before, targets) {
     writeJson('results-changes.json', { changes: await changeSetSides(AFTER, before) });
     return;
   }
+  mark('servers and seeding');
   console.log(`Starting the server (SQLite, ${os.cpus().length} CPUs, load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')})...`);
   const server = await startServer();
   if (only === 'revisions') {
@@ -589,6 +596,7 @@ async function runParts(before, targets) {
     }
 
     // Interleaved: each scenario on the after code, then on the before code, so both see the same load.
+    mark('throughput');
     const results = [];
     const beforeResults = [];
     for (const sc of scenarios) {
@@ -625,7 +633,7 @@ async function runParts(before, targets) {
       );
     const throughputHeader = () => {
       console.log('');
-      if (before) console.log(`Throughput, after (${AFTER.label}) and ${before.label}, each against its own /_health (after / before: the ratio of the two ratios):`);
+      if (before) console.log(`Throughput, ${AFTER.label} and ${before.label}, each against its own /_health (after / before: the ratio of the two ratios):`);
     };
     if (onlyRe) {
       throughputHeader();
@@ -647,6 +655,7 @@ async function runParts(before, targets) {
     let inlineThreshold;
     let revisions;
     let hostile = [];
+    mark('one-client parts');
     if (!parts.has('inserts')) {
       console.log(`Timing inserts into articles of 20 and 2,000 sections (${INSERT_SAMPLES} each)...`);
       const [small, large] = await timeInserts(baseUrl, s.auth, [s.small, s.large]);
@@ -714,8 +723,12 @@ async function runParts(before, targets) {
     };
     // The other parts start servers of their own: this one stops first, so it does not share the machine.
     for (const x of servers) await x.stop();
-    if (!parts.has('changes')) out.changes = await changeSetSides(AFTER, before);
+    if (!parts.has('changes')) {
+      mark('change sets');
+      out.changes = await changeSetSides(AFTER, before);
+    }
     if (!parts.has('live')) {
+      mark('live');
       try {
         out.live = await liveSides(before);
       } catch (error) {
@@ -725,6 +738,7 @@ async function runParts(before, targets) {
       }
     }
     out.loadAverageAtEnd = os.loadavg();
+    out.partSeconds = Object.fromEntries(marks.map((m, i) => [m.part, Math.round(((marks[i + 1]?.at ?? Date.now()) - m.at) / 1000)]));
     writeJson('results.json', out);
   } finally {
     for (const x of servers) await x.stop();
