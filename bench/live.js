@@ -562,9 +562,11 @@ async function oneProcess(log, target) {
   delete env.REDIS_URL;
   // The live channel signs in admin sessions: the admin API stays on (the panel itself is not served).
   delete env.SERVE_ADMIN_PANEL;
-  // Every client is one admin on one address: past the default caps (64 sockets, 32 documents), raise them.
-  if (EDITORS + 4 > 64) env.QUIRE_LIVE_SOCKETS_PER_ADDRESS = String(EDITORS + 8);
-  if (DOCS + 2 > 32) env.QUIRE_LIVE_DOCUMENTS_PER_ADMIN = String(DOCS + 8);
+  // Every client is one admin on one address: past the default caps (64 sockets, 32 open
+  // documents per admin, each connection counted, the same article too), raise them.
+  const most = Math.max(EDITORS, DOCS);
+  if (most + 4 > 64) env.QUIRE_LIVE_SOCKETS_PER_ADDRESS = String(most + 8);
+  if (most + 2 > 32) env.QUIRE_LIVE_DOCUMENTS_PER_ADMIN = String(most + 8);
   log(`Live canvas${target ? `, ${target.label}` : ''}: starting a server (SQLite, child process)...`);
   // BENCH_LIVE_PROFILE=<dir>: a CPU profile of this server (.cpuprofile, written when it stops).
   const server = await startServer(env, 'live', { profileDir: process.env.BENCH_LIVE_PROFILE, appDir: target?.dir }).catch(async (error) => {
