@@ -525,11 +525,13 @@ async function main() {
 async function runParts(before, targets) {
   const only = process.env.BENCH_ONLY;
   if (only === 'live') {
+    mark('live');
     // The live canvas alone (it starts its own servers): BENCH_ONLY=live node bench/run.js
     writeJson('results-live.json', { before: before && { ref: before.ref, commit: before.commit }, live: await liveSides(before) });
     return;
   }
   if (only === 'changes') {
+    mark('change sets');
     // Change sets alone (issue 34): BENCH_ONLY=changes node bench/run.js
     writeJson('results-changes.json', { changes: await changeSetSides(AFTER, before) });
     return;
