@@ -15,10 +15,19 @@
  *   - a person's keystroke -> another client: client A inserts one character into a paragraph's
  *     Y.XmlText (as y-prosemirror does) and moves its caret in awareness, client B sees it
  *     (BENCH_LIVE_KEYS samples, one at a time);
- *   - 20 editors typing into one article (each in its own section, a character every 100-300 ms,
- *     5 a second on average, caret in awareness) for BENCH_LIVE_LOAD_SECONDS (30): the server's
- *     CPU (% of one core, mean and busiest second), RSS and heap (MiB) before, at the peak and
- *     after, and meanwhile the keystroke -> other editor latency.
+ *   - BENCH_LIVE_EDITORS (50) editors typing into one article (each in its own section, a character
+ *     every 100-300 ms, 5 a second on average, caret in awareness) for BENCH_LIVE_LOAD_SECONDS (30):
+ *     the server's CPU (% of one core, mean and busiest second), RSS and heap (MiB) before, at the
+ *     peak and after, its event loop's delay, and meanwhile the keystroke -> other editor latency;
+ *   - memory per open document against its encoded Yjs state: BENCH_LIVE_DOCS (24) sockets on one
+ *     article, then as many each on an article of its own (40 sections), the server's heap and
+ *     external memory after a full GC each time: (the second growth - the first) / (docs - 1);
+ *   - a store round's time against the article's size: one keystroke into an article of 10 and
+ *     one of 200 sections, BENCH_LIVE_STORES (10) rounds, each round's store timed inside the
+ *     server (the live state service's store(), wrapped over IPC by tests/helpers/strapi-process.js);
+ *   - /_health one request after another while one editor floods the channel with one-character
+ *     updates (tests/helpers/live-flood.js, BENCH_LIVE_FLOOD_UPDATES (20,000) each, again and again
+ *     for BENCH_LIVE_FLOOD_SECONDS (10); issue 32's target p99 < 100 ms). 0 skips a part.
  * Two processes (PostgreSQL + Redis, skipped with the reason printed when either is not
  * reachable): client A on one process, client B on the other; an agent's PATCH sent to A's
  * process -> the change in B, and A's keystroke -> B. Until live documents are shared through
@@ -28,6 +37,9 @@
  * postgres://postgres@127.0.0.1:5432/postgres), dropped afterwards; Redis: BENCH_REDIS_URL /
  * REDIS_URL (default redis://127.0.0.1:6379), under a key prefix of its own;
  * BENCH_LIVE_CROSS=false skips this part.
+ *
+ * liveBench({ target }) runs it on another build (bench/before.js, BENCH_BEFORE); liveTable prints
+ * one side with the targets of issues 31 and 32 beside the figures, liveCompare both sides.
  *
  * Not part of the tests: numbers depend on the machine and on what else runs on it.
  */
@@ -42,7 +54,20 @@ const { freePort, postgresDatabase, redisAvailable, sqliteDatabase, startStrapiP
 const ROOT = path.join(__dirname, '..');
 const N = Number(process.env.BENCH_LIVE_N || 100);
 const KEYS = Number(process.env.BENCH_LIVE_KEYS || 200);
-const EDITORS = Number(process.env.BENCH_LIVE_EDITORS || 20);
+const EDITORS = Number(process.env.BENCH_LIVE_EDITORS || 50);
+const DOCS = Number(process.env.BENCH_LIVE_DOCS || 24);
+const STORE_ROUNDS = Number(process.env.BENCH_LIVE_STORES || 10);
+const FLOOD_SECONDS = Number(process.env.BENCH_LIVE_FLOOD_SECONDS || 10);
+const FLOOD_UPDATES = Number(process.env.BENCH_LIVE_FLOOD_UPDATES || 20_000);
+/** The targets of issues 31 and 32, printed beside the figures. */
+const TARGETS = {
+  keystrokeP99OneMs: 20,
+  keystrokeP99TwoMs: 50,
+  agentWriteP99Ms: 50,
+  editorsCpuPct: 50,
+  memoryPerDocToEncoded: 2,
+  healthUnderFloodP99Ms: 100,
+};
 const LOAD_SECONDS = Number(process.env.BENCH_LIVE_LOAD_SECONDS || 30);
 const CROSS_N = Number(process.env.BENCH_LIVE_CROSS_N || 50);
 const CROSS_KEYS = Number(process.env.BENCH_LIVE_CROSS_KEYS || 15);
@@ -72,9 +97,9 @@ try {
  * reads its CPU time and RSS from /proc (the server alone: its worker threads count, the bench's
  * clients do not) and its heap over IPC.
  */
-async function startServer(env, label, { profileDir } = {}) {
+async function startServer(env, label, { profileDir, appDir } = {}) {
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const child = await startStrapiProcess(env, { port: await freePort(), nodeArgs: ['--expose-gc', ...profile], logs: false, label });
+  const child = await startStrapiProcess(env, { port: await freePort(), nodeArgs: ['--expose-gc', ...profile], logs: false, label, appDir });
   const hasProc = fs.existsSync(`/proc/${child.pid}/stat`);
   return {
     label,
@@ -82,6 +107,10 @@ async function startServer(env, label, { profileDir } = {}) {
     baseUrl: child.origin,
     liveUrl: `ws://127.0.0.1:${child.port}/quire/live`,
     createAdmin: (user) => child.ask({ type: 'admin', user }),
+    /** Starts timing the live channel's store rounds (false: this code has no live state service to time). */
+    timeStores: () => child.ask({ type: 'time-stores' }).then(() => true, () => false),
+    /** The store rounds timed since the last call: [{ ms, articleId, sections }]. */
+    storeTimes: () => child.ask({ type: 'store-times' }).then((answer) => answer.times),
     /**
      * CPU seconds so far and RSS (MiB) from /proc; over IPC (unless `heap` is false) the heap
      * (MiB, after a full GC when `gc`) and the event loop's delay since the last such call.
@@ -89,7 +118,7 @@ async function startServer(env, label, { profileDir } = {}) {
     async usage({ gc = false, heap = true } = {}) {
       const answer = heap ? await child.ask({ type: 'usage', gc }) : null;
       const memory = answer?.memory;
-      const out = { heapMiB: memory ? memory.heapUsed / 1048576 : null, rssMiB: memory ? memory.rss / 1048576 : null, cpuSec: null, cpuWaitSec: null, eventLoop: answer?.eventLoop ?? null };
+      const out = { heapMiB: memory ? memory.heapUsed / 1048576 : null, externalMiB: memory ? memory.external / 1048576 : null, rssMiB: memory ? memory.rss / 1048576 : null, cpuSec: null, cpuWaitSec: null, eventLoop: answer?.eventLoop ?? null };
       if (hasProc) {
         const stat = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8');
         const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -385,7 +414,142 @@ function sectionsOf(client, created) {
   return created.outline.map((s, i) => ({ anchor: s.anchor, id: order[i] }));
 }
 
-async function oneProcess(log) {
+/** Heap used plus memory outside it (Buffers, ArrayBuffers), after a full GC: what the server holds. */
+async function heldMiB(server) {
+  const answer = await server.usage({ gc: true });
+  return answer.heapMiB + (answer.externalMiB ?? 0);
+}
+
+async function settle(ms = 3000) {
+  await sleep(ms);
+}
+
+/**
+ * Memory per open document against its encoded state: DOCS sockets all on one article (what the
+ * connections cost), then DOCS sockets each on an article of its own; the difference, over
+ * DOCS - 1, is what one more open document costs, beside the size of its encoded Yjs state.
+ */
+async function memoryPerDocument(server, token, articles) {
+  const base = await heldMiB(server);
+  let clients = [];
+  for (let i = 0; i < articles.length; i += 1) clients.push(await connect(server.liveUrl, articles[0].article.id, token, `Reader ${i + 1}`));
+  const oneDoc = await heldMiB(server);
+  for (const c of clients) c.destroy();
+  clients = [];
+  await settle();
+  const base2 = await heldMiB(server);
+  for (const [i, a] of articles.entries()) clients.push(await connect(server.liveUrl, a.article.id, token, `Reader ${i + 1}`));
+  const manyDocs = await heldMiB(server);
+  const Y = require('yjs');
+  const encoded = clients.map((c) => Y.encodeStateAsUpdate(c.doc).length);
+  for (const c of clients) c.destroy();
+  await settle();
+  const after = await heldMiB(server);
+  const n = articles.length;
+  const perDocBytes = (((manyDocs - base2) - (oneDoc - base)) * 1048576) / (n - 1);
+  const encodedMean = encoded.reduce((x, y) => x + y, 0) / n;
+  return {
+    documents: n,
+    sectionsEach: articles[0].outline.length,
+    encodedStateBytes: Math.round(encodedMean),
+    perDocumentBytes: Math.round(perDocBytes),
+    ratio: round(perDocBytes / encodedMean, 2),
+    heldMiB: { base: round(base), oneDocument: round(oneDoc), base2: round(base2), documents: round(manyDocs), after: round(after) },
+  };
+}
+
+/**
+ * A store round's time against the article's size: a client on an article of 10 sections and one
+ * on an article of 200 types one character in one section of each, STORE_ROUNDS times; the
+ * server times each store round (the live state service's store(), over IPC). Null when the
+ * code has no such service.
+ */
+async function storeRounds(server, token, small, large) {
+  if (!(await server.timeStores())) return null;
+  const sides = [small, large];
+  const clients = [];
+  try {
+    for (const a of sides) clients.push(await connect(server.liveUrl, a.article.id, token, `Typist ${a.outline.length}`));
+    await server.storeTimes();
+    const times = sides.map(() => []);
+    const deadline = (ms) => Date.now() + ms;
+    for (let round_ = 0; round_ < STORE_ROUNDS; round_ += 1) {
+      for (const [i, a] of sides.entries()) {
+        const sectionId = clients[i].doc.getArray('order').get(Math.min(5, a.outline.length - 1));
+        type(clients[i], sectionId, 10 + round_, TYPED[round_ % TYPED.length]);
+      }
+      // Stored within 2 s of the keystroke (Hocuspocus' debounce); wait for both rounds.
+      const until = deadline(6000);
+      const got = sides.map(() => false);
+      while (!got.every(Boolean) && Date.now() < until) {
+        await sleep(200);
+        for (const t of await server.storeTimes()) {
+          const i = sides.findIndex((a) => a.article.id === t.articleId);
+          if (i >= 0 && t.sections > 0) {
+            times[i].push(t.ms);
+            got[i] = true;
+          }
+        }
+      }
+    }
+    const [s, l] = times.map((xs) => summary(xs));
+    return { small: { sections: small.outline.length, ...s }, large: { sections: large.outline.length, ...l }, ratio: round(l.p50 / s.p50, 2) };
+  } finally {
+    for (const c of clients) c.destroy();
+  }
+}
+
+/**
+ * /_health, one request after another, while one editor floods the live channel with
+ * one-character updates (tests/helpers/live-flood.js in its own process, FLOOD_UPDATES each,
+ * started again when it ends, for FLOOD_SECONDS), another client having the article open.
+ */
+async function healthUnderFlood(server, token, articleId) {
+  const { spawn } = require('node:child_process');
+  const watcher = await connect(server.liveUrl, articleId, token, 'Watcher');
+  const times = [];
+  const floods = [];
+  let flooding = true;
+  const flooder = (async () => {
+    const stopAt = Date.now() + FLOOD_SECONDS * 1000;
+    while (Date.now() < stopAt) {
+      const child = spawn(process.execPath, [path.join(ROOT, 'tests', 'helpers', 'live-flood.js'), server.liveUrl, articleId, token, String(FLOOD_UPDATES)], { stdio: ['ignore', 'pipe', 'ignore'] });
+      let out = '';
+      child.stdout.on('data', (c) => (out += c));
+      const killer = setTimeout(() => child.kill('SIGKILL'), Math.max(1000, stopAt - Date.now() + 2000));
+      await new Promise((resolve) => child.once('exit', resolve));
+      clearTimeout(killer);
+      try {
+        floods.push(JSON.parse(out.trim().split('\n').pop()));
+      } catch {
+        floods.push({ refused: null, sent: null });
+      }
+    }
+    flooding = false;
+  })();
+  try {
+    while (flooding) {
+      const started = performance.now();
+      const res = await request(server.baseUrl, 'GET', '/_health').catch(() => null);
+      times.push(performance.now() - started);
+      if (!res || res.status !== 204) times.failed = (times.failed ?? 0) + 1;
+    }
+    await flooder;
+  } finally {
+    watcher.destroy();
+  }
+  const refused = floods.map((f) => f.refused).filter(Boolean);
+  return {
+    seconds: FLOOD_SECONDS,
+    floods: floods.length,
+    updatesEach: FLOOD_UPDATES,
+    refused: refused.length,
+    refusal: refused[0] ?? null,
+    health: summary(times, { max: round(Math.max(...times), 2), failed: times.failed ?? 0 }),
+  };
+}
+
+async function oneProcess(log, target) {
   const db = sqliteDatabase('quire-bench-live');
   const env = {
     ...process.env,
@@ -398,9 +562,14 @@ async function oneProcess(log) {
   delete env.REDIS_URL;
   // The live channel signs in admin sessions: the admin API stays on (the panel itself is not served).
   delete env.SERVE_ADMIN_PANEL;
-  log('Live canvas: starting a server (SQLite, child process)...');
+  // Every client is one admin on one address: past the default caps (64 sockets, 32 open
+  // documents per admin, each connection counted, the same article too), raise them.
+  const most = Math.max(EDITORS, DOCS);
+  if (most + 4 > 64) env.QUIRE_LIVE_SOCKETS_PER_ADDRESS = String(most + 8);
+  if (most + 2 > 32) env.QUIRE_LIVE_DOCUMENTS_PER_ADMIN = String(most + 8);
+  log(`Live canvas${target ? `, ${target.label}` : ''}: starting a server (SQLite, child process)...`);
   // BENCH_LIVE_PROFILE=<dir>: a CPU profile of this server (.cpuprofile, written when it stops).
-  const server = await startServer(env, 'live', { profileDir: process.env.BENCH_LIVE_PROFILE }).catch(async (error) => {
+  const server = await startServer(env, 'live', { profileDir: process.env.BENCH_LIVE_PROFILE, appDir: target?.dir }).catch(async (error) => {
     await db.remove();
     throw error;
   });
@@ -435,6 +604,24 @@ async function oneProcess(log) {
     log(`Live canvas: ${KEYS} keystrokes of client A -> client B...`);
     const keystroke = await keystrokeToClient({ a, b, sectionId: openSections[8].id, n: KEYS, timeoutMs: 10_000, gapMs: 20 });
     for (const c of clients.splice(0)) c.destroy();
+
+    let memory = null;
+    if (DOCS >= 2) {
+      log(`Live canvas: memory of ${DOCS} open documents against their encoded state...`);
+      const docs = [];
+      for (let i = 0; i < DOCS; i += 1) docs.push(await s.article(`Memory ${i + 1}`, 40));
+      memory = await memoryPerDocument(server, s.token, docs);
+    }
+    let stores = null;
+    if (STORE_ROUNDS > 0) {
+      log(`Live canvas: ${STORE_ROUNDS} store rounds of one keystroke, articles of 10 and 200 sections...`);
+      stores = (await storeRounds(server, s.token, await s.article('Store 10', 10), await s.article('Store 200', 200))) ?? { skipped: 'this code has no live state service to time' };
+    }
+    let flood = null;
+    if (FLOOD_SECONDS > 0) {
+      log(`Live canvas: /_health while one editor floods updates for ${FLOOD_SECONDS} s...`);
+      flood = await healthUnderFlood(server, s.token, (await s.article('Flooded')).article.id);
+    }
     return {
       health,
       agentPatchToClient: patch.arrivals,
@@ -443,6 +630,9 @@ async function oneProcess(log) {
       openToNotOpenP50: round(patch.openCost.p50 / patch.closedCost.p50, 2),
       keystrokeToClient: keystroke,
       typing: loadFigures,
+      memoryPerDocument: memory,
+      storeRounds: stores,
+      healthUnderFlood: flood,
     };
   } finally {
     for (const c of clients) c.destroy();
@@ -468,8 +658,8 @@ async function reachable(pgUrl, redisUrl) {
 }
 
 /** Whether the compiled live channel shares documents through Redis (the Hocuspocus extension). */
-function documentsShared() {
-  const dir = path.join(ROOT, 'dist', 'src', 'plugins', 'quire', 'server', 'src', 'live');
+function documentsShared(root = ROOT) {
+  const dir = path.join(root, 'dist', 'src', 'plugins', 'quire', 'server', 'src', 'live');
   try {
     return fs.readdirSync(dir).some((f) => f.endsWith('.js') && fs.readFileSync(path.join(dir, f), 'utf8').includes('@hocuspocus/extension-redis'));
   } catch {
@@ -477,7 +667,7 @@ function documentsShared() {
   }
 }
 
-async function twoProcesses(log) {
+async function twoProcesses(log, target) {
   const pgBase = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
   const redisUrl = process.env.BENCH_REDIS_URL || process.env.REDIS_URL || 'redis://127.0.0.1:6379';
   if (process.env.BENCH_LIVE_CROSS === 'false') return { skipped: 'BENCH_LIVE_CROSS=false' };
@@ -507,8 +697,8 @@ async function twoProcesses(log) {
   try {
     log('Live canvas: starting two servers on PostgreSQL + Redis...');
     // One after the other: the first creates the schema.
-    servers.push(await startServer(env, 'live process 1'));
-    servers.push(await startServer(env, 'live process 2'));
+    servers.push(await startServer(env, 'live process 1', { appDir: target?.dir }));
+    servers.push(await startServer(env, 'live process 2', { appDir: target?.dir }));
     const [one, two] = servers;
     const s = await setUp(one);
     const article = await s.article('Across');
@@ -529,7 +719,7 @@ async function twoProcesses(log) {
     });
     log(`Live canvas: ${CROSS_KEYS} keystrokes of a client on process 1 -> a client on process 2...`);
     const keystroke = await keystrokeToClient({ a, b, sectionId: sections[8].id, n: CROSS_KEYS, timeoutMs: 10_000, gapMs: 20 });
-    const shared = documentsShared();
+    const shared = documentsShared(target?.dir);
     return {
       documentsSharedThroughRedis: shared,
       via: shared ? 'live documents shared through Redis' : 'article events through Redis; keystrokes only through the stored write (1-2 s debounce)',
@@ -556,54 +746,125 @@ async function twoProcesses(log) {
 }
 
 /** Every figure of the live canvas; `log` prints progress. */
-async function liveBench({ log = console.log } = {}) {
+async function liveBench({ log = console.log, target } = {}) {
   const started = Date.now();
-  const one = await oneProcess(log);
+  const one = await oneProcess(log, target);
   let two;
   try {
-    two = await twoProcesses(log);
+    two = await twoProcesses(log, target);
   } catch (error) {
     two = { skipped: `failed: ${error.message.split('\n')[0]}` };
   }
-  return { oneProcess: one, twoProcesses: two, seconds: Math.round((Date.now() - started) / 1000) };
+  return { label: target?.label, oneProcess: one, twoProcesses: two, seconds: Math.round((Date.now() - started) / 1000) };
 }
 
-/** The figures as printed lines. */
+const fmtMs = (v) => (v === null || v === undefined ? 'n/a' : `${v.toFixed(1)} ms`);
+const lat = (x) => (x ? `p50 ${fmtMs(x.p50)}, p99 ${fmtMs(x.p99)} (${x.n} samples${x.missed ? `, ${x.missed} not arrived in 10 s` : ''})` : 'n/a');
+/** "met" / "not met" against a ceiling, or '' when there is no figure. */
+const verdict = (value, ceiling) => (value === null || value === undefined ? '' : value <= ceiling ? ' met' : ' NOT met');
+
+/** The figures as printed lines, the targets of issues 31 and 32 beside them. */
 function liveTable(live) {
-  const ms = (v) => (v === null || v === undefined ? 'n/a' : `${v.toFixed(1)} ms`);
-  const lat = (x) => `p50 ${ms(x.p50)}, p99 ${ms(x.p99)} (${x.n} samples${x.missed ? `, ${x.missed} not arrived in 10 s` : ''})`;
   const o = live.oneProcess;
   const t = o.typing;
+  const m = o.memoryPerDocument;
+  const st = o.storeRounds;
+  const f = o.healthUnderFlood;
   const lines = [
-    'Live canvas (issue 22)',
+    `Live canvas (issues 22, 31, 32)${live.label ? `, ${live.label}` : ''}`,
     `  GET /_health one at a time (the floor):            ${lat(o.health)}`,
     '  One process:',
-    `    agent PATCH -> change in a connected client:     ${lat(o.agentPatchToClient)}`,
-    `    keystroke -> another client:                     ${lat(o.keystrokeToClient)}`,
+    `    agent PATCH -> change in a connected client:     ${lat(o.agentPatchToClient)}   [target p99 <= ${TARGETS.agentWriteP99Ms} ms:${verdict(o.agentPatchToClient.p99, TARGETS.agentWriteP99Ms)}]`,
+    `    keystroke -> another client:                     ${lat(o.keystrokeToClient)}   [target p99 <= ${TARGETS.keystrokeP99OneMs} ms:${verdict(o.keystrokeToClient.p99, TARGETS.keystrokeP99OneMs)}]`,
     `    PATCH, article open live:                        ${lat(o.patchOpenLive)}`,
     `    PATCH, article not open:                         ${lat(o.patchNotOpen)}`,
     `    open / not open (p50):                           ${o.openToNotOpenP50}x (target within 1.5x)`,
     `  ${t.editors} editors typing into one article (own sections), ${t.seconds} s, ${t.keystrokes} keystrokes (${t.keystrokesPerSecond}/s):`,
     `    server CPU, % of one core:                       idle ${t.cpu.idlePct}%, mean ${t.cpu.meanPct}%, busiest second ${t.cpu.peakSecondPct}%` +
-      (t.cpu.mainThreadWaitingPct === null ? '' : `; its main thread waited for a CPU ${t.cpu.mainThreadWaitingPct}% of the time`),
+      (t.cpu.mainThreadWaitingPct === null ? '' : `; its main thread waited for a CPU ${t.cpu.mainThreadWaitingPct}% of the time`) +
+      `   [target mean < ${TARGETS.editorsCpuPct}% (half a core) with 50 editors:${t.editors >= 50 ? verdict(t.cpu.meanPct, TARGETS.editorsCpuPct) : ` n/a with ${t.editors}`}]`,
     `    server RSS, MiB:                                 before ${t.rssMiB.before}, connected ${t.rssMiB.connected}, peak ${t.rssMiB.peak}, after ${t.rssMiB.after}`,
     `    server heap used, MiB (before/after after a GC): before ${t.heapMiB.before}, connected ${t.heapMiB.connected}, peak ${t.heapMiB.peak}, after ${t.heapMiB.after}`,
     `    keystroke -> another editor, under that load:    ${lat(t.keystrokeToClient)}`,
-    `    server event loop delay meanwhile:               worst second's p99 ${ms(t.eventLoopDelayMs.worstSecondP99)}, longest ${ms(t.eventLoopDelayMs.max)}`,
+    `    server event loop delay meanwhile:               worst second's p99 ${fmtMs(t.eventLoopDelayMs.worstSecondP99)}, longest ${fmtMs(t.eventLoopDelayMs.max)}`,
     `    (the ${t.editors} clients' own process used ${t.benchProcessCpuPct}% of one core)`,
   ];
+  if (m) {
+    lines.push(
+      `  memory per open document (${m.documents} of ${m.sectionsEach} sections): ${(m.perDocumentBytes / 1024).toFixed(0)} KiB held against ${(m.encodedStateBytes / 1024).toFixed(0)} KiB encoded state: ${m.ratio}x   [target <= ${TARGETS.memoryPerDocToEncoded}x:${verdict(m.ratio, TARGETS.memoryPerDocToEncoded)}]`,
+    );
+  }
+  if (st?.skipped) lines.push(`  store round of one keystroke: n/a (${st.skipped})`);
+  else if (st) {
+    lines.push(`  store round of one keystroke, ${st.small.sections} sections:          ${lat(st.small)}`);
+    lines.push(`  store round of one keystroke, ${st.large.sections} sections:         ${lat(st.large)}; ${st.ratio}x the ${st.small.sections}-section one (it should grow with the change, not the article: near 1x)`);
+  }
+  if (f) {
+    lines.push(
+      `  GET /_health while one editor floods (${f.floods} floods of ${f.updatesEach} one-character updates in ${f.seconds} s, ${f.refused} refused${f.refusal ? `: "${String(f.refusal).slice(0, 80)}"` : ''}):`,
+    );
+    lines.push(`                                                     ${lat(f.health)}, longest ${fmtMs(f.health.max)}${f.health.failed ? `, ${f.health.failed} failed` : ''}   [target p99 < ${TARGETS.healthUnderFloodP99Ms} ms:${verdict(f.health.p99, TARGETS.healthUnderFloodP99Ms - 0.001)}]`);
+  }
   const x = live.twoProcesses;
   if (x.skipped) lines.push(`  Two processes: skipped: ${x.skipped}`);
   else {
     lines.push(`  Two processes (PostgreSQL + Redis; ${x.via}):`);
-    lines.push(`    agent PATCH to process 1 -> client on process 2: ${lat(x.agentPatchToClient)}`);
-    lines.push(`    keystroke on process 1 -> client on process 2:   ${lat(x.keystrokeToClient)}${x.documentsSharedThroughRedis ? '' : '  <- via the store, until documents are shared through Redis'}`);
+    lines.push(`    agent PATCH to process 1 -> client on process 2: ${lat(x.agentPatchToClient)}   [target p99 <= ${TARGETS.agentWriteP99Ms} ms:${verdict(x.agentPatchToClient.p99, TARGETS.agentWriteP99Ms)}]`);
+    lines.push(
+      `    keystroke on process 1 -> client on process 2:   ${lat(x.keystrokeToClient)}${x.documentsSharedThroughRedis ? '' : '  <- via the store, until documents are shared through Redis'}   [target p99 <= ${TARGETS.keystrokeP99TwoMs} ms:${verdict(x.keystrokeToClient.p99, TARGETS.keystrokeP99TwoMs)}]`,
+    );
   }
   lines.push(`  (${live.seconds} s)`);
   return lines.join('\n');
 }
 
-module.exports = { liveBench, liveTable, twoProcesses };
+/** The headline figures of the after and before code side by side (BENCH_BEFORE), with the targets. */
+function liveCompare(after, before) {
+  const pick = (live) => {
+    if (!live || live.error) return {};
+    const o = live.oneProcess;
+    const x = live.twoProcesses ?? {};
+    return {
+      health: o.health?.p99,
+      agent1: o.agentPatchToClient?.p99,
+      key1: o.keystrokeToClient?.p99,
+      agent2: x.agentPatchToClient?.p99,
+      key2: x.keystrokeToClient?.p99,
+      cpu: o.typing?.cpu?.meanPct,
+      loop: o.typing?.eventLoopDelayMs?.worstSecondP99,
+      heap: o.typing?.heapMiB?.peak,
+      mem: o.memoryPerDocument?.ratio,
+      store10: o.storeRounds?.small?.p50,
+      store200: o.storeRounds?.large?.p50,
+      flood: o.healthUnderFlood?.health?.p99,
+    };
+  };
+  const a = pick(after);
+  const b = pick(before);
+  const n = (v, unit = '') => (v === null || v === undefined ? 'n/a' : `${Number(v).toFixed(1)}${unit}`);
+  const editors = after.oneProcess?.typing?.editors;
+  const rows = [
+    ['figure', after.label ?? 'after', before?.label ?? 'before', 'target'],
+    ['/_health one at a time, p99', n(a.health, ' ms'), n(b.health, ' ms'), ''],
+    ['agent PATCH -> client, one process, p99', n(a.agent1, ' ms'), n(b.agent1, ' ms'), `<= ${TARGETS.agentWriteP99Ms} ms`],
+    ['keystroke -> client, one process, p99', n(a.key1, ' ms'), n(b.key1, ' ms'), `<= ${TARGETS.keystrokeP99OneMs} ms`],
+    ['agent PATCH -> client, two processes, p99', n(a.agent2, ' ms'), n(b.agent2, ' ms'), `<= ${TARGETS.agentWriteP99Ms} ms`],
+    ['keystroke -> client, two processes, p99', n(a.key2, ' ms'), n(b.key2, ' ms'), `<= ${TARGETS.keystrokeP99TwoMs} ms`],
+    [`${editors} editors: server CPU, mean % of a core`, n(a.cpu, '%'), n(b.cpu, '%'), `< ${TARGETS.editorsCpuPct}% (50 editors)`],
+    [`${editors} editors: event loop delay, worst second p99`, n(a.loop, ' ms'), n(b.loop, ' ms'), ''],
+    [`${editors} editors: heap peak`, n(a.heap, ' MiB'), n(b.heap, ' MiB'), ''],
+    ['memory per open document / encoded state', n(a.mem, 'x'), n(b.mem, 'x'), `<= ${TARGETS.memoryPerDocToEncoded}x`],
+    ['store round, 10 sections, p50', n(a.store10, ' ms'), n(b.store10, ' ms'), ''],
+    ['store round, 200 sections, p50', n(a.store200, ' ms'), n(b.store200, ' ms'), 'near the 10-section one'],
+    ['/_health p99 while one editor floods', n(a.flood, ' ms'), n(b.flood, ' ms'), `< ${TARGETS.healthUnderFloodP99Ms} ms`],
+  ];
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const lines = rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
+  if (before?.error) lines.push(`(the before code's live part failed: ${before.error.slice(0, 200)})`);
+  return ['Live canvas, after and before:', ...lines].join('\n');
+}
+
+module.exports = { liveBench, liveTable, liveCompare, twoProcesses };
 
 if (require.main === module) {
   liveBench()

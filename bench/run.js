@@ -23,10 +23,23 @@
  * (bench/skills.js; BENCH_ONLY=skills runs that comparison alone).
  * Prints requests/s, p50/p99 latency and the ratio to /_health, and writes bench/results.json.
  * Searches: in the article of 200 sections, and across another user's 200 articles.
- * Last, with the main server stopped, the live canvas (bench/live.js: its own servers as child
- * processes, one on SQLite and two on PostgreSQL + Redis): agent PATCH and keystroke -> another
- * client, 20 editors typing (server CPU and memory), PATCH open live against not open.
- * BENCH_ONLY=live runs that part alone (bench/results-live.json).
+ * Then change sets (bench/changes.js, issue 34: the same write before and after them, a revert,
+ * listing the newest 50 of 100,000), and last, with the main server stopped, the live canvas
+ * (bench/live.js, issues 22, 31 and 32: its own servers as child processes, one on SQLite and
+ * two on PostgreSQL + Redis): agent PATCH and keystroke -> another client, 50 editors typing
+ * (server CPU, memory, event-loop delay), memory per open document, a store round against the
+ * article's size, /_health while one editor floods, each beside its target.
+ *
+ * BENCH_BEFORE=<git ref>: the same in one run on that ref's code too (bench/before.js builds it in a
+ * temporary git worktree): the throughput scenarios interleaved (after, then before, each
+ * scenario), both tables side by side as ratios to each one's /_health; the live part on both,
+ * its headline figures side by side. The one-client parts (inserts, threshold, revisions,
+ * hostile inputs, skills) run on this code only. BENCH_BEFORE_KEEP=true keeps the build.
+ *
+ * Knobs: BENCH_DURATION (seconds per throughput scenario: 10, or 6 with BENCH_BEFORE),
+ * BENCH_INSERT_SAMPLES (200), BENCH_SKIP=<inserts,revisions,hostile,skills,changes,live>,
+ * BENCH_ONLY=live | changes | revisions | skills (that part alone; the first three write bench/results-<part>.json),
+ * bench/changes.js's BENCH_CHANGES_* and bench/live.js's BENCH_LIVE_*.
  * BENCH_ONLY=<regexp> measures only the scenarios it matches, beside /_health, then sends only
  * the hostile inputs it matches (e.g. BENCH_ONLY='10,000 lines|200 KB'), and stops there.
  *
@@ -43,9 +56,15 @@ const { freePort, sqliteDatabase, startStrapiProcess, stopStrapiProcess } = requ
 const { hostileCases, hostileTable, thresholdBodies, INLINE_MAX } = require('./event-loop');
 const { revisionCases, revisionTable } = require('./revisions');
 const { validationBench, validationLine, skillCallBench, skillCallLine } = require('./skills');
-const { liveBench, liveTable } = require('./live');
+const { liveBench, liveTable, liveCompare } = require('./live');
+const { changesBench, changesTable } = require('./changes');
+const { prepareBefore, current } = require('./before');
 
-const DURATION = Number(process.env.BENCH_DURATION || 10);
+/** The code of this checkout; BENCH_BEFORE adds the before code (bench/before.js). */
+const AFTER = current();
+
+// With BENCH_BEFORE every scenario runs twice: 6 s each by default keeps the whole run near 15 minutes.
+const DURATION = Number(process.env.BENCH_DURATION || (process.env.BENCH_BEFORE ? 6 : 10));
 const CONNECTIONS = 20;
 const INSERT_SAMPLES = Number(process.env.BENCH_INSERT_SAMPLES || 200);
 const POST_ARTICLES = 40; // inserts spread over this many articles of 200 sections
@@ -59,7 +78,11 @@ function extraServerEnv() {
   return fs.existsSync(triggersFile) ? (require(triggersFile).serverEnv ?? {}) : {};
 }
 
-async function startServer(extraEnv = {}) {
+/**
+ * A server of `target`'s code (this checkout, or BENCH_BEFORE's build: bench/before.js) on a
+ * fresh SQLite file; `dbFile` is that file, for seeding rows in bulk.
+ */
+async function startServer(extraEnv = {}, target = AFTER) {
   const db = sqliteDatabase('quire-bench');
   const env = {
     ...process.env,
@@ -73,13 +96,14 @@ async function startServer(extraEnv = {}) {
   };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
-  const server = await startStrapiProcess(env, { port: await freePort(), logs: false, label: 'the bench server' }).catch(async (error) => {
+  const server = await startStrapiProcess(env, { port: await freePort(), logs: false, label: `the bench server (${target.label})`, appDir: target.dir }).catch(async (error) => {
     await db.remove();
     throw error;
   });
   let stopped = false;
   return {
     baseUrl: server.origin,
+    dbFile: db.name,
     async stop() {
       if (stopped) return;
       stopped = true;
@@ -267,41 +291,267 @@ async function alternate(baseUrl, a, b) {
   return { plainMs: Number(plainMs.toFixed(2)), mcpMs: Number(mcpMs.toFixed(2)), ratio: Number((plainMs / mcpMs).toFixed(3)) };
 }
 
-function table(rows, health) {
+const fmt = (v, digits = 3) => (v === null || v === undefined || !Number.isFinite(v) ? 'n/a' : v.toFixed(digits));
+
+/** The throughput table: each scenario's figures, and with BENCH_BEFORE the same on the before code beside them. */
+function table(rows, health, before) {
+  const head = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'x /_health', 'non-2xx'];
+  if (before) head.push('before req/s', 'before x /_health', 'after / before');
   const lines = [
-    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'x /_health', 'non-2xx'],
-    ...rows.map((r) => [r.name, String(r.requestsPerSec), String(r.p50Ms), String(r.p99Ms), (r.requestsPerSec / health).toFixed(3), String(r.non2xx + r.errors)]),
+    head,
+    ...rows.map((r) => {
+      const line = [r.name, String(r.requestsPerSec), String(r.p50Ms), String(r.p99Ms), (r.requestsPerSec / health).toFixed(3), String(r.non2xx + r.errors)];
+      if (before) {
+        const b = before.results.find((x) => x.name === r.name);
+        const bRatio = b && !b.na ? b.requestsPerSec / before.health : null;
+        line.push(b && !b.na ? String(b.requestsPerSec) : 'n/a', fmt(bRatio), bRatio ? `${fmt(r.requestsPerSec / health / bRatio, 2)}x` : 'n/a');
+      }
+      return line;
+    }),
   ];
   const widths = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)));
   return lines.map((l) => l.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')).join('\n');
 }
 
-async function main() {
-  if (process.env.BENCH_ONLY === 'live') {
-    // The live canvas alone (it starts its own servers): BENCH_ONLY=live node bench/run.js
-    const live = await liveBench();
+/** The throughput scenarios on one seeded server (`s`: seed()'s answer), each with the state its requests keep. */
+async function scenariosFor(baseUrl, s, { optionalExtras = false } = {}) {
+  const jwtAuth = { authorization: `Bearer ${s.jwt}` };
+  const json = { ...s.auth, 'content-type': 'application/json' };
+  let next = 0;
+  let nextSlot = 0;
+  const freeSlots = s.ifMatch.slice(0, CONNECTIONS);
+  let edits = 0;
+  const threshold = thresholdBodies();
+  const insertBody = JSON.stringify({ markdown: '## Inserted\n\nA short section inserted in the middle.' });
+  const scenarios = [
+    { name: 'GET /_health (Strapi floor)', method: 'GET', path: '/_health', headers: {} },
+    { name: 'GET /api/users/me (stock, JWT)', method: 'GET', path: '/api/users/me', headers: jwtAuth },
+    { name: 'GET section by anchor', method: 'GET', path: `/api/articles/${s.main.id}/sections/${s.main.middle}`, headers: s.auth },
+    {
+      // The same read as an agent makes it: one JSON-RPC tools/call per POST (the route runs in-process).
+      name: 'MCP get_section (tools/call)',
+      method: 'POST',
+      path: '/api/mcp',
+      label: '/api/mcp tools/call get_section',
+      headers: { ...json, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_section', arguments: { id: s.main.id, sid: s.main.middle } } }),
+      // 200 even for a tool error: the result must be the section.
+      check: (res) => Boolean(res.json().result?.structuredContent?.section),
+    },
+    { name: 'GET outline (200 sections)', method: 'GET', path: `/api/articles/${s.main.id}/outline`, headers: s.auth },
+    {
+      name: 'POST section (insert in the middle)',
+      method: 'POST',
+      label: `/api/articles/{id}/sections (${POST_ARTICLES} articles of 200+)`,
+      headers: json,
+      requests: [
+        {
+          method: 'POST',
+          headers: json,
+          setupRequest(req) {
+            const target = s.postTargets[next++ % s.postTargets.length];
+            req.path = `/api/articles/${target.id}/sections`;
+            req.body = JSON.stringify({ markdown: '## Inserted\n\nA short section inserted in the middle.', after: target.middle });
+            return req;
+          },
+        },
+      ],
+      body: insertBody,
+      path: `/api/articles/${s.postTargets[0].id}/sections`,
+    },
+    {
+      // Each connection PATCHes its own section, sending the ETag of its previous answer.
+      name: 'PATCH section with If-Match',
+      method: 'PATCH',
+      label: `/api/articles/{id}/sections/{anchor} + If-Match (${CONNECTIONS} articles of 200)`,
+      path: s.ifMatch[CONNECTIONS].path,
+      headers: { ...json, 'if-match': s.ifMatch[CONNECTIONS].etag },
+      body: JSON.stringify({ markdown: '## Section 11\n\nEdited with If-Match by the benchmark.' }),
+      requests: [
+        {
+          method: 'PATCH',
+          headers: json,
+          setupRequest(req, context) {
+            // autocannon's context lasts one request: a section is taken while its PATCH is in flight.
+            context.slot = freeSlots.shift() ?? s.ifMatch[nextSlot++ % CONNECTIONS];
+            req.path = context.slot.path;
+            req.headers = { ...json, 'if-match': context.slot.etag };
+            req.body = JSON.stringify({ markdown: `## Section 11\n\nEdited with If-Match by the benchmark (${++edits}).` });
+            return req;
+          },
+          onResponse(status, _body, context, headers) {
+            const etag = headers.etag ?? headers.ETag ?? headers.Etag;
+            if (status === 200 && etag) context.slot.etag = etag;
+            freeSlots.push(context.slot);
+          },
+        },
+      ],
+    },
+    {
+      name: `PATCH section, ${INLINE_MAX - 10} chars (main thread)`,
+      method: 'PATCH',
+      path: `/api/articles/${s.small.id}/sections/${s.small.outline[2].anchor}`,
+      headers: json,
+      body: JSON.stringify({ markdown: threshold.inline }),
+    },
+    {
+      name: `PATCH section, ${INLINE_MAX + 10} chars (worker)`,
+      method: 'PATCH',
+      path: `/api/articles/${s.small.id}/sections/${s.small.outline[4].anchor}`,
+      headers: json,
+      body: JSON.stringify({ markdown: threshold.worker }),
+    },
+    {
+      // A phrase in one section (heading and body: count 2), found among 200 by the index.
+      name: 'Search in an article (200 sections)',
+      method: 'GET',
+      path: `/api/articles/${s.main.id}/search?q=${encodeURIComponent('section 117')}`,
+      headers: s.auth,
+    },
+    {
+      // A phrase every one of the 200 articles has (in one of its 10 sections): a page of 20 articles.
+      name: `Search across ${SEARCH_ARTICLES} articles (page of 20)`,
+      method: 'GET',
+      path: `/api/search?q=${encodeURIComponent('section 7,')}`,
+      headers: s.searcher.auth,
+    },
+    {
+      name: 'PATCH note',
+      method: 'PATCH',
+      path: `/api/articles/${s.main.id}/notes/${s.notes[10].anchor}`,
+      headers: json,
+      body: JSON.stringify({ title: 'Renamed by the benchmark' }),
+    },
+  ];
+  const triggersFile = path.join(__dirname, 'triggers.js');
+  if (fs.existsSync(triggersFile)) {
+    // On the before code, extra scenarios it cannot set up are n/a rather than the end of the run.
+    const extra = await require(triggersFile)
+      .scenarios({ baseUrl, jwt: s.jwt, apiKey: s.apiKey })
+      .catch((error) => {
+        if (!optionalExtras) throw error;
+        console.log(`The trigger scenarios could not be set up on the before code: ${error.message.slice(0, 200)}`);
+        return [];
+      });
+    for (const x of extra) {
+      // Signed triggers need fresh headers (a new webhook-id) per request: `headers` is then a function.
+      const fresh = typeof x.headers === 'function' ? x.headers : undefined;
+      scenarios.push({
+        name: x.name,
+        method: x.method,
+        path: x.path,
+        headers: fresh ? fresh() : (x.headers ?? {}),
+        fresh,
+        body: x.body,
+        ...(x.setupRequest && { requests: [{ method: x.method, path: x.path, body: x.body, setupRequest: x.setupRequest }] }),
+      });
+    }
+  }
+  return scenarios;
+}
+
+/** Why a scenario cannot be measured on a server (its check request failed), or null. */
+async function checkScenario(baseUrl, sc) {
+  const res = await request(baseUrl, sc.method, sc.path, { headers: sc.fresh ? sc.fresh() : sc.headers, body: sc.body });
+  if (res.status < 200 || res.status >= 300 || (sc.check && !sc.check(res))) return `${res.status} ${res.text.slice(0, 300)}`;
+  return null;
+}
+
+/** Where the run's time went: mark(part) when a part starts; the seconds of each are printed at the end. */
+const marks = [];
+const mark = (part) => marks.push({ part, at: Date.now() });
+const partSeconds = () => marks.map((m, i) => `${m.part} ${Math.round(((marks[i + 1]?.at ?? Date.now()) - m.at) / 1000)} s`).join(', ');
+
+const writeJson = (file, data) => {
+  fs.writeFileSync(path.join(__dirname, file), JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadAverageAtEnd: os.loadavg(), ...data }, null, 2) + '\n');
+  console.log(`Written to bench/${file}`);
+};
+
+/** The live canvas on each side: the after code, then (BENCH_BEFORE) the before code. */
+async function liveSides(before) {
+  const live = await liveBench({ target: AFTER });
+  console.log('');
+  console.log(liveTable(live));
+  if (!before) return live;
+  try {
+    live.before = { ref: before.ref, commit: before.commit, ...(await liveBench({ target: before })) };
     console.log('');
-    console.log(liveTable(live));
-    fs.writeFileSync(path.join(__dirname, 'results-live.json'), JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadAverageAtEnd: os.loadavg(), live }, null, 2) + '\n');
-    console.log('Written to bench/results-live.json');
+    console.log(liveTable(live.before));
+  } catch (error) {
+    live.before = { ref: before.ref, error: error.message };
+  }
+  console.log('');
+  console.log(liveCompare(live, live.before));
+  return live;
+}
+
+/** The change sets part (bench/changes.js): on the after code, against the code before change sets. */
+async function changeSetSides(after, before) {
+  try {
+    const out = await changesBench({ after, before, startServer, keyOn, log: console.log });
+    console.log('');
+    console.log(changesTable(out));
+    return out;
+  } catch (error) {
+    console.log(`Change sets: failed: ${error.stack}`);
+    return { error: error.message };
+  }
+}
+
+async function main() {
+  const started = Date.now();
+  const targets = [AFTER];
+  let before = null;
+  const cleanups = [];
+  process.on('SIGINT', () => {
+    for (const c of cleanups) c();
+    process.exit(130);
+  });
+  if (process.env.BENCH_BEFORE) {
+    mark('before build');
+    before = await prepareBefore(process.env.BENCH_BEFORE);
+    for (const w of before.warnings) console.log(`Before: ${w}`);
+    cleanups.push(() => before.remove());
+    targets.push(before);
+  }
+  try {
+    await runParts(before, targets);
+  } finally {
+    for (const c of cleanups) c();
+    console.log(`The bench took ${Math.round((Date.now() - started) / 1000)} s in all (after the compile)${marks.length ? `: ${partSeconds()}` : ''}.`);
+  }
+}
+
+async function runParts(before, targets) {
+  const only = process.env.BENCH_ONLY;
+  if (only === 'live') {
+    mark('live');
+    // The live canvas alone (it starts its own servers): BENCH_ONLY=live node bench/run.js
+    writeJson('results-live.json', { before: before && { ref: before.ref, commit: before.commit }, live: await liveSides(before) });
     return;
   }
+  if (only === 'changes') {
+    mark('change sets');
+    // Change sets alone (issue 34): BENCH_ONLY=changes node bench/run.js
+    writeJson('results-changes.json', { changes: await changeSetSides(AFTER, before) });
+    return;
+  }
+  mark('servers and seeding');
   console.log(`Starting the server (SQLite, ${os.cpus().length} CPUs, load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')})...`);
   const server = await startServer();
-  if (process.env.BENCH_ONLY === 'revisions') {
+  if (only === 'revisions') {
     // Issue 12's cases alone (quick runs): BENCH_ONLY=revisions node bench/run.js
     try {
       const revisions = await revisionBench(server.baseUrl, await keyOn(server.baseUrl));
       console.log('');
       console.log(revisionTable(revisions));
-      fs.writeFileSync(path.join(__dirname, 'results-revisions.json'), JSON.stringify({ date: new Date().toISOString(), loadAverageAtEnd: os.loadavg(), revisions }, null, 2) + '\n');
-      console.log('Written to bench/results-revisions.json');
+      writeJson('results-revisions.json', { revisions });
     } finally {
       await server.stop();
     }
     return;
   }
-  if (process.env.BENCH_ONLY === 'skills') {
+  if (only === 'skills') {
     // Issue 24's comparison alone (quick runs): BENCH_ONLY=skills node bench/run.js
     try {
       console.log('');
@@ -311,156 +561,66 @@ async function main() {
     }
     return;
   }
+  const servers = [server];
   try {
     const { baseUrl } = server;
     console.log('Seeding...');
     const s = await seed(baseUrl);
-    const jwtAuth = { authorization: `Bearer ${s.jwt}` };
-    const json = { ...s.auth, 'content-type': 'application/json' };
-    let next = 0;
-    let nextSlot = 0;
-    const freeSlots = s.ifMatch.slice(0, CONNECTIONS);
-    let edits = 0;
-    const threshold = thresholdBodies();
-    const insertBody = JSON.stringify({ markdown: '## Inserted\n\nA short section inserted in the middle.' });
-    const scenarios = [
-      { name: 'GET /_health (Strapi floor)', method: 'GET', path: '/_health', headers: {} },
-      { name: 'GET /api/users/me (stock, JWT)', method: 'GET', path: '/api/users/me', headers: jwtAuth },
-      { name: 'GET section by anchor', method: 'GET', path: `/api/articles/${s.main.id}/sections/${s.main.middle}`, headers: s.auth },
-      {
-        // The same read as an agent makes it: one JSON-RPC tools/call per POST (the route runs in-process).
-        name: 'MCP get_section (tools/call)',
-        method: 'POST',
-        path: '/api/mcp',
-        label: '/api/mcp tools/call get_section',
-        headers: { ...json, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_section', arguments: { id: s.main.id, sid: s.main.middle } } }),
-        // 200 even for a tool error: the result must be the section.
-        check: (res) => Boolean(res.json().result?.structuredContent?.section),
-      },
-      { name: 'GET outline (200 sections)', method: 'GET', path: `/api/articles/${s.main.id}/outline`, headers: s.auth },
-      {
-        name: 'POST section (insert in the middle)',
-        method: 'POST',
-        label: `/api/articles/{id}/sections (${POST_ARTICLES} articles of 200+)`,
-        headers: json,
-        requests: [
-          {
-            method: 'POST',
-            headers: json,
-            setupRequest(req) {
-              const target = s.postTargets[next++ % s.postTargets.length];
-              req.path = `/api/articles/${target.id}/sections`;
-              req.body = JSON.stringify({ markdown: '## Inserted\n\nA short section inserted in the middle.', after: target.middle });
-              return req;
-            },
-          },
-        ],
-        body: insertBody,
-        path: `/api/articles/${s.postTargets[0].id}/sections`,
-      },
-      {
-        // Each connection PATCHes its own section, sending the ETag of its previous answer.
-        name: 'PATCH section with If-Match',
-        method: 'PATCH',
-        label: `/api/articles/{id}/sections/{anchor} + If-Match (${CONNECTIONS} articles of 200)`,
-        path: s.ifMatch[CONNECTIONS].path,
-        headers: { ...json, 'if-match': s.ifMatch[CONNECTIONS].etag },
-        body: JSON.stringify({ markdown: '## Section 11\n\nEdited with If-Match by the benchmark.' }),
-        requests: [
-          {
-            method: 'PATCH',
-            headers: json,
-            setupRequest(req, context) {
-              // autocannon's context lasts one request: a section is taken while its PATCH is in flight.
-              context.slot = freeSlots.shift() ?? s.ifMatch[nextSlot++ % CONNECTIONS];
-              req.path = context.slot.path;
-              req.headers = { ...json, 'if-match': context.slot.etag };
-              req.body = JSON.stringify({ markdown: `## Section 11\n\nEdited with If-Match by the benchmark (${++edits}).` });
-              return req;
-            },
-            onResponse(status, _body, context, headers) {
-              const etag = headers.etag ?? headers.ETag ?? headers.Etag;
-              if (status === 200 && etag) context.slot.etag = etag;
-              freeSlots.push(context.slot);
-            },
-          },
-        ],
-      },
-      {
-        name: `PATCH section, ${INLINE_MAX - 10} chars (main thread)`,
-        method: 'PATCH',
-        path: `/api/articles/${s.small.id}/sections/${s.small.outline[2].anchor}`,
-        headers: json,
-        body: JSON.stringify({ markdown: threshold.inline }),
-      },
-      {
-        name: `PATCH section, ${INLINE_MAX + 10} chars (worker)`,
-        method: 'PATCH',
-        path: `/api/articles/${s.small.id}/sections/${s.small.outline[4].anchor}`,
-        headers: json,
-        body: JSON.stringify({ markdown: threshold.worker }),
-      },
-      {
-        // A phrase in one section (heading and body: count 2), found among 200 by the index.
-        name: 'Search in an article (200 sections)',
-        method: 'GET',
-        path: `/api/articles/${s.main.id}/search?q=${encodeURIComponent('section 117')}`,
-        headers: s.auth,
-      },
-      {
-        // A phrase every one of the 200 articles has (in one of its 10 sections): a page of 20 articles.
-        name: `Search across ${SEARCH_ARTICLES} articles (page of 20)`,
-        method: 'GET',
-        path: `/api/search?q=${encodeURIComponent('section 7,')}`,
-        headers: s.searcher.auth,
-      },
-      {
-        name: 'PATCH note',
-        method: 'PATCH',
-        path: `/api/articles/${s.main.id}/notes/${s.notes[10].anchor}`,
-        headers: json,
-        body: JSON.stringify({ title: 'Renamed by the benchmark' }),
-      },
-    ];
-    const triggersFile = path.join(__dirname, 'triggers.js');
-    if (fs.existsSync(triggersFile)) {
-      const extra = await require(triggersFile).scenarios({ baseUrl, jwt: s.jwt, apiKey: s.apiKey });
-      for (const x of extra) {
-        // Signed triggers need fresh headers (a new webhook-id) per request: `headers` is then a function.
-        const fresh = typeof x.headers === 'function' ? x.headers : undefined;
-        scenarios.push({
-          name: x.name,
-          method: x.method,
-          path: x.path,
-          headers: fresh ? fresh() : (x.headers ?? {}),
-          fresh,
-          body: x.body,
-          ...(x.setupRequest && { requests: [{ method: x.method, path: x.path, body: x.body, setupRequest: x.setupRequest }] }),
-        });
-      }
+    const scenarios = await scenariosFor(baseUrl, s);
+    // BENCH_BEFORE: the same seed and scenarios on a server of the before code.
+    let other = null;
+    if (before) {
+      console.log(`Starting a server of the ${before.label} code and seeding it alike...`);
+      const beforeServer = await startServer({}, before);
+      servers.push(beforeServer);
+      const bs = await seed(beforeServer.baseUrl);
+      other = { server: beforeServer, scenarios: await scenariosFor(beforeServer.baseUrl, bs, { optionalExtras: true }) };
     }
 
     // BENCH_ONLY=<regexp>: only the scenarios whose name matches (and /_health, the floor), nothing else.
-    const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
-    if (only) scenarios.splice(0, scenarios.length, ...scenarios.filter((sc, i) => i === 0 || only.test(sc.name)));
+    const onlyRe = only ? new RegExp(only, 'i') : null;
+    const keep = (list) => (onlyRe ? list.filter((sc, i) => i === 0 || onlyRe.test(sc.name)) : list);
+    scenarios.splice(0, scenarios.length, ...keep(scenarios));
 
-    // Each scenario must work before it is measured.
+    // Each scenario must work before it is measured (on the before code, one that does not is n/a).
     for (const sc of scenarios) {
-      const res = await request(baseUrl, sc.method, sc.path, { headers: sc.fresh ? sc.fresh() : sc.headers, body: sc.body });
-      if (res.status < 200 || res.status >= 300 || (sc.check && !sc.check(res))) throw new Error(`${sc.name}: ${res.status} ${res.text.slice(0, 300)}`);
+      const why = await checkScenario(baseUrl, sc);
+      if (why) throw new Error(`${sc.name}: ${why}`);
+    }
+    const beforeOf = new Map();
+    if (other) {
+      for (const sc of scenarios) {
+        const b = other.scenarios.find((x) => x.name === sc.name);
+        const why = b ? await checkScenario(other.server.baseUrl, b) : 'no such scenario';
+        if (why) console.log(`${before.label}: ${sc.name}: n/a (${why.slice(0, 120)})`);
+        else beforeOf.set(sc.name, b);
+      }
     }
 
+    // Interleaved: each scenario on the after code, then on the before code, so both see the same load.
+    mark('throughput');
     const results = [];
+    const beforeResults = [];
     for (const sc of scenarios) {
       process.stdout.write(`Measuring ${sc.name} for ${DURATION} s... `);
       const r = await measure(baseUrl, sc);
       results.push(r);
       const odd = Object.entries(r.statusCodes).filter(([code]) => !code.startsWith('2'));
-      console.log(`${r.requestsPerSec} req/s${odd.length ? ` (${odd.map(([code, n]) => `${n} answered ${code}`).join(', ')})` : ''}`);
+      let line = `${r.requestsPerSec} req/s${odd.length ? ` (${odd.map(([code, n]) => `${n} answered ${code}`).join(', ')})` : ''}`;
+      if (other) {
+        const b = beforeOf.get(sc.name);
+        if (b) {
+          const br = await measure(other.server.baseUrl, b);
+          beforeResults.push(br);
+          line += `; before: ${br.requestsPerSec} req/s`;
+        } else beforeResults.push({ name: sc.name, na: true });
+      }
+      console.log(line);
     }
     const health = results[0].requestsPerSec;
     for (const r of results) r.ratioToHealth = Number((r.requestsPerSec / health).toFixed(3));
+    const beforeSide = other && { results: beforeResults, health: beforeResults[0].requestsPerSec };
+    if (beforeSide) for (const r of beforeResults) if (!r.na) r.ratioToHealth = Number((r.requestsPerSec / beforeSide.health).toFixed(3));
     // Issue 21's MCP target is relative to the same read over plain HTTP (>= 0.8x).
     const plainSection = results.find((r) => r.name === 'GET section by anchor');
     const mcpSection = results.find((r) => r.name === 'MCP get_section (tools/call)');
@@ -473,55 +633,78 @@ async function main() {
         `MCP get_section / GET section: ${mcpToPlain}x in throughput; one at a time, alternating (${INSERT_SAMPLES} each): ` +
           `${mcpSequential.plainMs} ms vs ${mcpSequential.mcpMs} ms median, ${mcpSequential.ratio}x`,
       );
-    if (only) {
+    const throughputHeader = () => {
       console.log('');
-      console.log(table(results, health));
+      if (before) console.log(`Throughput, ${AFTER.label} and ${before.label}, each against its own /_health (after / before: the ratio of the two ratios):`);
+    };
+    if (onlyRe) {
+      throughputHeader();
+      console.log(table(results, health, beforeSide));
       mcpLine();
       // The hostile inputs whose name it matches too (BENCH_ONLY='10,000 lines|200 KB').
-      const hostile = await hostileCases({ baseUrl, apiKey: s.apiKey, jwt: s.jwt, request, only });
+      const hostile = await hostileCases({ baseUrl, apiKey: s.apiKey, jwt: s.jwt, request, only: onlyRe });
       if (hostile.length > 1) {
         console.log('');
         console.log(hostileTable(hostile));
       }
       return;
     }
+    // The before server is not needed past the throughput: the rest of the HTTP part is the after code's alone.
+    if (other) await other.server.stop();
 
-    console.log(`Timing inserts into articles of 20 and 2,000 sections (${INSERT_SAMPLES} each)...`);
-    const [small, large] = await timeInserts(baseUrl, s.auth, [s.small, s.large]);
-    const insertScaling = { small, large, ratio: Number((large.medianMs / small.medianMs).toFixed(2)) };
+    const parts = skipped();
+    let insertScaling;
+    let inlineThreshold;
+    let revisions;
+    let hostile = [];
+    mark('one-client parts');
+    if (!parts.has('inserts')) {
+      console.log(`Timing inserts into articles of 20 and 2,000 sections (${INSERT_SAMPLES} each)...`);
+      const [small, large] = await timeInserts(baseUrl, s.auth, [s.small, s.large]);
+      insertScaling = { small, large, ratio: Number((large.medianMs / small.medianMs).toFixed(2)) };
+      console.log(`Timing one-paragraph PATCHes just under and over ${INLINE_MAX} characters (${INSERT_SAMPLES} each)...`);
+      inlineThreshold = await timeThreshold(baseUrl, s.auth, s.small, thresholdBodies());
+    }
+    if (!parts.has('revisions')) revisions = await revisionBench(baseUrl, s.auth);
+    if (!parts.has('hostile')) {
+      console.log('Sending hostile inputs (issue 11) while polling /_health...');
+      // On a loaded machine the hostile set-up itself can miss its render deadline: the figures above are still printed and written.
+      hostile = await hostileCases({ baseUrl, apiKey: s.apiKey, jwt: s.jwt, request }).catch((error) => {
+        console.log(`The hostile inputs could not be sent: ${error.message.slice(0, 200)}`);
+        return [];
+      });
+    }
 
-    console.log(`Timing one-paragraph PATCHes just under and over ${INLINE_MAX} characters (${INSERT_SAMPLES} each)...`);
-    const inlineThreshold = await timeThreshold(baseUrl, s.auth, s.small, threshold);
-
-    const revisions = await revisionBench(baseUrl, s.auth);
-
-    console.log('Sending hostile inputs (issue 11) while polling /_health...');
-    // On a loaded machine the hostile set-up itself can miss its render deadline: the figures above are still printed and written.
-    const hostile = await hostileCases({ baseUrl, apiKey: s.apiKey, jwt: s.jwt, request }).catch((error) => {
-      console.log(`The hostile inputs could not be sent: ${error.message.slice(0, 200)}`);
-      return [];
-    });
-
-    console.log('');
-    console.log(table(results, health));
+    throughputHeader();
+    console.log(table(results, health, beforeSide));
     mcpLine();
-    console.log('');
-    console.log(
-      `Insert into ${small.sections} sections: ${small.medianMs} ms median; into ${large.sections}: ${large.medianMs} ms; ratio ${insertScaling.ratio}`,
-    );
-    console.log(
-      `One client, PATCH of one paragraph: ${INLINE_MAX - 10} chars on the main thread ${inlineThreshold.inlineMs} ms median; ${INLINE_MAX + 10} chars in a worker ${inlineThreshold.workerMs} ms`,
-    );
-    console.log('');
-    console.log(revisionTable(revisions));
-    console.log('');
-    console.log(hostileTable(hostile));
-    // In-process: what checking an input against a workflow's inputSchema costs (issue 24).
-    const inputValidation = validationBench();
-    console.log('');
-    console.log(validationLine(inputValidation));
-    const skillCall = await skillCallBench({ baseUrl, auth: s.auth });
-    console.log(skillCallLine(skillCall));
+    if (insertScaling) {
+      console.log('');
+      console.log(
+        `Insert into ${insertScaling.small.sections} sections: ${insertScaling.small.medianMs} ms median; into ${insertScaling.large.sections}: ${insertScaling.large.medianMs} ms; ratio ${insertScaling.ratio}`,
+      );
+      console.log(
+        `One client, PATCH of one paragraph: ${INLINE_MAX - 10} chars on the main thread ${inlineThreshold.inlineMs} ms median; ${INLINE_MAX + 10} chars in a worker ${inlineThreshold.workerMs} ms`,
+      );
+    }
+    if (revisions) {
+      console.log('');
+      console.log(revisionTable(revisions));
+    }
+    if (hostile.length) {
+      console.log('');
+      console.log(hostileTable(hostile));
+    }
+    let inputValidation;
+    let skillCall;
+    if (!parts.has('skills')) {
+      // In-process: what checking an input against a workflow's inputSchema costs (issue 24).
+      inputValidation = validationBench();
+      console.log('');
+      console.log(validationLine(inputValidation));
+      skillCall = await skillCallBench({ baseUrl, auth: s.auth });
+      console.log(skillCallLine(skillCall));
+    }
     const out = {
       date: new Date().toISOString(),
       node: process.version,
@@ -529,7 +712,9 @@ async function main() {
       loadAverageAtEnd: os.loadavg(),
       durationSec: DURATION,
       connections: CONNECTIONS,
+      after: AFTER.label,
       scenarios: results,
+      before: before && { ref: before.ref, commit: before.commit, label: before.label, scenarios: beforeResults },
       mcpToPlainSection: { throughput: mcpToPlain, sequential: mcpSequential },
       insertScaling,
       inlineThreshold,
@@ -538,23 +723,38 @@ async function main() {
       inputValidation,
       skillCall,
     };
-    // The live canvas starts servers of its own: this one stops first, so it does not share the machine.
-    await server.stop();
-    try {
-      out.live = await liveBench();
-      console.log('');
-      console.log(liveTable(out.live));
-    } catch (error) {
-      // The figures above are still written.
-      out.live = { error: error.message };
-      console.log(`Live canvas: failed: ${error.stack}`);
+    // The other parts start servers of their own: this one stops first, so it does not share the machine.
+    for (const x of servers) await x.stop();
+    if (!parts.has('changes')) {
+      mark('change sets');
+      out.changes = await changeSetSides(AFTER, before);
+    }
+    if (!parts.has('live')) {
+      mark('live');
+      try {
+        out.live = await liveSides(before);
+      } catch (error) {
+        // The figures above are still written.
+        out.live = { error: error.message };
+        console.log(`Live canvas: failed: ${error.stack}`);
+      }
     }
     out.loadAverageAtEnd = os.loadavg();
-    fs.writeFileSync(path.join(__dirname, 'results.json'), JSON.stringify(out, null, 2) + '\n');
-    console.log('Written to bench/results.json');
+    out.partSeconds = Object.fromEntries(marks.map((m, i) => [m.part, Math.round(((marks[i + 1]?.at ?? Date.now()) - m.at) / 1000)]));
+    writeJson('results.json', out);
   } finally {
-    await server.stop();
+    for (const x of servers) await x.stop();
   }
+}
+
+/** BENCH_SKIP=<part,part>: parts of the full run left out (inserts, revisions, hostile, skills, changes, live). */
+function skipped() {
+  return new Set(
+    (process.env.BENCH_SKIP || '')
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  );
 }
 
 main().catch((error) => {

@@ -40,12 +40,13 @@ const appDir = path.resolve(__dirname, '..', '..');
  * @param {boolean} [options.logs] false: its stdout is not read. A bench's server logs a line per request, and reading them would take CPU from what the bench measures.
  * @param {string} [options.label] names it in errors
  * @param {number} [options.timeoutMs]
+ * @param {string} [options.appDir] another checkout's compiled app to run (the bench's BENCH_BEFORE); default this one
  * @returns {Promise<StrapiProcess>}
  */
-async function startStrapiProcess(env, { port = 0, nodeArgs = [], testActions = false, logs = true, label = 'a Strapi process', timeoutMs = 180_000 } = {}) {
+async function startStrapiProcess(env, { port = 0, nodeArgs = [], testActions = false, logs = true, label = 'a Strapi process', timeoutMs = 180_000, appDir: app = appDir } = {}) {
   const args = [...nodeArgs, path.join(__dirname, 'strapi-process.js'), String(port), ...(testActions ? ['--test-actions'] : [])];
-  const ownEnv = port ? { ...env, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } : env;
-  const child = spawn(process.execPath, args, { cwd: appDir, env: ownEnv, stdio: ['ignore', logs ? 'pipe' : 'ignore', 'pipe', 'ipc'] });
+  const ownEnv = { ...(port ? { ...env, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } : env), STRAPI_PROCESS_APP_DIR: app };
+  const child = spawn(process.execPath, args, { cwd: app, env: ownEnv, stdio: ['ignore', logs ? 'pipe' : 'ignore', 'pipe', 'ipc'] });
   let output = '';
   // The last of it says why a server failed, however long it ran.
   const keep = (chunk) => (output = (output + chunk).slice(-20_000));

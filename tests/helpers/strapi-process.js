@@ -8,14 +8,17 @@
  * asked and the process runs with --expose-gc: the heap then holds only live objects) and the
  * event loop's delay since the last such question (how long a ready callback waited), and
  * { type: 'admin', user } by creating a Super Admin to sign in with (the live channel
- * authenticates admin sessions). --test-actions registers the trigger tests' actions.
+ * authenticates admin sessions), { type: 'time-stores' } by timing every store round of the live
+ * channel from then on (the live state service's store(), wrapped) and { type: 'store-times' } with
+ * those times (ms) since the last such question. --test-actions registers the trigger tests'
+ * actions. STRAPI_PROCESS_APP_DIR runs another checkout's compiled app (the bench's BENCH_BEFORE).
  * SIGTERM shuts it down cleanly; the crash tests end one with SIGKILL.
  */
 const path = require('node:path');
 const { monitorEventLoopDelay } = require('node:perf_hooks');
 const { createStrapi } = require('@strapi/strapi');
 
-const appDir = path.resolve(__dirname, '..', '..');
+const appDir = process.env.STRAPI_PROCESS_APP_DIR || path.resolve(__dirname, '..', '..');
 const port = Number(process.argv[2] ?? 0);
 
 /** The trigger tests' actions. */
@@ -36,6 +39,7 @@ function registerTestActions(app) {
 
 /** The parent's questions over IPC (the live bench's). */
 function answerQuestions(app) {
+  const storeTimes = [];
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
   process.on('message', async (message) => {
@@ -51,6 +55,25 @@ function answerQuestions(app) {
         const { id: roleId } = await app.db.query('admin::role').findOne({ where: { code: 'strapi-super-admin' } });
         await app.service('admin::user').create({ ...message.user, isActive: true, registrationToken: null, roles: [roleId] });
         reply({ ok: true });
+      } else if (message.type === 'time-stores') {
+        // The live channel looks the service up at each store, so a wrapped method is what it calls.
+        const service = app.plugin('quire').service('liveState');
+        if (!service || typeof service.store !== 'function') throw new Error('this code has no live state service with store()');
+        if (!service.store.timed) {
+          const store = service.store;
+          service.store = async (...args) => {
+            const started = performance.now();
+            try {
+              return await store.apply(service, args);
+            } finally {
+              storeTimes.push({ ms: performance.now() - started, articleId: args[0], sections: args[1]?.sections?.size ?? null });
+            }
+          };
+          service.store.timed = true;
+        }
+        reply({ ok: true });
+      } else if (message.type === 'store-times') {
+        reply({ times: storeTimes.splice(0) });
       }
     } catch (error) {
       reply({ error: String(error && error.stack ? error.stack : error) });
