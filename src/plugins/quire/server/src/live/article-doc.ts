@@ -154,6 +154,48 @@ export function healDoc(doc: Y.Doc, sections: StoredSection[], revs: Record<stri
     changed = setOrder(doc, sections.map((s) => s.id)) || changed;
     changed = setText(doc.getText('premise'), premise) || changed;
     if (outline) changed = setOutline(doc, outline) || changed;
+    changed = sweepStrays(doc) || changed;
+  });
+  return changed;
+}
+
+/** The shared types the article's document is made of, besides its sections' fragments. */
+const ARTICLE_ROOTS = new Set(['order', 'meta', 'premise', 'outline', 'presence']);
+
+/**
+ * Empties what no one may keep in the document (issue 32): shared types that are not the
+ * article's (`getMap('junk')`) and fragments of sections neither in `order` nor deleted while
+ * open, written before the update guard refused them. Their content is deleted, so Yjs keeps
+ * only its small garbage-collected ranges and the stored state shrinks; processes that hold the
+ * document merge the deletions as any other change. Returns whether it changed anything.
+ */
+export function sweepStrays(doc: Y.Doc): boolean {
+  const order = new Set(doc.getArray<string>('order').toArray());
+  const meta = doc.getMap('meta');
+  let changed = false;
+  doc.transact(() => {
+    for (const [name, shared] of [...doc.share]) {
+      if (ARTICLE_ROOTS.has(name)) continue;
+      if (name.startsWith('section:')) {
+        const id = name.slice('section:'.length);
+        if (order.has(id) || meta.has(`deleted:${id}`)) continue;
+      }
+      // A type only ever written by an update has no constructor yet: its entries say whether it is a map or a list.
+      const raw = shared as unknown as { _map: Map<string, Y.Item>; _start: unknown };
+      const keys = [...raw._map].filter(([, item]) => !item.deleted).map(([key]) => key);
+      if (keys.length > 0) {
+        const map = shared.constructor === Y.AbstractType ? doc.getMap(name) : (shared as unknown as Y.Map<unknown>);
+        for (const key of keys) map.delete(key);
+        changed = true;
+      }
+      if (raw._start !== null) {
+        const list = (shared.constructor === Y.AbstractType ? doc.getArray(name) : shared) as unknown as { length: number; delete(index: number, length: number): void };
+        if (list.length > 0) {
+          list.delete(0, list.length);
+          changed = true;
+        }
+      }
+    }
   });
   return changed;
 }
