@@ -1,8 +1,8 @@
 /**
  * Repositories run their real SQL on an in-memory SQLite database (tests/helpers/memory-db.ts),
  * without a Strapi boot: the executions' conditional claims (one taker per attempt), the trigger
- * route's workflow read, and quire's premise revisions through `repositoryOf` (the pool, the
- * open transaction, `in(trx)`).
+ * route's workflow read, quire's premise revisions through `repositoryOf` (the pool, the
+ * open transaction, `in(trx)`), and a section by anchor (a compiled select, kernel/db).
  */
 import { contentType, memoryDb, type MemoryDb } from '../helpers/memory-db';
 import { executionsRepository } from '../../src/plugins/triggers/server/src/repositories/executions';
