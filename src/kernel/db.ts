@@ -92,3 +92,52 @@ export function lastUsedRecorder(strapi: Core.Strapi, uid: string, intervalMs = 
     });
   };
 }
+
+/** Where a call's value goes in a compiled query's bindings (a text no caller sends). */
+const PARAM = /^\u0000param (\d+)\u0000$/;
+const param = (i: number) => `\u0000param ${i}\u0000`;
+
+interface CompiledSql {
+  sql: string;
+  /** Each binding: the call's value at `param`, or a value the query holds itself (a LIMIT, an action name). */
+  bindings: Array<{ param: number } | { value: unknown }>;
+}
+
+/**
+ * A select whose SQL Knex compiles once, not on every call: building and compiling a query
+ * (wrapping each identifier, a subquery's raw bindings) cost the hottest requests more CPU than
+ * SQLite spent running their indexed lookups (issue 33 point 5: the credential lookup and the
+ * section by anchor, on every GET section). `build(k, shape, ...params)` writes the query: `shape`
+ * is what changes the SQL beyond the values (a table, a number of actions; `key` names it), and
+ * `params` the call's values. It runs once per database connection and key, with stand-ins for
+ * the params that the compiled bindings then name; each call runs that SQL with its values
+ * (`k.raw`, so in `k`'s transaction when `k` is one). The params must reach the query as they are
+ * (compute a bound before, and pass it as a param). Answers the rows.
+ */
+export function compiledSelect<S, P extends unknown[]>(build: (k: Knex, shape: S, ...params: P) => Knex.QueryBuilder) {
+  // Per connection settings (an app's; a transaction's client shares them): table names may carry a schema.
+  const byConnection = new WeakMap<object, Map<string, CompiledSql>>();
+  return async <Row = Record<string, unknown>>(k: Knex, key: string, shape: S, ...params: P): Promise<Row[]> => {
+    const config = k.client.config as object;
+    let cache = byConnection.get(config);
+    if (!cache) byConnection.set(config, (cache = new Map()));
+    let compiled = cache.get(key);
+    if (!compiled) {
+      const { sql, bindings } = build(k, shape, ...(params.map((_, i) => param(i)) as P)).toSQL();
+      compiled = {
+        sql,
+        bindings: bindings.map((value) => {
+          const match = typeof value === 'string' ? PARAM.exec(value) : null;
+          return match ? { param: Number(match[1]) } : { value };
+        }),
+      };
+      const used = new Set(compiled.bindings.flatMap((b) => ('param' in b ? [b.param] : [])));
+      if (used.size !== params.length) throw new Error(`A compiled query lost a parameter (it binds ${used.size} of ${params.length}): pass each as it is, not computed in the query.`);
+      cache.set(key, compiled);
+    }
+    const values = compiled.bindings.map((b) => ('param' in b ? params[b.param] : b.value));
+    const result = (await k.raw(compiled.sql, values as Knex.RawBinding[])) as unknown;
+    // SQLite (better-sqlite3) answers the rows, PostgreSQL its result.
+    return (Array.isArray(result) ? result : (result as { rows: Row[] }).rows) as Row[];
+  };
+}

@@ -2,13 +2,14 @@
  * POST /api/mcp answers the HTTP side of Streamable HTTP itself (mcp/server.ts `answerPost`, issue
  * 21 point 8) instead of through the SDK's WebStandardStreamableHTTPServerTransport: every case
  * here is sent both to the app and to that SDK transport in stateless JSON-response mode, and the
- * two answers must be the same (status, content type, body). A plain tools/call is answered
- * without the SDK Server's per-message dispatch (McpEndpoint.callDirect): the same call related
- * to a task (which the Server runs itself) must get the same answer, byte for byte.
+ * two answers must be the same (status, content type, body). Every tools/call is answered
+ * without the SDK Server's per-message dispatch (McpEndpoint.callDirect, the one tools/call
+ * path): an SDK Server whose tools/call handler returns the same result must frame it into the
+ * same answer, byte for byte.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
 import { bearer, createKey, registerUser, startApp, type TestApp } from '../helpers/strapi';
 
 jest.setTimeout(120_000);
@@ -91,15 +92,30 @@ describe('POST /api/mcp answers as the SDK Streamable HTTP transport (stateless,
   });
 });
 
-describe('a plain tools/call, answered without the SDK Server\'s dispatch, gets the answer the Server gives', () => {
+/** The SDK's answer to a tools/call whose handler returns `result`: how its Server frames a tool's result. */
+async function sdkCallAnswer(message: unknown, result: unknown) {
+  const server = new Server({ name: 'reference', version: '1' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(CallToolRequestSchema, async () => result as never);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  try {
+    const headers = { 'content-type': 'application/json', accept: BOTH, 'mcp-protocol-version': '2025-11-25' };
+    const response = await transport.handleRequest(new Request('http://mcp.invalid/api/mcp', { method: 'POST', headers, body: JSON.stringify(message) }), { parsedBody: message });
+    return { status: response.status, body: await response.text() };
+  } finally {
+    await server.close();
+  }
+}
+
+describe('tools/call, answered without the SDK Server\'s dispatch, is framed as the Server frames it', () => {
   const post = (body: unknown) =>
     app.http.post('/api/mcp').set(bearer(key)).set('Accept', BOTH).set('Mcp-Protocol-Version', '2025-11-25').set('Content-Type', 'application/json').send(JSON.stringify(body)).buffer(true).parse((r, done) => {
       let text = '';
       r.on('data', (chunk) => (text += chunk));
       r.on('end', () => done(null, text));
     });
-  // The Server runs a call related to a task itself (McpEndpoint.callDirect leaves it to it); with no task store it answers as usual.
-  const viaServer = (params: Record<string, unknown>) => ({ ...params, _meta: { ...(params._meta as object), [RELATED_TASK_META_KEY]: { taskId: 'none' } } });
+  // A call related to a task runs as any other (no task store): the same answer as without the _meta.
+  const relatedToTask = (params: Record<string, unknown>) => ({ ...params, _meta: { ...(params._meta as object), [RELATED_TASK_META_KEY]: { taskId: 'none' } } });
 
   it.each([
     ['a section', (id: string, sid: string) => ({ name: 'get_section', arguments: { id, sid } })],
@@ -112,18 +128,29 @@ describe('a plain tools/call, answered without the SDK Server\'s dispatch, gets 
     const { id } = created.body.data.article;
     const sid = created.body.data.outline[1].anchor;
     const params = paramsOf(id, sid) as Record<string, unknown>;
-    const direct = await post({ jsonrpc: '2.0', id: 5, method: 'tools/call', params });
-    const server = await post({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: viaServer(params) });
-    expect(direct.status).toBe(200);
-    expect(server.status).toBe(200);
-    // Reads of one article: the same data and ETag both times.
-    expect(JSON.parse(direct.body as string).result ?? JSON.parse(direct.body as string).error).toBeDefined();
-    expect(direct.body).toBe(server.body);
+    const message = { jsonrpc: '2.0', id: 5, method: 'tools/call', params };
+    const ours = await post(message);
+    expect(ours.status).toBe(200);
+    const { result } = JSON.parse(ours.body as string);
+    expect(result).toBeDefined();
+    // The SDK's Server, handed the same result, writes the same bytes (its result check, key order and all).
+    const sdk = await sdkCallAnswer(message, result);
+    expect(sdk.status).toBe(200);
+    expect(ours.body).toBe(sdk.body);
+    // Reads of one article: the same data and ETag with the _meta of a related task.
+    const related = await post({ ...message, params: relatedToTask(params) });
+    expect(related.body).toBe(ours.body);
   });
 
-  it('leaves a call the schema refuses to the Server (its JSON-RPC error)', async () => {
+  it('answers a call the schema refuses with invalid params, in words', async () => {
     const res = await post({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { arguments: {} } });
     expect(res.status).toBe(200);
-    expect(JSON.parse(res.body as string)).toEqual({ jsonrpc: '2.0', id: 6, error: { code: expect.any(Number), message: expect.stringContaining('name') } });
+    expect(JSON.parse(res.body as string)).toEqual({ jsonrpc: '2.0', id: 6, error: { code: -32602, message: expect.stringContaining('name') } });
+  });
+
+  it('refuses a call that asks to run as a task (no tasks capability), in words', async () => {
+    const res = await post({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'list_articles', arguments: {}, task: { ttl: 1000 } } });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body as string)).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: expect.stringContaining('without params.task') } });
   });
 });

@@ -1,14 +1,15 @@
 /**
  * Repositories run their real SQL on an in-memory SQLite database (tests/helpers/memory-db.ts),
  * without a Strapi boot: the executions' conditional claims (one taker per attempt), the trigger
- * route's workflow read, and quire's premise revisions through `repositoryOf` (the pool, the
- * open transaction, `in(trx)`).
+ * route's workflow read, quire's premise revisions through `repositoryOf` (the pool, the
+ * open transaction, `in(trx)`), and a section by anchor (a compiled select, kernel/db).
  */
 import { contentType, memoryDb, type MemoryDb } from '../helpers/memory-db';
 import { executionsRepository } from '../../src/plugins/triggers/server/src/repositories/executions';
 import { workflowsRepository } from '../../src/plugins/triggers/server/src/repositories/workflows';
 import { premiseRevisionRepository } from '../../src/plugins/quire/server/src/repositories/premise-revisions';
 import { inTransaction } from '../../src/kernel/db';
+import { findByAnchor } from '../../src/plugins/quire/server/src/repositories/store';
 
 describe('triggers: executions repository', () => {
   let db: MemoryDb;
@@ -145,5 +146,39 @@ describe('quire: premise revisions repository', () => {
     ).rejects.toThrow('later step failed');
     expect(await repo.list(1)).toEqual([]);
     expect((await repo.article(1, 'a-1'))!.premise).toBe('First');
+  });
+});
+
+describe('quire: a section by anchor (store findByAnchor, a compiled select)', () => {
+  let db: MemoryDb;
+  const article = '0f8fad5b-d9cb-469f-a165-70867728950e';
+  // Two siblings sharing all but their last character, and one far from both.
+  const twinA = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaa1';
+  const twinB = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaa2';
+  const lone = 'cccccccc-cccc-4ccc-8ccc-cccccccccccc';
+
+  beforeEach(async () => {
+    db = await memoryDb([contentType('quire', 'article'), contentType('quire', 'section')]);
+    await db.knex('quire_articles').insert({ uuid: article, user_id: 1, title: 'T', status: 'draft' });
+    for (const uuid of [twinA, twinB, lone]) await db.knex('quire_sections').insert({ uuid, article_id: 1, rank: uuid, level: 2, title: uuid, rev: 1 });
+  });
+  afterEach(() => db.close());
+
+  const find = (rawAnchor: string, userId = 1) =>
+    findByAnchor(db.strapi, 'quire_sections', ['uuid', 'rev'], { userId, rawArticleId: article, rawAnchor, scope: { kind: 'section', list: '' } as never });
+
+  it('answers the row with the anchor its sorted neighbours make unique, each time the same', async () => {
+    // The twins need all 36 characters; the lone section the minimum.
+    expect(await find(twinA)).toMatchObject({ row: { uuid: twinA }, anchor: twinA });
+    expect(await find(twinB)).toMatchObject({ row: { uuid: twinB }, anchor: twinB });
+    expect(await find('cccccc')).toMatchObject({ row: { uuid: lone }, anchor: 'cccccc' });
+    // The second call runs the cached SQL with other values.
+    expect(await find(twinA)).toMatchObject({ anchor: twinA });
+  });
+
+  it('says what was missing: several matches, no match, or the article (not the caller\'s)', async () => {
+    expect(await find('aaaaaaaa')).toEqual({ missing: 'several' });
+    expect(await find('dddddd')).toEqual({ missing: 'anchor' });
+    expect(await find(twinA, 2)).toEqual({ missing: 'article' });
   });
 });

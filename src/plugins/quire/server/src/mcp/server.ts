@@ -10,10 +10,10 @@
  * 0). Each HTTP request is answered by `answerPost`, which does what the SDK's Streamable HTTP
  * transport does in stateless JSON-response mode (validates the HTTP side: Accept, Content-Type,
  * protocol version; assembles the JSON answer) on Koa's request, without its web Request/Response.
- * A plain tools/call (the request agents make most, issue 21 point 8) skips the Server's
- * per-message dispatch too (`callDirect`): same schemas, same answer, byte for byte; anything
- * else (initialize, tools/list, ping, a call the schema refuses or one tied to a task) goes
- * through the Server.
+ * Every tools/call is answered by `callDirect` alone (the Server has no tools/call handler): the
+ * request parsed once with CallToolRequestSchema, the result checked with CallToolResultSchema,
+ * the answer framed as the SDK's Server frames it (tests/api/mcp-transport.test.ts compares the
+ * bytes); the Server answers the rest (initialize, tools/list, ping, unknown methods).
  *
  * A tool call runs its route in-process (kernel/routes `invoke`, the route pipeline) for the caller the MCP request
  * authenticated: the route's credentials, role action, key scope (a `suggest` key's write becomes
@@ -35,7 +35,6 @@ import {
   JSONRPCMessageSchema,
   ListToolsRequestSchema,
   McpError,
-  RELATED_TASK_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
   type CallToolRequest,
   type CallToolResult,
@@ -248,7 +247,6 @@ export class McpEndpoint {
       if (caller.kind === 'organization') return (await listSkillTools(this.strapi, caller.organizationId)) as never;
       return this.toolsFor(caller).listing as never;
     });
-    this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => this.callFor(request.params, callerOf(extra)));
     this.connected = this.server.connect(this.multiplexer);
   }
 
@@ -264,20 +262,20 @@ export class McpEndpoint {
   }
 
   /**
-   * A plain tools/call answered as the SDK's Server answers it, without its per-message dispatch
-   * (the Protocol's zod checks of each message's kind, two of which fail and build zod issues on
-   * every request, an AbortController, the request parsed twice): the request parsed once with
-   * CallToolRequestSchema, the result checked with CallToolResultSchema as Server does
-   * (McpError InvalidParams when it fails), the answer and the error built as Protocol builds
-   * them. A call the schema refuses, a task-augmented call or one related to a task is left to
-   * the Server (undefined).
+   * The one path of tools/call, answered as the SDK's Server would answer it with a tools/call
+   * handler, without its per-message dispatch (the Protocol's zod checks of each message's kind,
+   * two of which fail and build zod issues on every request, an AbortController, the request
+   * parsed twice): the request parsed once with CallToolRequestSchema, the result checked with
+   * CallToolResultSchema as Server does (McpError InvalidParams when it fails), the answer and the
+   * error built as Protocol builds them. A call related to a task (`_meta`) runs as any other (no
+   * task store, as the Server did); one asking to run as a task is refused in words.
    */
-  private callDirect(message: JSONRPCRequest, caller: Caller): Promise<JSONRPCMessage> | undefined {
+  private callDirect(message: JSONRPCRequest, caller: Caller): Promise<JSONRPCMessage> {
     const parsed = CallToolRequestSchema.safeParse(message);
     // A call whose params are not a call's (`arguments: "aaa"`) is invalid params (-32602), said
     // in words; the SDK's Server would answer -32603 with zod's raw issues (issue 32).
     if (!parsed.success) return Promise.resolve(invalidCallParams(message.id, parsed.error.issues));
-    if (parsed.data.params.task !== undefined || parsed.data.params._meta?.[RELATED_TASK_META_KEY] !== undefined) return undefined;
+    if (parsed.data.params.task !== undefined) return Promise.resolve(taskRefused(message.id));
     const { id } = message;
     return Promise.resolve()
       .then(() => this.callFor(parsed.data.params, caller))
@@ -305,7 +303,7 @@ export class McpEndpoint {
   async serve(ctx, caller: Caller): Promise<void> {
     if (refuseBatch(ctx)) return;
     await this.connected;
-    const answer = await answerPost(ctx, { authInfo: { token: '', clientId: '', scopes: [], extra: { caller } }, requestInfo: { headers: ctx.request.headers } }, (message, extra) => (message.method === 'tools/call' && this.callDirect(message, caller)) || this.multiplexer.request(message, extra));
+    const answer = await answerPost(ctx, { authInfo: { token: '', clientId: '', scopes: [], extra: { caller } }, requestInfo: { headers: ctx.request.headers } }, (message, extra) => (message.method === 'tools/call' ? this.callDirect(message, caller) : this.multiplexer.request(message, extra)));
     if (answer.text === undefined) {
       // Status after body: Koa turns a null body into 204, and this answer is a 202.
       ctx.body = null;
@@ -329,6 +327,18 @@ export function invalidCallParams(id: JSONRPCRequest['id'], issues: ReadonlyArra
     jsonrpc: '2.0',
     id,
     error: { code: ErrorCode.InvalidParams, message: `Invalid params for tools/call: ${[...new Set(fields)].join('; ')}. Send {"name": "<tool>", "arguments": {...}} (tools/list gives each tool's arguments).` },
+  } as JSONRPCMessage;
+}
+
+/**
+ * -32602 for a tools/call asking to run as a task (params.task): the server declares no tasks
+ * capability (the SDK's Server answered the same code, with zod's issues of a CreateTaskResult).
+ */
+export function taskRefused(id: JSONRPCRequest['id']): JSONRPCMessage {
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: { code: ErrorCode.InvalidParams, message: 'Invalid params for tools/call: this server runs no tool as a task (its capabilities declare no tasks). Send the call again without params.task.' },
   } as JSONRPCMessage;
 }
 

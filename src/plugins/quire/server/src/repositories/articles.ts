@@ -6,7 +6,6 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { iso, repositoryOf, tableName } from '#kernel/db';
-import { invalidArgument } from '#kernel/errors';
 import type { ArticleRecord } from '../schemas/records';
 import { TABLE, UID } from './store';
 import { COMMENT_TABLE, THREAD_TABLE } from './threads';
@@ -51,30 +50,37 @@ export function encodeCursor(row: { updatedAt: unknown; id: number }): string {
   return Buffer.from(JSON.stringify([row.updatedAt, row.id])).toString('base64url');
 }
 
-function decodeCursor(cursor: string): { updatedAt: Date; id: number } {
+/** Where a page starts: after the article updated at `updatedAt` with row id `id` (newest first). */
+export interface PagePosition {
+  updatedAt: Date;
+  id: number;
+}
+
+/** The position a cursor of `encodeCursor` names, or null when it is not one (services word the error). */
+export function decodeCursor(cursor: string): PagePosition | null {
   try {
     const [updatedAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     const date = new Date(updatedAt);
     if (typeof updatedAt === 'string' && Number.isInteger(id) && !Number.isNaN(date.getTime())) return { updatedAt: date, id };
   } catch {
-    // fall through
+    // not base64url JSON: not a cursor
   }
-  throw invalidArgument('cursor is not valid.', 'Pass the nextCursor of the previous page unchanged, or leave cursor out for the first page.');
+  return null;
 }
 
 /**
  * Narrows a query on articles `a` to a page of `limit` (and one more, to tell whether a next
- * page exists), most recently updated first, after `cursor` (the nextCursor of the last page).
+ * page exists), most recently updated first, after `after` (the decoded nextCursor of the last page).
  */
-export function newestFirst(query: Knex.QueryBuilder, limit: number, cursor?: string): Knex.QueryBuilder {
+export function newestFirst(query: Knex.QueryBuilder, limit: number, after?: PagePosition): Knex.QueryBuilder {
   query
     .orderBy([
       { column: 'a.updated_at', order: 'desc' },
       { column: 'a.id', order: 'desc' },
     ])
     .limit(limit + 1);
-  if (cursor) {
-    const { updatedAt, id } = decodeCursor(cursor);
+  if (after) {
+    const { updatedAt, id } = after;
     query.andWhere((q) => q.where('a.updated_at', '<', updatedAt).orWhere((q2) => q2.where('a.updated_at', '=', updatedAt).andWhere('a.id', '<', id)));
   }
   return query;
@@ -116,7 +122,7 @@ export function articleRepository(strapi: Core.Strapi) {
       },
 
       /** A page of the owner's articles with their section and word totals, newest first. */
-      async page(k: Knex, userId: number, limit: number, cursor?: string): Promise<Array<{ row: ArticleRow; sections: unknown; words: unknown }>> {
+      async page(k: Knex, userId: number, limit: number, after?: PagePosition): Promise<Array<{ row: ArticleRow; sections: unknown; words: unknown }>> {
         const sections = tableName(strapi, TABLE.sections, 's');
         const query = k(articles('a'))
           .where('a.user_id', userId)
@@ -125,7 +131,7 @@ export function articleRepository(strapi: Core.Strapi) {
             k(sections).count('*').whereRaw('?? = ??', ['s.article_id', 'a.id']).as('section_count'),
             k(sections).sum('s.words').whereRaw('?? = ??', ['s.article_id', 'a.id']).as('word_count'),
           );
-        const raws = await newestFirst(query, limit, cursor);
+        const raws = await newestFirst(query, limit, after);
         return raws.map((raw) => ({ row: toArticleRow(raw), sections: raw.section_count, words: raw.word_count }));
       },
 

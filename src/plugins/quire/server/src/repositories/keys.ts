@@ -4,7 +4,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { roleAllowsColumn } from '#kernel/permissions';
-import { knexOf, repositoryOf, tableName } from '#kernel/db';
+import { compiledSelect, knexOf, repositoryOf, tableName } from '#kernel/db';
 
 export const KEYS_TABLE = 'quire_api_keys';
 export const KEY_UID = 'plugin::quire.api-key';
@@ -23,9 +23,32 @@ export interface KeyFields {
   expiresAt: unknown;
 }
 
+/** A key joined to its owner, as verification reads it (`allowed_<i>`: whether the role has the i-th action asked). */
+export interface KeyRow {
+  id: number;
+  document_id: string;
+  hash: string;
+  scope: string | null;
+  expires_at: unknown;
+  origin: string | null;
+  user_id: number;
+  username: string;
+  email: string;
+  blocked: unknown;
+  [allowed: `allowed_${number}`]: unknown;
+}
+
 export function keyRepository(strapi: Core.Strapi) {
   const keys = (alias?: string) => tableName(strapi, KEYS_TABLE, alias);
   const query = () => strapi.db.query(KEY_UID);
+  // Every key-authenticated request runs it: compiled once per number of actions (kernel/db compiledSelect).
+  const byHashQuery = compiledSelect((k: Knex, _actions: number, hash: string, ...actions: string[]) => {
+    const q = k(keys('k'))
+      .join(tableName(strapi, strapi.db.metadata.get(USERS).tableName, 'u'), 'u.id', 'k.user_id')
+      .where('k.hash', hash);
+    for (const [i, action] of actions.entries()) q.select(roleAllowsColumn(strapi, k, 'u.id', action, `allowed_${i}`));
+    return q.select('k.id', 'k.document_id', 'k.hash', 'k.scope', 'k.expires_at', 'k.origin', 'u.id as user_id', 'u.username', 'u.email', 'u.blocked').limit(1);
+  });
   // Queries run on the open transaction or the pool, or on `repo.in(trx)` (kernel/db repositoryOf).
   return Object.assign(
     repositoryOf(strapi, {
@@ -56,13 +79,9 @@ export function keyRepository(strapi: Core.Strapi) {
        * with `actions`, also whether the user's role allows each (`allowed_0`, `allowed_1`...), in
        * the same round trip (kernel/permissions).
        */
-      async byHash(hash: string, actions: readonly string[] = []) {
-        const k = await knexOf(strapi);
-        const q = k(keys('k'))
-          .join(tableName(strapi, strapi.db.metadata.get(USERS).tableName, 'u'), 'u.id', 'k.user_id')
-          .where('k.hash', hash);
-        for (const [i, action] of actions.entries()) q.select(roleAllowsColumn(strapi, k, 'u.id', action, `allowed_${i}`));
-        return q.first('k.id', 'k.document_id', 'k.hash', 'k.scope', 'k.expires_at', 'k.origin', 'u.id as user_id', 'u.username', 'u.email', 'u.blocked');
+      async byHash(hash: string, actions: readonly string[] = []): Promise<KeyRow | undefined> {
+        const rows = await byHashQuery<KeyRow>(await knexOf(strapi), String(actions.length), actions.length, hash, ...actions);
+        return rows[0];
       },
     },
   );

@@ -13,7 +13,7 @@ import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { repositoryOf, tableName } from '#kernel/db';
 import { codePoints, ftsQuery, likeContains, MIN_INDEXED_QUERY } from '../domain/search';
-import { newestFirst } from './articles';
+import { newestFirst, type PagePosition } from './articles';
 import { TABLE } from './store';
 
 /** The search text of a section row (`s` the table's alias, or `new` in a trigger). */
@@ -83,7 +83,7 @@ export function searchRepository(strapi: Core.Strapi) {
      * A page of the owner's articles (and one more) that may hold a match, most recently
      * updated first, after `cursor`.
      */
-    articlesPage(k: Knex, userId: number, q: string, limit: number, cursor?: string): Promise<Array<{ id: number; uuid: string; title: string; updated_at: unknown; outline_rev: number }>> {
+    articlesPage(k: Knex, userId: number, q: string, limit: number, after?: PagePosition): Promise<Array<{ id: number; uuid: string; title: string; updated_at: unknown; outline_rev: number }>> {
       const page = k(articles('a')).where('a.user_id', userId);
       if (codePoints(q) >= MIN_INDEXED_QUERY) {
         // The index finds the matching sections of every article; the owner's are kept.
@@ -92,7 +92,7 @@ export function searchRepository(strapi: Core.Strapi) {
         // Nothing to look up: each of the caller's articles is checked through its own sections.
         page.whereExists(whereMayContain(k(sections('s')).select(k.raw('1')).whereRaw('?? = ??', ['s.article_id', 'a.id']), q));
       }
-      return newestFirst(page.select(['a.id', 'a.uuid', 'a.title', 'a.updated_at', 'a.outline_rev']), limit, cursor);
+      return newestFirst(page.select(['a.id', 'a.uuid', 'a.title', 'a.updated_at', 'a.outline_rev']), limit, after);
     },
   });
 }

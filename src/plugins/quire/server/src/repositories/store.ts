@@ -12,7 +12,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { anchorOf, normalizeAnchor, normalizeId, prefixUpperBound, type AnchorScope } from '../domain/anchors';
-import { knexOf, tableName } from '#kernel/db';
+import { compiledSelect, knexOf, tableName } from '#kernel/db';
 
 export const UID = {
   article: 'plugin::quire.article',
@@ -99,6 +99,30 @@ export interface AnchorTarget {
 export type AnchorLookup<Row = any> = { row: Row; anchor: string } | { missing: 'article' | 'anchor' | 'several' };
 
 /**
+ * findByAnchor's query, compiled once per table and columns (kernel/db compiledSelect): every
+ * read and write of a section or note by anchor runs it.
+ */
+const anchorQuery = compiledSelect((k: Knex, { strapi, table, columns }: { strapi: Core.Strapi; table: string; columns: string[] }, uuid: string, userId: number, anchor: string, upperBound: string) => {
+  const neighbour = (op: '<' | '>', direction: 'asc' | 'desc', as: string) =>
+    k(tableName(strapi, table, 'p'))
+      .select('p.uuid')
+      .whereRaw('?? = ??', ['p.article_id', 'r.article_id'])
+      .andWhere('p.uuid', op, k.ref('r.uuid'))
+      .orderBy('p.uuid', direction)
+      .limit(1)
+      .as(as);
+  return k(tableName(strapi, table, 'r'))
+    .join(tableName(strapi, TABLE.articles, 'a'), 'a.id', 'r.article_id')
+    .where({ 'a.uuid': uuid, 'a.user_id': userId })
+    .andWhere('r.uuid', '>=', anchor)
+    .andWhere('r.uuid', '<', upperBound)
+    .orderBy('r.uuid')
+    .limit(2)
+    // One list: given an array first, Knex's select drops its other arguments (the neighbours were lost so).
+    .select([...columns.map((c) => `r.${c}`), neighbour('<', 'desc', 'prev'), neighbour('>', 'asc', 'next')]);
+});
+
+/**
  * The one row of `table` (sections or notes) in the caller's article whose id starts with the
  * anchor: a single indexed range query on (article_id, uuid) joined to the owner's article,
  * with the id's sorted neighbours, from which its own anchor follows. Or what was missing:
@@ -120,26 +144,7 @@ export async function findByAnchor(
     return { missing: article ? 'anchor' : 'article' };
   };
   if (anchor === null) return missing();
-  const neighbour = (op: '<' | '>', direction: 'asc' | 'desc', as: string) =>
-    k(tableName(strapi, table, 'p'))
-      .select('p.uuid')
-      .whereRaw('?? = ??', ['p.article_id', 'r.article_id'])
-      .andWhere('p.uuid', op, k.ref('r.uuid'))
-      .orderBy('p.uuid', direction)
-      .limit(1)
-      .as(as);
-  const rows = await k(tableName(strapi, table, 'r'))
-    .join(tableName(strapi, TABLE.articles, 'a'), 'a.id', 'r.article_id')
-    .where({ 'a.uuid': uuid, 'a.user_id': userId })
-    .andWhere('r.uuid', '>=', anchor)
-    .andWhere('r.uuid', '<', prefixUpperBound(anchor))
-    .orderBy('r.uuid')
-    .limit(2)
-    .select(
-      columns.map((c) => `r.${c}`),
-      neighbour('<', 'desc', 'prev'),
-      neighbour('>', 'asc', 'next'),
-    );
+  const rows = await anchorQuery<Record<string, any> & { uuid: string; prev: string | null; next: string | null }>(k, `${table} ${columns.join(',')}`, { strapi, table, columns }, uuid, userId, anchor, prefixUpperBound(anchor));
   if (rows.length === 0) return missing();
   if (rows.length > 1) return { missing: 'several' };
   return { row: rows[0], anchor: anchorOf(rows[0].uuid, rows[0].prev, rows[0].next) };

@@ -7,6 +7,7 @@ import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { invalidArgument, notFound } from '#kernel/errors';
 import { ambiguousAnchor, normalizeAnchor, normalizeId, unknownAnchor } from '../domain/anchors';
+import { decodeCursor, type PagePosition } from '../repositories/articles';
 import { articleIdsWithPrefix, findArticleRowId, lockOwnedArticle, MIN_ARTICLE_PREFIX, type AnchorLookup, type AnchorTarget } from '../repositories/store';
 
 export const articleNotFound = (raw: string) =>
@@ -66,4 +67,12 @@ export async function foundByAnchor<Row>(find: (target: AnchorTarget) => Promise
   if ('row' in lookup) return lookup;
   if (lookup.missing === 'several') throw ambiguousAnchor(target.rawAnchor, target.scope);
   throw lookup.missing === 'article' ? articleNotFound(target.rawArticleId) : unknownAnchor(target.rawAnchor, target.scope);
+}
+
+/** Where a page of articles starts: after the position a `cursor` (a nextCursor) names; 400 when it names none. */
+export function pageAfter(cursor: string | undefined): PagePosition | undefined {
+  if (!cursor) return undefined;
+  const position = decodeCursor(cursor);
+  if (!position) throw invalidArgument('cursor is not valid.', 'Pass the nextCursor of the previous page unchanged, or leave cursor out for the first page.');
+  return position;
 }

@@ -17,7 +17,7 @@ import { publicUrl } from '#kernel/config';
 import { publicPaths } from '../domain/publication';
 import { articleRepository, encodeCursor, newestFirst, type ArticleRow } from '../repositories/articles';
 import { toInt } from '../repositories/store';
-import { articleNotFound, articleUuid } from './article-lookup';
+import { articleNotFound, articleUuid, pageAfter } from './article-lookup';
 import { getService } from './get-service';
 
 export type { ArticleRecord, ArticleRow };
@@ -125,7 +125,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** The caller's articles, most recently updated first, a page at a time. */
     async listArticles(userId: number, options: { limit?: number; cursor?: string } = {}) {
       const limit = options.limit ?? DEFAULT_PAGE_SIZE;
-      const found = await articles.page(userId, limit, options.cursor);
+      const found = await articles.page(userId, limit, pageAfter(options.cursor));
       const page = found.slice(0, limit);
       return {
         articles: page.map(({ row, words, sections }) => recordOf(row, { words: toInt(words), sections: toInt(sections) })),

@@ -16,7 +16,7 @@ import type { Outline } from '../domain/outline';
 import type { SearchMatch } from '../schemas/records';
 import { articleRepository, encodeCursor } from '../repositories/articles';
 import { searchRepository, type CandidateRow } from '../repositories/search';
-import { articleNotFound, articleUuid } from './article-lookup';
+import { articleNotFound, articleUuid, pageAfter } from './article-lookup';
 import { getService } from './get-service';
 
 
@@ -71,7 +71,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async everywhere(userId: number, q: string, options: { limit?: number; cursor?: string } = {}) {
       const limit = options.limit ?? DEFAULT_ARTICLES_PAGE;
-      const found = await search.articlesPage(userId, q, limit, options.cursor);
+      const found = await search.articlesPage(userId, q, limit, pageAfter(options.cursor));
       const shown = found.slice(0, limit);
       const rows = await search.inArticles(shown.map((a) => Number(a.id)), q);
       const byArticle = new Map<number, CandidateRow[]>();
