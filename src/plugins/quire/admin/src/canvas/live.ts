@@ -9,6 +9,7 @@
 import { HocuspocusProvider } from '@hocuspocus/provider';
 import * as React from 'react';
 import * as Y from 'yjs';
+import { textSplice } from '../../../shared/text-splice';
 
 export type LiveStatus = 'connecting' | 'connected' | 'disconnected' | 'refused';
 
@@ -243,16 +244,10 @@ export const useLiveArticle = (articleId: string | null, user: LiveUser | null, 
 
 /** Minimal change from `before` to `after` (common prefix and suffix kept), applied to a Y.Text; `origin` names whose change it is (the undo history records the premise's). */
 export const applyTextDiff = (text: Y.Text, before: string, after: string, origin: unknown = null) => {
-  if (before === after) return;
-  let start = 0;
-  const shortest = Math.min(before.length, after.length);
-  while (start < shortest && before[start] === after[start]) start++;
-  let end = 0;
-  while (end < shortest - start && before[before.length - 1 - end] === after[after.length - 1 - end]) end++;
+  const splice = textSplice(before, after);
+  if (!splice) return;
   text.doc!.transact(() => {
-    const removed = before.length - start - end;
-    if (removed > 0) text.delete(start, removed);
-    const inserted = after.slice(start, after.length - end);
-    if (inserted) text.insert(start, inserted);
+    if (splice.removed > 0) text.delete(splice.start, splice.removed);
+    if (splice.inserted) text.insert(splice.start, splice.inserted);
   }, origin);
 };

@@ -11,6 +11,7 @@
  * under the article's lock) and builds a new one.
  */
 import * as Y from 'yjs';
+import { textSplice } from '../../../shared/text-splice';
 import type { ArticleEvent, EventActor } from '../domain/article-events';
 import { fillFragment, fragmentToHtml, updateFragment } from './content';
 
@@ -34,14 +35,10 @@ export function setOrder(doc: Y.Doc, ids: string[]): boolean {
 
 /** Makes a text hold `value` by its common prefix and suffix: one delete and one insert. */
 export function setText(text: Y.Text, value: string): boolean {
-  const current = text.toString();
-  if (current === value) return false;
-  let start = 0;
-  while (start < current.length && start < value.length && current[start] === value[start]) start += 1;
-  let end = 0;
-  while (end < current.length - start && end < value.length - start && current[current.length - 1 - end] === value[value.length - 1 - end]) end += 1;
-  if (current.length - start - end > 0) text.delete(start, current.length - start - end);
-  if (value.length - start - end > 0) text.insert(start, value.slice(start, value.length - end));
+  const splice = textSplice(text.toString(), value);
+  if (!splice) return false;
+  if (splice.removed > 0) text.delete(splice.start, splice.removed);
+  if (splice.inserted) text.insert(splice.start, splice.inserted);
   return true;
 }
 
