@@ -74,14 +74,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return state;
   }
 
-  async function save(trx: Knex, articleRowId: number, state: Held): Promise<void> {
+  /** Saves the state; answers it encoded (a store hands the same bytes back to the live document). */
+  async function save(trx: Knex, articleRowId: number, state: Held): Promise<Uint8Array> {
+    const encoded = Y.encodeStateAsUpdate(state.doc);
     await repository.in(trx).saveState(articleRowId, {
-      state: Buffer.from(Y.encodeStateAsUpdate(state.doc)).toString('base64'),
+      state: Buffer.from(encoded).toString('base64'),
       revs: JSON.stringify(state.revs),
       premise: state.doc.getText('premise').toString(),
       updated_at: new Date(),
     });
     state.dirty = false;
+    return encoded;
   }
 
   /** The article's sections in order with their revisions, and the content of those asked for. */
@@ -197,8 +200,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         await lockArticle(strapi, trx, Number(article.user_id), articleId, { outline: false });
         const fresh = await repository.in(trx).article(articleId);
         const { state, changed } = await ensure(trx, Number(article.id), String(fresh?.premise ?? ''));
-        if (changed || state.dirty) await save(trx, Number(article.id), state);
-        return Y.encodeStateAsUpdate(state.doc);
+        return changed || state.dirty ? save(trx, Number(article.id), state) : Y.encodeStateAsUpdate(state.doc);
       });
     },
 
@@ -267,8 +269,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         }
         state.deferred = false;
         const saved = byEditor.size > 0 || premiseStored || changed || reordered || state.dirty;
-        if (saved) await save(trx, articleRowId, state);
-        return { state: Y.encodeStateAsUpdate(state.doc), saved, ...(pendingSplits.length ? { pendingSplits } : {}) };
+        const encoded = saved ? await save(trx, articleRowId, state) : Y.encodeStateAsUpdate(state.doc);
+        return { state: encoded, saved, ...(pendingSplits.length ? { pendingSplits } : {}) };
       });
     },
 
