@@ -239,6 +239,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   }
 
 
+  /** Pending change sets by suggestion id (the same id): their anchors and reasons, for the canvas's inline marks. */
+  async function pendingOf(articleRow: number, uuids: string[]): Promise<Map<string, { id: string; anchor: string; reason: string | null }>> {
+    const found = new Map<string, { id: string; anchor: string; reason: string | null }>();
+    for (const uuid of uuids) {
+      const row = await repo.byUuid(articleRow, uuid);
+      if (row) found.set(uuid, { id: uuid, anchor: anchorOf(uuid, row.prev, row.next), reason: row.reason ?? null });
+    }
+    return found;
+  }
+
   /** A suggestion decided: its change set accepted (the accept's write fills it) or rejected. */
   async function decided(articleRow: number, articleId: string, uuid: string, status: 'accepted' | 'rejected') {
     if (status === 'rejected') await repo.setStatus(articleRow, uuid, ['pending'], 'rejected');
@@ -478,6 +488,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     recordNotes,
     capturing,
     recordPending,
+    pendingOf,
     decided,
     list,
     get,

@@ -150,7 +150,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const revs = new Map(items.map((item) => [item.uuid, item.rev]));
     const first = items[0]?.uuid ?? null;
     const htmlOf = new Map((await sectionRows.rows(articleRow, items.map((item) => item.uuid))).map((row) => [row.uuid, row.html ?? '']));
-    const out: Array<ReturnType<typeof toRecord> & { stale: boolean; places: InPlace[] }> = [];
+    const sets = await changeSets().pendingOf(articleRow, rows.map((r) => r.uuid));
+    const out: Array<ReturnType<typeof toRecord> & { stale: boolean; places: InPlace[]; changeSet: { id: string; anchor: string; reason: string | null } | null }> = [];
     for (const row of rows.reverse()) {
       const base = json(row.base) as Record<string, number>;
       const stale = row.status === 'stale' || Object.entries(base).some(([id, rev]) => revs.get(id) !== rev);
@@ -174,7 +175,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         else if (entry.html !== current) places.push({ section: entry.id, change: 'edit', current, suggested: entry.html });
         else if (moved.has(entry.id)) places.push({ section: entry.id, change: 'move', current, suggested: entry.html });
       }
-      out.push({ ...toRecord(row, anchors.get(row.uuid)!), stale, places });
+      out.push({ ...toRecord(row, anchors.get(row.uuid)!), stale, places, changeSet: sets.get(row.uuid) ?? null });
     }
     return { suggestions: out };
   }
