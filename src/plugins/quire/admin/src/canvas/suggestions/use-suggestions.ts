@@ -58,10 +58,11 @@ export const useDecide = (articleId: string, reload: () => Promise<void>, onDeci
   const { m, notify } = useMessages();
   const api = useSuggestionsApi(articleId);
   return React.useCallback(
-    async (suggestion: SuggestionInPlace, decision: 'accept' | 'reject', reason: string | null = null): Promise<boolean> => {
+    async (suggestion: SuggestionInPlace, decision: 'accept' | 'reject', reason: string | null = null, sections?: string[]): Promise<boolean> => {
       let ok = false;
       try {
-        if (decision === 'accept') await api.accept(suggestion.anchor);
+        // `sections`: accepted in those sections only, the rest stays pending (CONTRACT 23).
+        if (decision === 'accept') await api.accept(suggestion.anchor, sections);
         else await api.reject(suggestion.anchor, reason ?? undefined);
         notify.success(decision === 'accept' ? m('review.accepted', 'Suggestion accepted') : m('review.rejected', 'Suggestion rejected'));
         ok = true;
