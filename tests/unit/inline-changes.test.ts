@@ -4,7 +4,7 @@
  * moved on since (someone typing); a passage changed since no longer matches.
  */
 import { getSchema } from '@tiptap/core';
-import { changeDecorations, hunksOf, offsetMap, placeHunks, type InlineChange } from '../../src/plugins/quire/admin/src/canvas/suggestions/inline-changes';
+import { changeDecorations, hunksOf, newInlineCache, offsetMap, placeHunks, type InlineChange } from '../../src/plugins/quire/admin/src/canvas/suggestions/inline-changes';
 import { textOf } from '../../src/plugins/quire/admin/src/canvas/threads/thread-marks';
 import { editorExtensions } from '../../src/plugins/quire/shared/editor-extensions';
 
@@ -59,10 +59,10 @@ it('decorates the deleted words as del and the inserted ones as an ins widget, w
     suggested: '<h1>Numbers</h1><p>The engine tabulates Bernoulli numbers.</p>',
     title: 'bot',
   };
-  const cache = new Map([
-    [change.current, textOf(doc).text],
-    [change.suggested, textOf(docOf('The engine tabulates Bernoulli numbers.')).text],
-  ]);
+  // The HTML as the editor reads it (parseText needs a DOM; the unit tier has none).
+  const cache = newInlineCache();
+  cache.texts.set(change.current, textOf(doc).text);
+  cache.texts.set(change.suggested, textOf(docOf('The engine tabulates Bernoulli numbers.')).text);
   const { set, shown } = changeDecorations(doc, [change], schema, cache);
   expect(shown).toEqual(['abc123']);
   const found = set.find();
@@ -71,6 +71,12 @@ it('decorates the deleted words as del and the inserted ones as an ins widget, w
   expect((deleted as unknown as { type: { attrs: Record<string, string> } }).type.attrs).toEqual(expect.objectContaining({ nodeName: 'del', 'data-change': 'abc123' }));
   const widget = found.find((d) => d.from === d.to)!;
   expect(widget.from).toBe(deleted.to);
+
+  // A deletion of the whole section: every word struck through, block by block.
+  const gone: InlineChange = { ...change, anchor: 'def456', suggested: '' };
+  const all = changeDecorations(doc, [gone], schema, cache);
+  expect(all.shown).toEqual(['def456']);
+  expect(all.set.find().map((d) => doc.textBetween(d.from, d.to))).toEqual(['Numbers', 'The engine computes Bernoulli numbers.']);
 
   // The text rewritten since where it changes: not inline.
   const rewritten = docOf('The engine calculates Bernoulli numbers.');

@@ -166,20 +166,34 @@ export function parseText(html: string, schema: Schema): string {
  * passage it changes was changed since; 'none' when it changes no words (formatting only, or
  * too much to mark): both are shown by the card alone.
  */
-export function inlineHunks(change: InlineChange, editorText: string, schema: Schema, cache?: Map<string, string>): Hunk[] | 'moved' | 'none' {
-  const read = (html: string) => {
-    if (!cache) return parseText(html, schema);
-    let text = cache.get(html);
-    if (text === undefined) cache.set(html, (text = parseText(html, schema)));
+export function inlineHunks(change: InlineChange, editorText: string, schema: Schema, cache?: InlineCache): Hunk[] | 'moved' | 'none' {
+  const read = (html: string): string => {
+    const known = cache?.texts.get(html);
+    if (known !== undefined) return known;
+    const text = parseText(html, schema);
+    cache?.texts.set(html, text);
     return text;
   };
   const stored = read(change.current);
-  const hunks = hunksOf(stored, change.suggested ? read(change.suggested) : '');
+  // The change's own diff does not depend on the editor's text: diffed once per pair.
+  const pair = `${change.current}\u0000${change.suggested}`;
+  let hunks = cache?.hunks.get(pair);
+  if (hunks === undefined) {
+    hunks = hunksOf(stored, change.suggested ? read(change.suggested) : '');
+    cache?.hunks.set(pair, hunks);
+  }
   if (!hunks || !hunks.length) return 'none';
   if (stored === editorText) return hunks;
   const map = offsetMap(stored, editorText);
   return (map && placeHunks(hunks, map)) || 'moved';
 }
+
+/** What an editor keeps between transactions: HTML read as text, and each change's own hunks. */
+export interface InlineCache {
+  texts: Map<string, string>;
+  hunks: Map<string, Hunk[] | null>;
+}
+export const newInlineCache = (): InlineCache => ({ texts: new Map(), hunks: new Map() });
 
 /** Which change sets show in the text, and which do not because their passage changed since. */
 export interface Shown {
@@ -209,7 +223,7 @@ const insertedNode = (change: InlineChange, text: string) => () => {
 };
 
 /** The decorations of the changes that match, and which matched (their anchors). */
-export function changeDecorations(doc: PMNode, changes: InlineChange[], schema: Schema, cache?: Map<string, string>): Shown & { set: DecorationSet } {
+export function changeDecorations(doc: PMNode, changes: InlineChange[], schema: Schema, cache?: InlineCache): Shown & { set: DecorationSet } {
   if (!changes.length) return { set: DecorationSet.empty, shown: [], moved: [] };
   const { text, positions } = textOf(doc);
   const found: Decoration[] = [];
@@ -264,11 +278,13 @@ export const InlineChanges = (current: () => InlineChange[], onShown: (shown: Sh
     name: 'quireInlineChanges',
     addProseMirrorPlugins() {
       const schema = this.editor.schema;
-      const cache = new Map<string, string>();
+      const cache = newInlineCache();
       let last = '';
       const compute = (doc: PMNode) => {
         const changes = current();
-        if (cache.size > 50) cache.clear();
+        // Kept small: the suggestions of one section, as they come and go.
+        if (cache.texts.size > 50) cache.texts.clear();
+        if (cache.hunks.size > 50) cache.hunks.clear();
         const { set, shown, moved } = changeDecorations(doc, changes, schema, cache);
         const key = `${shown.join(' ')}|${moved.join(' ')}`;
         if (key !== last) {
