@@ -219,6 +219,28 @@ describe('suggestions', () => {
     expect((await agent.get(`${api()}/sections/${three.anchor}`)).body.data.section.markdown).not.toContain('Still waiting.');
     expect((await app.http.post(`${base()}/suggestions/${made.anchor}/reject`).set(admin()).send({})).status).toBe(200);
   });
+
+  it('rejects a suggestion in one section from the canvas (Reject here): the rest stays pending, in place', async () => {
+    const sections = (await app.http.get(`${base()}/sections`).set(admin())).body.data.sections;
+    const one = sections.find((section) => section.title === 'One');
+    const three = sections.find((section) => section.title === 'Three');
+    const made = (
+      await suggester.post(`${api()}/suggestions`, {
+        ops: [
+          { op: 'replace', section: one.anchor, markdown: '# One\n\nRejected here.' },
+          { op: 'replace', section: three.anchor, markdown: '# Three\n\nStill pending.' },
+        ],
+      })
+    ).body.data.suggestion;
+    const rejected = await app.http.post(`${base()}/suggestions/${made.anchor}/reject`).set(admin()).send({ sections: [one.anchor], reason: 'Keep One as it is' });
+    expect(rejected.status).toBe(200);
+    expect(rejected.body.data.suggestion).toEqual(expect.objectContaining({ status: 'pending', ops: [{ op: 'replace', section: three.anchor, markdown: '# Three\n\nStill pending.' }] }));
+    // The canvas shows it only where it still changes something.
+    const inPlace = (await app.http.get(`${base()}/in-place-suggestions`).set(admin())).body.data.suggestions.find((s) => s.id === made.id);
+    expect(inPlace.places.map((p) => p.section)).toEqual([three.id]);
+    expect((await agent.get(`${api()}/sections/${one.anchor}`)).body.data.section.markdown).not.toContain('Rejected here.');
+    expect((await app.http.post(`${base()}/suggestions/${made.anchor}/reject`).set(admin()).send({})).status).toBe(200);
+  });
 });
 
 describe('permissions', () => {

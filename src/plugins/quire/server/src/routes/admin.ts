@@ -437,10 +437,11 @@ export const adminCanvasRoutes = route('adminCanvas', 'Admin panel', {
     method: 'POST',
     path: '/quire/articles/:id/suggestions/:anchor/reject',
     summary: 'Reject a suggestion, decided by the editor',
+    description: '`sections` (anchors) rejects only the operations that change those sections (Reject here); the rest stays pending.',
     admin: { actions: [edit] },
     params: suggestionAt,
     body: rejectSuggestionInput,
-    responses: { 200: adminData(suggestionOnly, 'The suggestion (rejected).'), ...adminErrorAnswers(400, 404, 409) },
+    responses: { 200: adminData(suggestionOnly, 'The suggestion (rejected; pending when only some sections were).'), ...adminErrorAnswers(400, 404, 409) },
   },
   // Change sets (CONTRACT 23): the canvas's Changes panel and its Authors view.
   changes: {

@@ -256,6 +256,23 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return (currentWrite().changeSet = await refOf(null, articleRow, uuid));
   }
 
+  /**
+   * A pending suggestion rejected for some sections (inside the reject's transaction): those
+   * sections leave its pending change set for a `rejected` one of their own, recorded as a
+   * partial accept is (the author's, with the reviewer's reason); the rest stays pending.
+   */
+  async function rejectedPart(trx: Knex, articleRow: number, articleId: string, suggestion: string, sectionIds: string[], reason: string | null) {
+    const r = repo.in(trx);
+    const pending = await r.byUuid(articleRow, suggestion);
+    const uuid = newId();
+    const at = new Date();
+    const by = pending ? { kind: pending.by_kind, name: pending.by_name } : { kind: 'agent', name: '' };
+    const id = await r.insert(articleRow, { uuid, status: 'rejected', by, reason, run: pending?.run ?? null, notes: null, at }, []);
+    if (pending) await r.moveSections(Number(pending.id), id, sectionIds);
+    await emit(WEBHOOK_EVENTS.SUGGESTION_DECIDED, articleRow, articleId, uuid);
+    return (currentWrite().changeSet = await refOf(trx, articleRow, uuid));
+  }
+
   // ---- Reads ----
 
   async function list(userId: number, rawArticleId: string, query: { since?: string; by?: string; run?: string; section?: string; limit?: number; cursor?: string }) {
@@ -490,6 +507,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     recordPending,
     pendingOf,
     decided,
+    rejectedPart,
     list,
     get,
     revert,
