@@ -1,7 +1,7 @@
 /**
  * The suggestions waiting on one section, shown in it (CONTRACT 20): each as the section's text
  * with the words it adds in `ins` and the words it removes in `del`, who made it and why, and
- * Accept / Reject right there. A stale one (the section changed since) offers "Apply by hand"
+ * Accept / Reject right there (one that changes several sections: also Accept here / Reject here). A stale one (the section changed since) offers "Apply by hand"
  * (its text beside the current one) and Reject. One that changes the section's words shows in
  * its text as tracked changes (CONTRACT 23, inline-changes.ts): its card then shows no copy of
  * the text, only who, why and the decisions (the whole suggestion, or this section of it); one
@@ -72,11 +72,11 @@ interface CardProps {
 const Card = ({ item, title, canEdit, decide, section, inline }: CardProps) => {
   const { m } = useMessages();
   const { suggestion, place } = item;
-  /** It changes other sections too: it can be accepted here alone. */
+  /** It changes other sections too: it can be accepted or rejected here alone. */
   const elsewhere = suggestion.places.some((other) => other.section !== place.section);
   const reason = suggestion.changeSet?.reason && suggestion.changeSet.reason !== suggestion.note ? suggestion.changeSet.reason : null;
   const [busy, setBusy] = React.useState<'accept' | 'reject' | null>(null);
-  const [dialog, setDialog] = React.useState<'reject' | 'by-hand' | null>(null);
+  const [dialog, setDialog] = React.useState<'reject' | 'reject-here' | 'by-hand' | null>(null);
   const shown = React.useMemo(() => marked(item), [item]);
   const run = async (decision: 'accept' | 'reject', why: string | null = null, sections?: string[]) => {
     setBusy(decision);
@@ -125,8 +125,21 @@ const Card = ({ item, title, canEdit, decide, section, inline }: CardProps) => {
               disabled={busy !== null}
               aria-label={m('suggestions.reject.label', 'Reject suggestion')}
             >
-              {m('review.reject', 'Reject')}
+              {elsewhere && !suggestion.stale ? m('suggestions.rejectAll', 'Reject all') : m('review.reject', 'Reject')}
             </Button>
+            {elsewhere && !suggestion.stale ? (
+              <Button
+                size="S"
+                variant="danger-light"
+                startIcon={<Cross />}
+                onClick={() => setDialog('reject-here')}
+                disabled={busy !== null}
+                aria-label={m('suggestions.rejectHere.label', 'Reject only this section\'s part of the suggestion')}
+                data-testid="reject-in-section"
+              >
+                {m('suggestions.rejectHere', 'Reject here')}
+              </Button>
+            ) : null}
             {suggestion.stale ? (
               <Button size="S" variant="secondary" startIcon={<Pencil />} onClick={() => setDialog('by-hand')} disabled={busy !== null || place.change === 'move'}>
                 {m('suggestions.byHand', 'Apply by hand')}
@@ -227,6 +240,7 @@ const Card = ({ item, title, canEdit, decide, section, inline }: CardProps) => {
         </Box>
       ) : null}
       {dialog === 'reject' ? <RejectDialog busy={busy === 'reject'} onCancel={() => setDialog(null)} onReject={(reason) => run('reject', reason)} /> : null}
+      {dialog === 'reject-here' ? <RejectDialog here busy={busy === 'reject'} onCancel={() => setDialog(null)} onReject={(reason) => run('reject', reason, [section])} /> : null}
       {dialog === 'by-hand' ? (
         <ApplyByHandDialog title={title} place={place} canEdit={canEdit} busy={busy === 'reject'} onClose={() => setDialog(null)} onDone={() => run('reject', APPLIED_BY_HAND)} />
       ) : null}
