@@ -226,7 +226,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
    * pending with the others. Recorded as a partial accept is: the suggestion narrowed to the rest,
    * and the part a `rejected` change set of its own (services/change-sets rejectedPart), in one transaction.
    */
-  async function rejectPart(articleRow: number, articleId: string, row, anchor: string, part: { ids: Set<string>; taken: number[]; rest: number[] }, reason: string | null) {
+  async function rejectPart(userId: number, articleRow: number, articleId: string, row, anchor: string, part: { ids: Set<string>; taken: number[]; rest: number[] }, reason: string | null, actor: Actor) {
     const ops = json(row.ops) as EditOp[];
     const resolved = json(row.resolved_ops) as EditOp[];
     const base = json(row.base) as Record<string, number>;
@@ -240,6 +240,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const narrowed = await suggestions.in(trx).narrow(articleRow, row.uuid, { ops: pick(ops, part.rest), resolvedOps: pick(resolved, part.rest), base: restBase, proposed: restProposed });
       if (!narrowed) throw notPending((await suggestions.in(trx).statusOf(articleRow, row.uuid)) ?? 'gone', anchor, articleId);
       await changeSets().rejectedPart(trx, articleRow, articleId, row.uuid, [...gone], reason);
+      // Every open canvas reloads its suggestions (live meta suggestionsRev).
+      const decidedBy = { kind: actor.kind, name: actor.name };
+      await events().record({ articleId, ownerId: userId }, actor, [{ type: 'suggestion.decided', suggestionId: row.uuid, state: 'rejected', decidedBy, sections: [...part.ids] }]);
     });
     return { suggestion: await recordOf(articleRow, row.uuid) };
   }
@@ -412,7 +415,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (only?.length) {
         if (row.status !== 'pending') throw notPending(row.status, anchor, articleId);
         const part = await partOf(articleRow, articleId, row, only, true);
-        if (part.rest.length) return rejectPart(articleRow, articleId, row, anchor, part, reason);
+        if (part.rest.length) return rejectPart(userId, articleRow, articleId, row, anchor, part, reason, actor);
       }
       const done = await suggestions.decide(articleRow, row.uuid, ['pending', 'stale'], 'rejected', { by: actor, reason });
       if (!done) throw notPending((await suggestions.statusOf(articleRow, row.uuid)) ?? row.status, anchor, articleId);
