@@ -4,7 +4,7 @@
  * it removes, `ins[data-change]` with the words it adds, the change set's anchor on both) without
  * a reload, its reason on its card; accepted in one section from one canvas, its marks there go
  * in both canvases while the other section's stay (the rest pending); rejected from the other
- * canvas, every mark goes. Text typed into a suggestion's passage (not yet stored) takes it out of
+ * canvas, every mark goes; rejected in one section (Reject here), its marks there go in both and the rest stays. Text typed into a suggestion's passage (not yet stored) takes it out of
  * the text, and its card says so. Screenshots (laptop and phone) in
  * .tmp/e2e-artifacts/canvas-inline-suggestions.
  */
@@ -129,6 +129,45 @@ it('shows a suggestion in the text of two open canvases, accepted in one section
           expect(await editorOf(page, music).innerText()).toContain('It might compose elaborate pieces of music.');
         }
         expect((await api('get', `/api/articles/${id}/suggestions/${change}`)).body.data.suggestion).toEqual(expect.objectContaining({ status: 'rejected', reason: 'Elaborate is her word.' }));
+      },
+      { as: bob },
+    );
+  }));
+
+it('rejects a suggestion in one section (Reject here) with a reason: its marks there go in both canvases, the rest stays', () =>
+  suite.withPage(async (chief) => {
+    await suite.withPage(
+      async (other) => {
+        const { id, numbers, music } = await newArticle('Reject here');
+        await openCanvas(chief, id);
+        await openCanvas(other, id);
+        const made = await suggest(`/api/articles/${id}/suggestions`).send({
+          ops: [
+            { op: 'replaceText', section: numbers, find: 'computes', replace: 'tabulates' },
+            { op: 'replaceText', section: music, find: 'elaborate pieces', replace: 'scientific pieces' },
+          ],
+        });
+        expect(made.status).toBe(201);
+        const change = made.body.data.changeSet.anchor as string;
+        for (const page of [chief, other]) await editorOf(page, music).locator(`del[data-change="${change}"]`).waitFor({ timeout: 5_000 });
+        const card = chief.locator(`section[data-anchor="${music}"] li[data-change-set="${change}"]`);
+        await card.getByRole('button', { name: 'Reject all' }).waitFor();
+        await card.getByRole('button', { name: 'Reject only this section\'s part of the suggestion' }).click();
+        const dialog = chief.getByTestId('reject-dialog');
+        await dialog.getByRole('heading', { name: 'Reject this suggestion in this section?' }).waitFor();
+        await dialog.getByLabel('Reason').fill('Elaborate is her word.');
+        await shoot(chief, 'reject-here-laptop');
+        await dialog.getByRole('button', { name: 'Reject', exact: true }).click();
+        for (const page of [chief, other]) {
+          await page.waitForFunction((anchor) => !document.querySelector(`section[data-anchor="${anchor}"] .ProseMirror :is(ins, del)`), music, { timeout: 5_000 });
+          expect(await marks(page, numbers, change)).toEqual({ del: ['computes'], ins: ['tabulates'] });
+          expect(await editorOf(page, music).innerText()).toContain('It might compose elaborate pieces of music.');
+        }
+        const after = (await api('get', `/api/articles/${id}/suggestions/${change}`)).body.data.suggestion;
+        expect(after.status).toBe('pending');
+        expect(after.ops).toEqual([{ op: 'replaceText', section: numbers, find: 'computes', replace: 'tabulates' }]);
+        const rejected = (await api('get', `/api/articles/${id}/changes?section=${music}`)).body.data.changes.find((c) => c.status === 'rejected');
+        expect(rejected).toEqual(expect.objectContaining({ reason: 'Elaborate is her word.', by: { kind: 'agent', name: 'reviewer bot' } }));
       },
       { as: bob },
     );
