@@ -151,7 +151,7 @@ it('rejects a suggestion in one section (Reject here) with a reason: its marks t
         const change = made.body.data.changeSet.anchor as string;
         for (const page of [chief, other]) await editorOf(page, music).locator(`del[data-change="${change}"]`).waitFor({ timeout: 5_000 });
         const card = chief.locator(`section[data-anchor="${music}"] li[data-change-set="${change}"]`);
-        await card.getByRole('button', { name: 'Reject all' }).waitFor();
+        expect(await card.getByRole('button', { name: 'Reject suggestion', exact: true }).innerText()).toBe('Reject all');
         await card.getByRole('button', { name: 'Reject only this section\'s part of the suggestion' }).click();
         const dialog = chief.getByTestId('reject-dialog');
         await dialog.getByRole('heading', { name: 'Reject this suggestion in this section?' }).waitFor();
