@@ -211,4 +211,25 @@ it('shows a suggestion inline on a phone', () =>
     { viewport: PHONE },
   ));
 
+it('fits Accept here and Reject here on a phone', () =>
+  suite.withPage(
+    async (page) => {
+      const { id, numbers, music } = await newArticle('Decide here on a phone');
+      await openCanvas(page, id);
+      const made = await suggest(`/api/articles/${id}/suggestions`).send({
+        ops: [
+          { op: 'replaceText', section: numbers, find: 'computes', replace: 'tabulates' },
+          { op: 'replaceText', section: music, find: 'elaborate', replace: 'scientific' },
+        ],
+      });
+      expect(made.status).toBe(201);
+      const card = page.locator(`section[data-anchor="${numbers}"] li[data-change-set="${made.body.data.changeSet.anchor}"]`);
+      await card.getByTestId('reject-in-section').waitFor({ timeout: 5_000 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      await card.scrollIntoViewIfNeeded();
+      await card.screenshot({ path: path.join(SHOTS, 'decide-here-phone.png'), animations: 'disabled' });
+    },
+    { viewport: PHONE },
+  ));
+
 const section = (page: Page, anchor: string) => page.locator(`section[data-anchor="${anchor}"]`);
