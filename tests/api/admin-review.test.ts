@@ -183,6 +183,10 @@ describe('suggestions', () => {
     expect(listed[0].places).toEqual([{ section: three.id, change: 'edit', current: expect.stringContaining('Flowers.'), suggested: expect.stringContaining('Flowers and leaves.') }]);
     // A new section shows in the one before it.
     expect(listed[1].places).toEqual([{ section: one.id, change: 'insert', current: '', suggested: expect.stringContaining('A new part.') }]);
+    // Each with its pending change set (the same id; the canvas marks its words with its anchor) and why it was made.
+    expect(listed[0].changeSet).toEqual({ id: edit.id, anchor: expect.any(String), reason: null });
+    expect(edit.id.startsWith(listed[0].changeSet.anchor)).toBe(true);
+    expect(listed[1].changeSet).toEqual(expect.objectContaining({ id: insert.id, reason: 'Missing part.' }));
 
     // The section changes under the suggestion: stale, its text kept as it was suggested.
     expect((await agent.patch(`${api()}/sections/${three.anchor}`, { markdown: '# Three\n\nFlowers, by the agent.' })).status).toBe(200);
@@ -192,6 +196,50 @@ describe('suggestions', () => {
     expect(after[1].stale).toBe(false);
     for (const s of [edit, insert]) expect((await app.http.post(`${base()}/suggestions/${s.anchor}/reject`).set(admin()).send({})).status).toBe(200);
     expect(await read()).toEqual([]);
+  });
+
+  it('accepts a suggestion in one section from the canvas (CONTRACT 23): the rest stays pending', async () => {
+    const sections = (await app.http.get(`${base()}/sections`).set(admin())).body.data.sections;
+    const one = sections.find((section) => section.title === 'One');
+    const three = sections.find((section) => section.title === 'Three');
+    const made = (
+      await suggester.post(`${api()}/suggestions`, {
+        ops: [
+          { op: 'replace', section: one.anchor, markdown: '# One\n\nAccepted here.' },
+          { op: 'replace', section: three.anchor, markdown: '# Three\n\nStill waiting.' },
+        ],
+      })
+    ).body.data.suggestion;
+    const bad = await app.http.post(`${base()}/suggestions/${made.anchor}/accept`).set(admin()).send({ sections: [] });
+    expect(bad.status).toBe(400);
+    const accepted = await app.http.post(`${base()}/suggestions/${made.anchor}/accept`).set(admin()).send({ sections: [one.anchor] });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.data.suggestion).toEqual(expect.objectContaining({ status: 'pending', ops: [{ op: 'replace', section: three.anchor, markdown: '# Three\n\nStill waiting.' }] }));
+    expect((await agent.get(`${api()}/sections/${one.anchor}`)).body.data.section.markdown).toBe('# One\n\nAccepted here.');
+    expect((await agent.get(`${api()}/sections/${three.anchor}`)).body.data.section.markdown).not.toContain('Still waiting.');
+    expect((await app.http.post(`${base()}/suggestions/${made.anchor}/reject`).set(admin()).send({})).status).toBe(200);
+  });
+
+  it('rejects a suggestion in one section from the canvas (Reject here): the rest stays pending, in place', async () => {
+    const sections = (await app.http.get(`${base()}/sections`).set(admin())).body.data.sections;
+    const one = sections.find((section) => section.title === 'One');
+    const three = sections.find((section) => section.title === 'Three');
+    const made = (
+      await suggester.post(`${api()}/suggestions`, {
+        ops: [
+          { op: 'replace', section: one.anchor, markdown: '# One\n\nRejected here.' },
+          { op: 'replace', section: three.anchor, markdown: '# Three\n\nStill pending.' },
+        ],
+      })
+    ).body.data.suggestion;
+    const rejected = await app.http.post(`${base()}/suggestions/${made.anchor}/reject`).set(admin()).send({ sections: [one.anchor], reason: 'Keep One as it is' });
+    expect(rejected.status).toBe(200);
+    expect(rejected.body.data.suggestion).toEqual(expect.objectContaining({ status: 'pending', ops: [{ op: 'replace', section: three.anchor, markdown: '# Three\n\nStill pending.' }] }));
+    // The canvas shows it only where it still changes something.
+    const inPlace = (await app.http.get(`${base()}/in-place-suggestions`).set(admin())).body.data.suggestions.find((s) => s.id === made.id);
+    expect(inPlace.places.map((p) => p.section)).toEqual([three.id]);
+    expect((await agent.get(`${api()}/sections/${one.anchor}`)).body.data.section.markdown).not.toContain('Rejected here.');
+    expect((await app.http.post(`${base()}/suggestions/${made.anchor}/reject`).set(admin()).send({})).status).toBe(200);
   });
 });
 

@@ -345,3 +345,50 @@ describe('a suggestion accepted per section', () => {
     expect((await agent.get(`${base}/changes/${made.body.data.changeSet.anchor}`)).body.data.change.status).toBe('accepted');
   });
 });
+
+describe('a suggestion rejected per section', () => {
+  it('rejects the ops of those sections with the reason; the rest stays pending; bad sections are named, nothing written', async () => {
+    const { article, outline } = await newArticle(agent, { title: 'Reject per section', markdown: '# A\n\nAlpha.\n\n# B\n\nBeta.\n\n# C\n\nGamma.' });
+    const base = `/api/articles/${article.id}`;
+    const [a, b, c] = outline.map((e) => e.anchor);
+    const made = await suggester.post(`${base}/edits`, {
+      ops: [
+        { op: 'replace', section: a, markdown: '# A\n\nAlpha, worse.' },
+        { op: 'replace', section: b, markdown: '# B\n\nBeta, better.' },
+      ],
+      reason: 'Tighten the prose',
+    });
+    expect(made.status).toBe(202);
+    const suggestion = made.body.data.suggestion;
+    const pendingAnchor = made.body.data.changeSet.anchor;
+    const before = (await agent.get(`${base}/changes`)).body.data.changes.length;
+    // An unknown anchor, and a section the suggestion does not change: 400 naming it, nothing written.
+    const unknown = expectFailure(await person.post(`${base}/suggestions/${suggestion.anchor}/reject`, { sections: ['ffffffff'], reason: 'No' }), 400, 'invalid-argument');
+    expect(unknown.message).toContain('ffffffff');
+    const outside = expectFailure(await person.post(`${base}/suggestions/${suggestion.anchor}/reject`, { sections: [a, c] }), 400, 'invalid-argument');
+    expect(outside.message).toContain(c);
+    expectFailure(await person.post(`${base}/suggestions/${suggestion.anchor}/reject`, { sections: [] }), 400, 'invalid-argument');
+    expect((await agent.get(`${base}/suggestions/${suggestion.anchor}`)).body.data.suggestion.ops).toHaveLength(2);
+    expect((await agent.get(`${base}/changes`)).body.data.changes.length).toBe(before);
+
+    const res = await person.post(`${base}/suggestions/${suggestion.anchor}/reject`, { sections: [a], reason: 'A reads better as it is' });
+    expect(res.status).toBe(200);
+    expect(res.body.data.suggestion.status).toBe('pending');
+    expect(res.body.data.suggestion.ops).toEqual([{ op: 'replace', section: b, markdown: '# B\n\nBeta, better.' }]);
+    expect(await sectionText(base, a)).toBe('# A\n\nAlpha.');
+    // The rejected part: a change set of its own, the author's, with the reviewer's reason and its diff.
+    const part = (await agent.get(`${base}/changes/${res.body.data.changeSet.anchor}`)).body.data.change;
+    expect(part).toMatchObject({ status: 'rejected', by: { kind: 'agent', name: 'suggest bot' }, reason: 'A reads better as it is' });
+    expect(part.sections.map((s) => s.anchor)).toEqual([a]);
+    expect(part.sections[0].diff).toEqual(expect.arrayContaining([expect.objectContaining({ op: '+' })]));
+    expect((await agent.get(`${base}/changes/${pendingAnchor}`)).body.data.change).toMatchObject({ status: 'pending', reason: 'Tighten the prose', sections: [expect.objectContaining({ anchor: b })] });
+    // A rejected section is no longer in it: naming it again is an error.
+    expectFailure(await person.post(`${base}/suggestions/${suggestion.anchor}/reject`, { sections: [a] }), 400, 'invalid-argument');
+    // The rest, accepted whole.
+    const rest = await person.post(`${base}/suggestions/${suggestion.anchor}/accept`, {});
+    expect(rest.status).toBe(200);
+    expect(rest.body.data.suggestion.status).toBe('accepted');
+    expect(await sectionText(base, b)).toBe('# B\n\nBeta, better.');
+    expect(await sectionText(base, a)).toBe('# A\n\nAlpha.');
+  });
+});

@@ -112,6 +112,24 @@ it('suggestions list, show, accept and reject', async () => {
   expect((await quire(['suggestions', 'show', id, first.anchor])).stdout).not.toContain('Reason:');
 });
 
+it('suggestions reject --section rejects only those sections; the rest stays pending', async () => {
+  const made = (
+    await app.http
+      .post(`/api/articles/${id}/suggestions`)
+      .set(bearer(key))
+      .send({ ops: [{ op: 'replaceText', section: anchors[0], find: 'First', replace: 'Initial' }, { op: 'replaceText', section: anchors[1], find: 'Suggested', replace: 'Proposed' }] })
+  ).body.data.suggestion;
+  const bad = await quire(['suggestions', 'reject', id, made.anchor, '--section', 'ffffffff']);
+  expect(bad.code).not.toBe(0);
+  expect(bad.stderr).toContain('ffffffff');
+  const rejected = await quire(['suggestions', 'reject', id, made.anchor, '--section', anchors[0], '--reason', 'Keep First.']);
+  expect(rejected.code).toBe(0);
+  expect(rejected.stdout).toBe(`Rejected ${made.anchor} in ${anchors[0]}; the rest stays pending.\n`);
+  const after = (await json(['suggestions', 'show', id, made.anchor])).data.suggestion;
+  expect(after).toMatchObject({ status: 'pending', ops: [{ op: 'replaceText', section: anchors[1], find: 'Suggested', replace: 'Proposed' }] });
+  expect((await json(['suggestions', 'reject', id, made.anchor])).data.suggestion.status).toBe('rejected');
+});
+
 describe('what the server sends is printed terminal-safe (issue 25 point 10)', () => {
   // A key name and an article title that would set the window title, clear the screen, return
   // the cursor, ring the bell and colour the rest (C1 CSI) if printed as sent.

@@ -5,7 +5,8 @@
  * and stored without a Save (the agent then reads an html section with the text); sections reordered by dragging;
  * a note added to the Brief; a pasted link turned into a link card; a Media Library image with
  * an absolute URL; an agent's change arriving while the canvas is open; publishing; review (a
- * suggest key's suggestion accepted and another rejected with a reason, a section's revision
+ * suggest key's suggestion, shown in the section's text as tracked changes (ins/del[data-change]),
+ * accepted and another rejected with a reason, a section's revision
  * restored from its history, a deleted section restored from the trash after a section picked,
  * the restore and reject dialogs); an admin without Quire permissions kept out; an agent
  * changing a section while the editor types in it (merged: the editor is told who, and keeps
@@ -365,11 +366,19 @@ describe('review', () => {
       // In the section it changes (tests/e2e/suggestions-in-place.test.ts covers it further).
       const card = page.locator(`section[data-anchor="${numbers}"] [data-suggestion="${anchor}"]`);
       await card.getByText('reviewer bot (agent)', { exact: false }).waitFor();
-      await card.getByTestId('suggestion-text').locator('ins').getByText('polynomials by differences.', { exact: false }).waitFor();
+      // Its words show in the section's text as tracked changes (CONTRACT 23), not copied into the card.
+      await card.and(page.locator('[data-inline="shown"]')).waitFor();
+      const change = await card.getAttribute('data-change-set');
+      const editor = page.locator(`section[data-anchor="${numbers}"] .ProseMirror`);
+      await editor.locator(`ins[data-change="${change}"]`).waitFor();
+      expect(await editor.locator(`del[data-change="${change}"]`).allInnerTexts()).toEqual(['any function']);
+      expect(await editor.locator(`ins[data-change="${change}"]`).allInnerTexts()).toEqual(['polynomials by differences']);
+      expect(await card.getByTestId('suggestion-text').count()).toBe(0);
       await card.getByRole('button', { name: 'Accept suggestion' }).click();
       await card.waitFor({ state: 'detached' });
-      // The canvas shows the accepted text without a reload.
-      await page.locator(`section[data-anchor="${numbers}"]`).getByText('The engine tabulates polynomials by differences.').waitFor();
+      // The canvas shows the accepted text without a reload, its marks gone.
+      await editor.getByText('The engine tabulates polynomials by differences.').waitFor();
+      await editor.locator('ins, del').first().waitFor({ state: 'detached' });
 
       const section = (await api('get', `/api/articles/${articleId}/sections/${numbers}`)).body.data.section;
       expect(section.markdown).toBe('# Numbers\n\nThe engine tabulates polynomials by differences.');
@@ -418,7 +427,13 @@ describe('review', () => {
 
       await openCanvas(page);
       const card = page.locator(`section[data-anchor="${music}"] [data-suggestion="${anchor}"]`);
-      await card.getByTestId('suggestion-text').locator('ins').getByText('waltzes.', { exact: false }).waitFor();
+      // Shown in the section's text (CONTRACT 23): the whole sentence rewritten, the full stop kept.
+      await card.and(page.locator('[data-inline="shown"]')).waitFor();
+      const change = await card.getAttribute('data-change-set');
+      const editor = page.locator(`section[data-anchor="${music}"] .ProseMirror`);
+      await editor.locator(`ins[data-change="${change}"]`).waitFor();
+      expect(await editor.locator(`del[data-change="${change}"]`).allInnerTexts()).toEqual(['A version to come back to']);
+      expect(await editor.locator(`ins[data-change="${change}"]`).allInnerTexts()).toEqual(['It plays only waltzes']);
       await card.getByRole('button', { name: 'Reject suggestion' }).click();
       const dialog = page.getByTestId('reject-dialog');
       await dialog.getByRole('heading', { name: 'Reject this suggestion?' }).waitFor();
@@ -426,12 +441,16 @@ describe('review', () => {
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await dialog.waitFor({ state: 'detached' });
       expect((await api('get', `/api/articles/${articleId}/suggestions/${anchor}`)).body.data.suggestion.status).toBe('pending');
+      expect(await editor.locator(`ins[data-change="${change}"]`).count()).toBe(1);
 
       await card.getByRole('button', { name: 'Reject suggestion' }).click();
       await dialog.getByLabel('Reason').fill('The engine is not limited to waltzes.');
       await dialog.getByRole('button', { name: 'Reject' }).click();
       await dialog.waitFor({ state: 'detached' });
       await card.waitFor({ state: 'detached' });
+      // Its marks go; the text stays as it was.
+      await editor.locator('ins, del').first().waitFor({ state: 'detached' });
+      expect(await editor.innerText()).toContain('A version to come back to.');
 
       const suggestion = (await api('get', `/api/articles/${articleId}/suggestions/${anchor}`)).body.data.suggestion;
       // The reason goes back to the agent with the suggestion (CONTRACT 20).
@@ -494,6 +513,7 @@ describe('review', () => {
 
   it('shows the review panels on a laptop and on a phone', async () => {
     const numbers = await anchorOf('Numbers');
+    // "polynomials" is the text the accept above put there (without it the find matches nothing: 400).
     const made = await suite.app.http
       .post(`/api/articles/${articleId}/suggestions`)
       .set(bearer(suggestKey))

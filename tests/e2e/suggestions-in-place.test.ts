@@ -1,7 +1,7 @@
 /**
  * Suggestions in place, in Chromium (CONTRACT 20, issue 23 point 2): an agent's suggestion shows
  * in the section it changes (data-suggestions="<count>") as word-level insertions and deletions
- * (ins, del), arriving in an open canvas without a reload; the count beside the article equals
+ * in its text (ins, del with data-change, CONTRACT 23), arriving in an open canvas without a reload; the count beside the article equals
  * the suggestions listed; accepted from the section (the text changes, the marks go); rejected
  * from the section with a reason the agent reads back through the API; a person who starts
  * typing in a section a suggestion waits on is warned (no modal); the suggestion their typing
@@ -72,9 +72,11 @@ it('shows a new suggestion in the section it changes, word by word, without a re
 
     const card = section(page, numbers).locator(`[data-suggestion="${made.body.data.suggestion.anchor}"]`);
     await card.getByText('reviewer bot (agent)', { exact: false }).waitFor();
-    const text = card.getByTestId('suggestion-text');
-    expect(await text.locator('del').allInnerTexts()).toEqual(['computes']);
-    expect(await text.locator('ins').allInnerTexts()).toEqual(['tabulates']);
+    // The words show in the section's text (tracked changes, CONTRACT 23), not copied into the card.
+    const text = section(page, numbers).locator('.ProseMirror');
+    expect(await text.locator('del[data-change]').allInnerTexts()).toEqual(['computes']);
+    expect(await text.locator('ins[data-change]').allInnerTexts()).toEqual(['tabulates']);
+    expect(await card.getByTestId('suggestion-text').count()).toBe(0);
     // No raw line diff any more.
     expect(await page.getByText('@@').count()).toBe(0);
     await card.getByRole('button', { name: 'Accept suggestion' }).waitFor();
@@ -91,8 +93,8 @@ it('shows a new suggestion in the section it changes, word by word, without a re
     await overview.getByRole('heading', { name: 'Suggestions (2)' }).waitFor();
     expect(await overview.locator('li[data-suggestion]').count()).toBe(2);
     await section(page, music).getByTestId('suggestion-note').getByText('Lovelace wrote').waitFor();
-    expect(await section(page, music).getByTestId('suggestion-text').locator('ins').allInnerTexts()).toEqual(['scientific']);
-    expect(await section(page, music).getByTestId('suggestion-text').locator('del').allInnerTexts()).toEqual(['elaborate']);
+    expect(await section(page, music).locator('.ProseMirror ins[data-change]').allInnerTexts()).toEqual(['scientific']);
+    expect(await section(page, music).locator('.ProseMirror del[data-change]').allInnerTexts()).toEqual(['elaborate']);
     // The overview takes you to the section.
     await overview.getByRole('button', { name: 'Show in "Music"' }).click();
     await shoot(page, 'suggestion-in-place-laptop');

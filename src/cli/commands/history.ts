@@ -206,15 +206,22 @@ export function registerHistory(program: Command) {
 
   suggestions
     .command('reject <article> <anchor>')
-    .description('Reject a suggestion')
-    .addHelpText('after', examples(['quire suggestions reject "$ART" 5d0c1e --reason "Off topic"']))
+    .description('Reject a suggestion, or with --section only its changes to those sections (the rest stays pending)')
+    .addHelpText('after', examples(['quire suggestions reject "$ART" 5d0c1e --reason "Off topic"', 'quire suggestions reject "$ART" 5d0c1e --section 9f2a --reason "Keep this one as it is"']))
     .option('--reason <text>', 'why (kept with it)')
+    .option('--section <anchor>', 'reject only the changes to this section (repeat for several)', (value: string, list: string[] = []) => [...list, value])
     .action(
-      act(async (ctx, id: string, anchor: string, options: { reason?: string }) => {
+      act(async (ctx, id: string, anchor: string, options: { reason?: string; section?: string[] }) => {
+        const reason = options.reason ?? ctx.reason;
         const res = await ctx.client.call<Data<'suggestionOnly'>>('POST', `/articles/${seg(id)}/suggestions/${seg(anchor)}/reject`, {
-          body: (options.reason ?? ctx.reason) !== undefined ? { reason: options.reason ?? ctx.reason } : {},
+          body: { ...(reason !== undefined ? { reason } : {}), ...(options.section?.length ? { sections: options.section } : {}) },
         });
-        ctx.out.result(res, () => `Rejected ${anchor}.${res.envelope.data.suggestion.reason ? ` Reason: ${res.envelope.data.suggestion.reason}` : ''}`);
+        const s = res.envelope.data.suggestion;
+        ctx.out.result(res, () =>
+          s.status === 'pending'
+            ? `Rejected ${anchor} in ${options.section!.join(', ')}; the rest stays pending.`
+            : `Rejected ${anchor}.${s.reason ? ` Reason: ${s.reason}` : ''}`,
+        );
       }),
     );
 }

@@ -11,6 +11,8 @@
  * Undo is the article's (canvas/undo.ts): the editor's y-tiptap undo plugin works on the one
  * history, the toolbar's Undo and Redo too, and an undo or redo that changes this section
  * brings it into view with the caret.
+ * Pending suggestions show in the text as tracked changes (`ins`/`del` with `data-change`,
+ * decorations: suggestions/inline-changes.ts).
  */
 import { Button, Flex, IconButton, IconButtonGroup } from '@strapi/design-system';
 import {
@@ -44,6 +46,7 @@ import { useLiveApi } from '../api/live';
 import { useMessages } from '../messages';
 import { pastedLink } from './link-card';
 import type { LiveUser } from './live';
+import { InlineChanges, inlineChangesKey, type InlineChange, type Shown } from './suggestions/inline-changes';
 import { selectionQuote, ThreadMarks, threadMarksKey, type ThreadMark } from './threads/thread-marks';
 import { useArticleHistory } from './undo';
 
@@ -63,9 +66,13 @@ interface Props {
   threads?: ThreadMark[];
   /** Set when the editor may comment: asked with the selected text and its occurrence. */
   onComment?: (quote: string, occurrence: number) => void;
+  /** Pending change sets on this section, shown in the text as insertions and deletions. */
+  changes?: InlineChange[];
+  /** Which of `changes` show in the text, and which not (their passage changed since), whenever that changes. */
+  onInlineShown?: (shown: Shown) => void;
 }
 
-export const SectionEditor = ({ provider, sectionId, user, editable, header, onTyped, threads, onComment }: Props) => {
+export const SectionEditor = ({ provider, sectionId, user, editable, header, onTyped, threads, onComment, changes, onInlineShown }: Props) => {
   const { m, notify } = useMessages();
   const liveApi = useLiveApi();
   const components = useStrapiApp('SectionEditor', (state) => state.components);
@@ -79,6 +86,10 @@ export const SectionEditor = ({ provider, sectionId, user, editable, header, onT
   typedRef.current = onTyped;
   const marksRef = React.useRef<ThreadMark[]>(threads ?? []);
   marksRef.current = threads ?? [];
+  const changesRef = React.useRef<InlineChange[]>(changes ?? []);
+  changesRef.current = changes ?? [];
+  const shownRef = React.useRef(onInlineShown);
+  shownRef.current = onInlineShown;
   /** Whether text is selected (the Comment button shows). */
   const [selected, setSelected] = React.useState(false);
 
@@ -110,6 +121,7 @@ export const SectionEditor = ({ provider, sectionId, user, editable, header, onT
         }),
         CollaborationCaret.configure({ provider, user: { name: user.name, color: user.color, kind: 'editor', id: user.id } }),
         ThreadMarks(() => marksRef.current),
+        InlineChanges(() => changesRef.current, (shown) => shownRef.current?.(shown)),
       ],
       editorProps: {
         attributes: { 'aria-label': m('canvas.editor.label', 'Section text'), class: 'quire-prose quire-editor', 'data-section-editor': sectionId },
@@ -158,6 +170,12 @@ export const SectionEditor = ({ provider, sectionId, user, editable, header, onT
   React.useEffect(() => {
     if (editor && !editor.isDestroyed) editor.view.dispatch(editor.state.tr.setMeta(threadMarksKey, true).setMeta('addToHistory', false));
   }, [editor, marksKey]);
+
+  // Suggestions made or decided: their marks again (decorations only, nothing reaches the live document).
+  const changesKey = JSON.stringify(changes ?? []);
+  React.useEffect(() => {
+    if (editor && !editor.isDestroyed) editor.view.dispatch(editor.state.tr.setMeta(inlineChangesKey, true).setMeta('addToHistory', false));
+  }, [editor, changesKey]);
 
   const comment = () => {
     const picked = editor ? selectionQuote(editor.state) : null;

@@ -5,7 +5,9 @@
  * where they were, and, for editors, an insert control before the first section and after each
  * one (a new section can go anywhere, not only at the end). Pending suggestions show in the
  * section they change (data-suggestions, the cards from canvas/suggestions/), and typing there
- * is reported so the page can warn that it may make them stale. Threads (CONTRACT 24) show the
+ * is reported so the page can warn that it may make them stale; those that change its words show
+ * in its text as tracked changes (SectionEditor, suggestions/inline-changes.ts), and their cards
+ * learn which do (`inline`). Threads (CONTRACT 24) show the
  * same way: their quotes marked in the text, their cards under it (canvas/threads/).
  */
 import { Badge, Box, Button, Flex, Typography } from '@strapi/design-system';
@@ -17,6 +19,7 @@ import { useMessages } from '../messages';
 import { InsertSection, useWhereLabel, type Placement } from './AddSection';
 import { DeletedSection } from './DeletedSection';
 import type { LiveUser, Peer } from './live';
+import type { InlineChange, Shown } from './suggestions/inline-changes';
 import type { ThreadMark } from './threads/thread-marks';
 import { untitled } from './Outline';
 import { SectionEditor } from './SectionEditor';
@@ -47,8 +50,10 @@ interface Props {
   onInsert: (placement: Placement, where: string) => void;
   /** How many suggestions wait on a section. */
   suggestionsOn: (sectionId: string) => number;
-  /** The section's suggestion cards (and the typing warning), under its text. */
-  suggestionsView: (section: SectionRecord, name: string) => React.ReactNode;
+  /** The section's suggestion cards (and the typing warning), under its text; `inline`: which show in the text. */
+  suggestionsView: (section: SectionRecord, name: string, inline: Shown) => React.ReactNode;
+  /** The pending change sets to show in a section's text as tracked changes. */
+  inlineChanges?: (section: SectionRecord) => InlineChange[];
   /** A key or paste in a section (the page warns when it starts typing where suggestions wait). */
   onTypingStarts: (sectionId: string, event: React.KeyboardEvent | React.ClipboardEvent) => void;
   /** Threads: the open ones' quotes to mark, their cards under the section, and commenting on a selection (editors with edit). */
@@ -59,11 +64,16 @@ interface Props {
   };
 }
 
+const NONE_INLINE: Shown = { shown: [], moved: [] };
+
 export const SectionList = (props: Props) => {
-  const { title, sections, provider, synced, me, peers, editable, canEdit, changed, ghosts, deletedBy, restoring, onRestoreGhost, onDismissGhost, onHistory, onTyped, onInsert, suggestionsOn, suggestionsView, onTypingStarts, threads } = props;
+  const { title, sections, provider, synced, me, peers, editable, canEdit, changed, ghosts, deletedBy, restoring, onRestoreGhost, onDismissGhost, onHistory, onTyped, onInsert, suggestionsOn, suggestionsView, inlineChanges, onTypingStarts, threads } = props;
   const { m } = useMessages();
   const where = useWhereLabel();
   const noTitle = m('canvas.untitled', '(text before the first heading)');
+  /** Per section: the suggestions its editor shows in the text, and those whose passage changed since. */
+  const [inline, setInline] = React.useState<Record<string, Shown>>({});
+  const shownIn = React.useCallback((sectionId: string, shown: Shown) => setInline((all) => ({ ...all, [sectionId]: shown })), []);
   const peersIn = (sectionId: string) => peers.filter((peer) => peer.section === sectionId).map((peer) => peer.name);
 
   const ghostView = (ghost: Ghost) => (
@@ -145,6 +155,8 @@ export const SectionList = (props: Props) => {
                     onTyped={onTyped}
                     threads={threads?.marks(section)}
                     onComment={threads?.onComment ? (quote, occurrence) => threads.onComment!(section, quote, occurrence) : undefined}
+                    changes={inlineChanges?.(section)}
+                    onInlineShown={(shown) => shownIn(section.id, shown)}
                   />
                 </Prose>
               ) : (
@@ -155,7 +167,7 @@ export const SectionList = (props: Props) => {
                   <Prose className="quire-prose" dangerouslySetInnerHTML={{ __html: section.html || `<p><em>${m('canvas.empty', 'Empty')}</em></p>` }} />
                 </>
               )}
-              {suggestionsView(section, name)}
+              {suggestionsView(section, name, (synced && inline[section.id]) || NONE_INLINE)}
               {threads?.view(section)}
             </Box>
             {ghosts.filter((ghost) => ghost.after === section.id).map(ghostView)}

@@ -25,6 +25,10 @@ export const Prose = styled.div`
   .selectedCell { background: ${({ theme }) => theme.colors.primary100}; }
   /* A thread's quote (CONTRACT 24). */
   [data-thread] { background: ${({ theme }) => theme.colors.warning100}; border-bottom: 2px solid ${({ theme }) => theme.colors.warning500}; }
+  /* A pending suggestion in the text (CONTRACT 23): decorations, not the text itself. */
+  del[data-change] { background: ${({ theme }) => theme.colors.danger100}; color: ${({ theme }) => theme.colors.danger700}; text-decoration: line-through; border-radius: 2px; }
+  ins[data-change] { background: ${({ theme }) => theme.colors.success100}; color: ${({ theme }) => theme.colors.success700}; text-decoration: none; border-bottom: 2px solid ${({ theme }) => theme.colors.success500}; border-radius: 2px; cursor: default; user-select: none; }
+  del[data-change] + .quire-change-widget { margin-left: 0.25em; }
   figure[data-type='link-card'] {
     display: flex; gap: 1rem; align-items: flex-start; margin: 1em 0; padding: 0.75rem;
     border: 1px solid ${({ theme }) => theme.colors.neutral200}; border-radius: 8px; background: ${({ theme }) => theme.colors.neutral0};

@@ -30,7 +30,7 @@ import { colourFor, storedToken, useLiveArticle, type LiveUser } from '../canvas
 import { LiveStatusBadge, PresenceBar } from '../canvas/Presence';
 import { Outline, untitled, type Placement } from '../canvas/Outline';
 import { RevisionsDialog, TrashPanel } from '../canvas/ReviewPanels';
-import { SectionSuggestions } from '../canvas/suggestions/SectionSuggestions';
+import { inlineChangesOf, SectionSuggestions } from '../canvas/suggestions/SectionSuggestions';
 import { SuggestionsOverview } from '../canvas/suggestions/SuggestionsOverview';
 import { startsTyping, useDecide, useSuggestionsInPlace } from '../canvas/suggestions/use-suggestions';
 import { SectionList } from '../canvas/SectionList';
@@ -337,9 +337,12 @@ export const ArticlePage = () => {
                       ),
                       onComment: canEdit ? (section, quote, occurrence) => setThreadDraft({ section: section.anchor, quote, occurrence }) : undefined,
                     }}
-                    suggestionsView={(section, name) => (
+                    inlineChanges={(section) => inlineChangesOf(suggestions.bySection.get(section.id) ?? [])}
+                    suggestionsView={(section, name, inline) => (
                       <SectionSuggestions
                         items={suggestions.bySection.get(section.id) ?? []}
+                        section={section.anchor}
+                        inline={inline}
                         title={name}
                         canEdit={canEdit}
                         warn={warned.has(section.id)}

@@ -98,11 +98,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     suggestions: async ({ params, query }, ctx) => ({ data: await suggestions().list(await ownerOf(ctx, params.id), params.id, query.status) }),
     suggestionsInPlace: async ({ params }, ctx) => ({ data: await suggestions().inPlace(await ownerOf(ctx, params.id), params.id) }),
     suggestion: async ({ params }, ctx) => ({ data: await suggestions().get(await ownerOf(ctx, params.id), params.id, params.anchor) }),
-    acceptSuggestion: async ({ params }, ctx) => {
-      const { data, etag } = await suggestions().accept(await ownerOf(ctx, params.id), params.id, params.anchor, editor(ctx));
+    // Per section (CONTRACT 23): `sections` names the ones accepted; the rest stays pending.
+    acceptSuggestion: async ({ params, body }, ctx) => {
+      const { data, etag } = await suggestions().accept(await ownerOf(ctx, params.id), params.id, params.anchor, editor(ctx), body?.sections);
       return reply(200, data, { ETag: etag });
     },
-    rejectSuggestion: async ({ params, body }, ctx) => ({ data: await suggestions().reject(await ownerOf(ctx, params.id), params.id, params.anchor, body.reason, editor(ctx)) }),
+    rejectSuggestion: async ({ params, body }, ctx) => ({ data: await suggestions().reject(await ownerOf(ctx, params.id), params.id, params.anchor, body.reason, editor(ctx), body.sections) }),
     changes: async ({ params, query }, ctx) => ({ data: await changeSets().list(await ownerOf(ctx, params.id), params.id, query) }),
     revertChange: async ({ params, body }, ctx) => ({ data: await revert(ctx, params.id, { anchor: params.anchor }, body) }),
     revertRun: async ({ params, body }, ctx) => ({ data: await revert(ctx, params.id, { run: body.run }, body) }),

@@ -17,6 +17,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const { data, etag } = await suggestions().accept(caller.userId, params.id, params.anchor, await actorOf(strapi, caller), body?.sections);
       return reply(200, data, { ETag: etag });
     },
-    reject: async ({ params, body, caller }) => suggestions().reject(caller.userId, params.id, params.anchor, body.reason, await actorOf(strapi, caller)),
+    reject: async ({ params, body, caller }) => suggestions().reject(caller.userId, params.id, params.anchor, body.reason, await actorOf(strapi, caller), body.sections),
   });
 };

@@ -38,7 +38,7 @@ export type ArticleChange =
   | { type: 'note.updated'; noteId: string; rev: number }
   | { type: 'note.deleted'; noteId: string }
   | { type: 'suggestion.made'; suggestionId: string }
-  | { type: 'suggestion.decided'; suggestionId: string; state: 'accepted' | 'rejected' | 'stale'; /** Who decided (accepted, rejected); the event's `by` is who the changes are recorded as. */ decidedBy?: EventActor }
+  | { type: 'suggestion.decided'; suggestionId: string; state: 'accepted' | 'rejected' | 'stale'; /** Who decided (accepted, rejected); the event's `by` is who the changes are recorded as. */ decidedBy?: EventActor; /** Decided for these sections (ids) only: the rest stays pending. */ sections?: string[] }
   | { type: 'thread.created'; threadId: string }
   | { type: 'comment.created'; threadId: string; commentId: string }
   | { type: 'thread.resolved'; threadId: string }

@@ -194,6 +194,11 @@ export function changeSetRepository(strapi: Core.Strapi) {
       if (sectionUuids.length) await k(parts()).where({ change_set_id: changeSetId }).whereIn('section_uuid', sectionUuids).delete();
     },
 
+    /** Moves some sections of a change set to another (a pending suggestion rejected for them). */
+    async moveSections(k: Knex, fromId: number, toId: number, sectionUuids: string[]): Promise<void> {
+      if (sectionUuids.length) await k(parts()).where({ change_set_id: fromId }).whereIn('section_uuid', sectionUuids).update({ change_set_id: toId });
+    },
+
     async idOf(k: Knex, articleRowId: number, uuid: string): Promise<number | undefined> {
       const row = await k(sets()).where({ article_id: articleRowId, uuid }).first('id');
       return row ? Number(row.id) : undefined;

@@ -30,8 +30,10 @@ export function suggestionRepository(strapi: Core.Strapi) {
       },
 
       /** A pending suggestion narrowed to the ops left once some were accepted (per section); false when it is no longer pending. */
-      async narrow(k: Knex, articleRowId: number, uuid: string, rest: { ops: unknown[]; resolvedOps: unknown[]; base: Record<string, number> }): Promise<boolean> {
-        const changes = { ops: JSON.stringify(rest.ops), resolved_ops: JSON.stringify(rest.resolvedOps), base: JSON.stringify(rest.base), updated_at: new Date() };
+      async narrow(k: Knex, articleRowId: number, uuid: string, rest: { ops: unknown[]; resolvedOps: unknown[]; base: Record<string, number>; proposed?: unknown }): Promise<boolean> {
+        const changes: Record<string, unknown> = { ops: JSON.stringify(rest.ops), resolved_ops: JSON.stringify(rest.resolvedOps), base: JSON.stringify(rest.base), updated_at: new Date() };
+        // A part rejected: what it would have made is no longer shown.
+        if (rest.proposed !== undefined) changes.proposed = JSON.stringify(rest.proposed);
         return (await k(table()).where({ article_id: articleRowId, uuid, status: 'pending' }).update(changes)) > 0;
       },
 

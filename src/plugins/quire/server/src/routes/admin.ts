@@ -56,7 +56,7 @@ import {
   suggestionOnly,
   trashList,
 } from '../schemas/responses';
-import { authorSpans, changeList, listChangesQuery, reverted, revertInput, revertRunInput } from '../schemas/change-sets';
+import { acceptSuggestionInput, authorSpans, changeList, listChangesQuery, reverted, revertInput, revertRunInput } from '../schemas/change-sets';
 import { changeParams } from './changes';
 import { revisionParams, trashParams } from './history';
 import { noteParams, route, sectionParams } from './route';
@@ -429,6 +429,7 @@ export const adminCanvasRoutes = route('adminCanvas', 'Admin panel', {
       'On the revisions it was made against: if a section it touches has changed since, 412 and the suggestion becomes stale. A suggestion no longer pending is 409.',
     admin: { actions: [edit] },
     params: suggestionAt,
+    body: acceptSuggestionInput,
     responseHeaders: { ETag: 'The outline\'s ETag after the edits.' },
     responses: { 200: adminData(suggestionAccepted, 'The suggestion (accepted) and the outline.'), ...adminErrorAnswers(400, 404, 409, 412, 429) },
   },
@@ -436,10 +437,11 @@ export const adminCanvasRoutes = route('adminCanvas', 'Admin panel', {
     method: 'POST',
     path: '/quire/articles/:id/suggestions/:anchor/reject',
     summary: 'Reject a suggestion, decided by the editor',
+    description: '`sections` (anchors) rejects only the operations that change those sections (Reject here); the rest stays pending.',
     admin: { actions: [edit] },
     params: suggestionAt,
     body: rejectSuggestionInput,
-    responses: { 200: adminData(suggestionOnly, 'The suggestion (rejected).'), ...adminErrorAnswers(400, 404, 409) },
+    responses: { 200: adminData(suggestionOnly, 'The suggestion (rejected; pending when only some sections were).'), ...adminErrorAnswers(400, 404, 409) },
   },
   // Change sets (CONTRACT 23): the canvas's Changes panel and its Authors view.
   changes: {

@@ -50,6 +50,7 @@ export const suggestionRoutes = route('suggestions', 'Suggestions', {
     method: 'POST',
     path: '/api/articles/:id/suggestions/:anchor/reject',
     summary: 'Reject a suggestion',
+    description: 'All of it, or with `sections` (anchors of sections it changes) only the operations that change those sections: they are recorded as a rejected change set with the reason, and the rest stays pending.',
     params: suggestionParams,
     body: rejectSuggestionInput,
     responses: { 200: suggestionOnly },

@@ -119,6 +119,10 @@ export const adminSuggestionInPlace = suggestionRecord
   .extend({
     stale: z.boolean().describe('A section it changes has changed since it was made: it can only be applied by hand.'),
     places: z.array(adminSuggestionPlace),
+    changeSet: z
+      .strictObject({ id: z.string(), anchor: z.string().describe('A unique prefix of its id among the article\'s change sets (the canvas marks its words with data-change="<anchor>").'), reason: z.string().nullable() })
+      .nullable()
+      .describe('Its pending change set (CONTRACT 23), with the reason it was made for; null for a suggestion older than change sets.'),
   })
   .meta({ id: 'AdminSuggestionInPlace', description: 'An open suggestion (pending or stale), with the sections it shows in.' });
 export const adminSuggestionsInPlace = z.strictObject({ suggestions: z.array(adminSuggestionInPlace).describe('Oldest first.') });

@@ -239,11 +239,38 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   }
 
 
+  /** Pending change sets by suggestion id (the same id): their anchors and reasons, for the canvas's inline marks. */
+  async function pendingOf(articleRow: number, uuids: string[]): Promise<Map<string, { id: string; anchor: string; reason: string | null }>> {
+    const found = new Map<string, { id: string; anchor: string; reason: string | null }>();
+    for (const uuid of uuids) {
+      const row = await repo.byUuid(articleRow, uuid);
+      if (row) found.set(uuid, { id: uuid, anchor: anchorOf(uuid, row.prev, row.next), reason: row.reason ?? null });
+    }
+    return found;
+  }
+
   /** A suggestion decided: its change set accepted (the accept's write fills it) or rejected. */
   async function decided(articleRow: number, articleId: string, uuid: string, status: 'accepted' | 'rejected') {
     if (status === 'rejected') await repo.setStatus(articleRow, uuid, ['pending'], 'rejected');
     await emit(WEBHOOK_EVENTS.SUGGESTION_DECIDED, articleRow, articleId, uuid);
     return (currentWrite().changeSet = await refOf(null, articleRow, uuid));
+  }
+
+  /**
+   * A pending suggestion rejected for some sections (inside the reject's transaction): those
+   * sections leave its pending change set for a `rejected` one of their own, recorded as a
+   * partial accept is (the author's, with the reviewer's reason); the rest stays pending.
+   */
+  async function rejectedPart(trx: Knex, articleRow: number, articleId: string, suggestion: string, sectionIds: string[], reason: string | null) {
+    const r = repo.in(trx);
+    const pending = await r.byUuid(articleRow, suggestion);
+    const uuid = newId();
+    const at = new Date();
+    const by = pending ? { kind: pending.by_kind, name: pending.by_name } : { kind: 'agent', name: '' };
+    const id = await r.insert(articleRow, { uuid, status: 'rejected', by, reason, run: pending?.run ?? null, notes: null, at }, []);
+    if (pending) await r.moveSections(Number(pending.id), id, sectionIds);
+    await emit(WEBHOOK_EVENTS.SUGGESTION_DECIDED, articleRow, articleId, uuid);
+    return (currentWrite().changeSet = await refOf(trx, articleRow, uuid));
   }
 
   // ---- Reads ----
@@ -478,7 +505,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     recordNotes,
     capturing,
     recordPending,
+    pendingOf,
     decided,
+    rejectedPart,
     list,
     get,
     revert,

@@ -150,7 +150,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const revs = new Map(items.map((item) => [item.uuid, item.rev]));
     const first = items[0]?.uuid ?? null;
     const htmlOf = new Map((await sectionRows.rows(articleRow, items.map((item) => item.uuid))).map((row) => [row.uuid, row.html ?? '']));
-    const out: Array<ReturnType<typeof toRecord> & { stale: boolean; places: InPlace[] }> = [];
+    const sets = await changeSets().pendingOf(articleRow, rows.map((r) => r.uuid));
+    const out: Array<ReturnType<typeof toRecord> & { stale: boolean; places: InPlace[]; changeSet: { id: string; anchor: string; reason: string | null } | null }> = [];
     for (const row of rows.reverse()) {
       const base = json(row.base) as Record<string, number>;
       const stale = row.status === 'stale' || Object.entries(base).some(([id, rev]) => revs.get(id) !== rev);
@@ -174,7 +175,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         else if (entry.html !== current) places.push({ section: entry.id, change: 'edit', current, suggested: entry.html });
         else if (moved.has(entry.id)) places.push({ section: entry.id, change: 'move', current, suggested: entry.html });
       }
-      out.push({ ...toRecord(row, anchors.get(row.uuid)!), stale, places });
+      out.push({ ...toRecord(row, anchors.get(row.uuid)!), stale, places, changeSet: sets.get(row.uuid) ?? null });
     }
     return { suggestions: out };
   }
@@ -187,17 +188,63 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return proposed;
   }
 
-  /** The ops of a suggestion that change the given sections (by anchor), and the rest (indexes into its ops). */
-  async function partOf(articleRow: number, articleId: string, row, anchors: string[]) {
+  /**
+   * The ops of a suggestion that change the given sections (by anchor), and the rest (indexes into its ops).
+   * `strict` (a reject per section): each anchor must be a section now that one of its ops changes,
+   * else 400 naming it (nothing written).
+   */
+  async function partOf(articleRow: number, articleId: string, row, anchors: string[], strict = false) {
     const outline = Outline.of(await sectionRows.items(articleRow));
-    const ids = new Set(anchors.map((a) => outline.resolve(a, { item: 'section', listRoute: `GET /api/articles/${articleId}/outline` }).uuid));
+    const next = `Call GET /api/articles/${articleId}/suggestions/${row.uuid} for its operations and the sections they change.`;
+    const resolveOne = (a: string) => {
+      if (!strict) return outline.resolve(a, { item: 'section', listRoute: `GET /api/articles/${articleId}/outline` }).uuid;
+      try {
+        return outline.resolve(a, { item: 'section', listRoute: `GET /api/articles/${articleId}/outline` }).uuid;
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status >= 500) throw error;
+        throw new ApiError('invalid-argument', `No section ${a} in this article (sections): nothing was rejected.`, `Pass sections as anchors of sections this suggestion changes. ${next}`);
+      }
+    };
+    const named = anchors.map((a) => ({ anchor: a, id: resolveOne(a) }));
+    const ids = new Set(named.map((n) => n.id));
     const resolved = json(row.resolved_ops) as Array<EditOp & { section?: string; after?: string; before?: string }>;
-    const mine = (op: (typeof resolved)[number]) => ids.has(op.section ?? op.after ?? op.before ?? '');
-    const taken = resolved.map((op, i) => (mine(op) ? i : -1)).filter((i) => i >= 0);
+    const target = (op: (typeof resolved)[number]) => op.section ?? op.after ?? op.before ?? '';
+    if (strict) {
+      const changed = new Set(resolved.map(target));
+      const outside = named.find((n) => !changed.has(n.id));
+      if (outside) throw new ApiError('invalid-argument', `Section ${outside.anchor} is not one this suggestion changes (sections): nothing was rejected.`, `Pass sections as anchors of sections this suggestion changes. ${next}`);
+    }
+    const taken = resolved.map((op, i) => (ids.has(target(op)) ? i : -1)).filter((i) => i >= 0);
     if (!taken.length) {
-      throw new ApiError('invalid-argument', 'None of this suggestion\'s operations changes those sections: nothing was accepted.', `Call GET /api/articles/${articleId}/suggestions/${row.uuid} for its operations and the sections they change.`);
+      throw new ApiError('invalid-argument', 'None of this suggestion\'s operations changes those sections: nothing was accepted.', next);
     }
     return { ids, taken, rest: resolved.map((_, i) => i).filter((i) => !taken.includes(i)) };
+  }
+
+  /**
+   * Rejects the ops of some sections of a pending suggestion, with the reviewer's reason; it stays
+   * pending with the others. Recorded as a partial accept is: the suggestion narrowed to the rest,
+   * and the part a `rejected` change set of its own (services/change-sets rejectedPart), in one transaction.
+   */
+  async function rejectPart(userId: number, articleRow: number, articleId: string, row, anchor: string, part: { ids: Set<string>; taken: number[]; rest: number[] }, reason: string | null, actor: Actor) {
+    const ops = json(row.ops) as EditOp[];
+    const resolved = json(row.resolved_ops) as EditOp[];
+    const base = json(row.base) as Record<string, number>;
+    const pick = <T,>(list: T[], indexes: number[]) => indexes.map((i) => list[i]);
+    const restBase = Object.fromEntries(Object.entries(base).filter(([id]) => !part.ids.has(id)));
+    // What the rest would make: the rejected sections, and sections it would have added after them, dropped.
+    const proposed = json(row.proposed) as Proposed | null;
+    const gone = new Set([...part.ids, ...(proposed?.sections ?? []).filter((e) => e.added && e.after && part.ids.has(e.after)).map((e) => e.id)]);
+    const restProposed = proposed ? { sections: proposed.sections.filter((e) => !gone.has(e.id)) } : undefined;
+    await strapi.db.transaction(async ({ trx }) => {
+      const narrowed = await suggestions.in(trx).narrow(articleRow, row.uuid, { ops: pick(ops, part.rest), resolvedOps: pick(resolved, part.rest), base: restBase, proposed: restProposed });
+      if (!narrowed) throw notPending((await suggestions.in(trx).statusOf(articleRow, row.uuid)) ?? 'gone', anchor, articleId);
+      await changeSets().rejectedPart(trx, articleRow, articleId, row.uuid, [...gone], reason);
+      // Every open canvas reloads its suggestions (live meta suggestionsRev).
+      const decidedBy = { kind: actor.kind, name: actor.name };
+      await events().record({ articleId, ownerId: userId }, actor, [{ type: 'suggestion.decided', suggestionId: row.uuid, state: 'rejected', decidedBy, sections: [...part.ids] }]);
+    });
+    return { suggestion: await recordOf(articleRow, row.uuid) };
   }
 
   /** Accepts the ops of some sections of a pending suggestion; it stays pending with the others. */
@@ -360,10 +407,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return found;
     },
 
-    async reject(userId: number, rawArticleId: string, rawAnchor: string, reason: string | null, actor: Actor) {
+    async reject(userId: number, rawArticleId: string, rawAnchor: string, reason: string | null, actor: Actor, only?: string[]) {
       const articleId = articleUuid(rawArticleId);
       const articleRow = await articleRowId(strapi, userId, rawArticleId);
       const { row, anchor } = await find(articleRow, rawAnchor, articleId);
+      // Per section (CONTRACT 23): those sections' ops are rejected, the rest stays pending.
+      if (only?.length) {
+        if (row.status !== 'pending') throw notPending(row.status, anchor, articleId);
+        const part = await partOf(articleRow, articleId, row, only, true);
+        if (part.rest.length) return rejectPart(userId, articleRow, articleId, row, anchor, part, reason, actor);
+      }
       const done = await suggestions.decide(articleRow, row.uuid, ['pending', 'stale'], 'rejected', { by: actor, reason });
       if (!done) throw notPending((await suggestions.statusOf(articleRow, row.uuid)) ?? row.status, anchor, articleId);
       const decidedBy = { kind: actor.kind, name: actor.name };

@@ -1,8 +1,11 @@
 /**
  * The suggestions waiting on one section, shown in it (CONTRACT 20): each as the section's text
  * with the words it adds in `ins` and the words it removes in `del`, who made it and why, and
- * Accept / Reject right there. A stale one (the section changed since) offers "Apply by hand"
- * (its text beside the current one) and Reject. Above them, once this person starts typing in
+ * Accept / Reject right there (one that changes several sections: also Accept here / Reject here). A stale one (the section changed since) offers "Apply by hand"
+ * (its text beside the current one) and Reject. One that changes the section's words shows in
+ * its text as tracked changes (CONTRACT 23, inline-changes.ts): its card then shows no copy of
+ * the text, only who, why and the decisions (the whole suggestion, or this section of it); one
+ * whose passage was changed since (typing not yet stored) says so and shows its text as before. Above them, once this person starts typing in
  * the section, a warning that typing may make them stale.
  */
 import { Alert, Badge, Box, Button, Flex, Typography } from '@strapi/design-system';
@@ -13,8 +16,29 @@ import { inlineWordChanges } from '../../../../shared/word-diff';
 import { ByLine, Marked } from '../review-common';
 import { ApplyByHandDialog, APPLIED_BY_HAND } from './ApplyByHandDialog';
 import { RejectDialog } from './RejectDialog';
+import type { InlineChange, Shown } from './inline-changes';
 import type { Decide, SectionSuggestion } from './use-suggestions';
 import { useMessages } from '../../messages';
+
+/** The anchor a suggestion's marks in the text carry (data-change): its change set's (the same id), or its own before change sets. */
+export const changeAnchorOf = (suggestion: SuggestionInPlace): string => suggestion.changeSet?.anchor ?? suggestion.anchor;
+
+/** Why it was made: its change set's reason, or its note. */
+const reasonOf = (suggestion: SuggestionInPlace): string | null => suggestion.changeSet?.reason ?? suggestion.note ?? null;
+
+/** The suggestions of a section that may show in its text: pending (not stale) edits and deletions of it. */
+export const inlineChangesOf = (items: SectionSuggestion[]): InlineChange[] =>
+  items
+    .filter(({ suggestion, place }) => !suggestion.stale && (place.change === 'edit' || place.change === 'delete'))
+    .map(({ suggestion, place }) => {
+      const reason = reasonOf(suggestion);
+      return {
+        anchor: changeAnchorOf(suggestion),
+        current: place.current,
+        suggested: place.change === 'delete' ? '' : place.suggested,
+        title: `${suggestion.by.name} (${suggestion.by.kind})${reason ? `: ${reason}` : ''}`,
+      };
+    });
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
@@ -34,15 +58,29 @@ const marked = ({ suggestion, place }: SectionSuggestion): { html: string; marke
   }
 };
 
-const Card = ({ item, title, canEdit, decide }: { item: SectionSuggestion; title: string; canEdit: boolean; decide: Decide }) => {
+interface CardProps {
+  item: SectionSuggestion;
+  title: string;
+  canEdit: boolean;
+  decide: Decide;
+  /** The section's anchor (accepting in this section only). */
+  section: string;
+  /** Shown in the section's text, or not because its passage changed since (null: not a change of the text). */
+  inline: 'shown' | 'moved' | null;
+}
+
+const Card = ({ item, title, canEdit, decide, section, inline }: CardProps) => {
   const { m } = useMessages();
   const { suggestion, place } = item;
+  /** It changes other sections too: it can be accepted or rejected here alone. */
+  const elsewhere = suggestion.places.some((other) => other.section !== place.section);
+  const reason = suggestion.changeSet?.reason && suggestion.changeSet.reason !== suggestion.note ? suggestion.changeSet.reason : null;
   const [busy, setBusy] = React.useState<'accept' | 'reject' | null>(null);
-  const [dialog, setDialog] = React.useState<'reject' | 'by-hand' | null>(null);
+  const [dialog, setDialog] = React.useState<'reject' | 'reject-here' | 'by-hand' | null>(null);
   const shown = React.useMemo(() => marked(item), [item]);
-  const run = async (decision: 'accept' | 'reject', reason: string | null = null) => {
+  const run = async (decision: 'accept' | 'reject', why: string | null = null, sections?: string[]) => {
     setBusy(decision);
-    const ok = await decide(suggestion, decision, reason);
+    const ok = await decide(suggestion, decision, why, sections);
     setBusy(null);
     if (ok) setDialog(null);
   };
@@ -60,6 +98,8 @@ const Card = ({ item, title, canEdit, decide }: { item: SectionSuggestion; title
       data-suggestion={suggestion.anchor}
       data-status={suggestion.stale ? 'stale' : 'pending'}
       data-change={place.change}
+      data-change-set={changeAnchorOf(suggestion)}
+      data-inline={inline ?? undefined}
       background={suggestion.stale ? 'warning100' : 'primary100'}
       borderColor={suggestion.stale ? 'warning200' : 'primary200'}
       borderStyle="solid"
@@ -85,24 +125,53 @@ const Card = ({ item, title, canEdit, decide }: { item: SectionSuggestion; title
               disabled={busy !== null}
               aria-label={m('suggestions.reject.label', 'Reject suggestion')}
             >
-              {m('review.reject', 'Reject')}
+              {elsewhere && !suggestion.stale ? m('suggestions.rejectAll', 'Reject all') : m('review.reject', 'Reject')}
             </Button>
+            {elsewhere && !suggestion.stale ? (
+              <Button
+                size="S"
+                variant="danger-light"
+                startIcon={<Cross />}
+                onClick={() => setDialog('reject-here')}
+                disabled={busy !== null}
+                aria-label={m('suggestions.rejectHere.label', 'Reject only this section\'s part of the suggestion')}
+                data-testid="reject-in-section"
+              >
+                {m('suggestions.rejectHere', 'Reject here')}
+              </Button>
+            ) : null}
             {suggestion.stale ? (
               <Button size="S" variant="secondary" startIcon={<Pencil />} onClick={() => setDialog('by-hand')} disabled={busy !== null || place.change === 'move'}>
                 {m('suggestions.byHand', 'Apply by hand')}
               </Button>
             ) : (
-              <Button
-                size="S"
-                variant="success"
-                startIcon={<Check />}
-                onClick={() => run('accept')}
-                loading={busy === 'accept'}
-                disabled={busy !== null && busy !== 'accept'}
-                aria-label={m('suggestions.accept.label', 'Accept suggestion')}
-              >
-                {m('review.accept', 'Accept')}
-              </Button>
+              <>
+                {elsewhere ? (
+                  <Button
+                    size="S"
+                    variant="success-light"
+                    startIcon={<Check />}
+                    onClick={() => run('accept', null, [section])}
+                    loading={busy === 'accept'}
+                    disabled={busy !== null && busy !== 'accept'}
+                    aria-label={m('suggestions.acceptHere.label', 'Accept suggestion in this section')}
+                    data-testid="accept-in-section"
+                  >
+                    {m('suggestions.acceptHere', 'Accept here')}
+                  </Button>
+                ) : null}
+                <Button
+                  size="S"
+                  variant="success"
+                  startIcon={<Check />}
+                  onClick={() => run('accept')}
+                  loading={busy === 'accept'}
+                  disabled={busy !== null && busy !== 'accept'}
+                  aria-label={m('suggestions.accept.label', 'Accept suggestion')}
+                >
+                  {elsewhere ? m('suggestions.acceptAll', 'Accept all') : m('review.accept', 'Accept')}
+                </Button>
+              </>
             )}
           </Flex>
         ) : null}
@@ -111,6 +180,29 @@ const Card = ({ item, title, canEdit, decide }: { item: SectionSuggestion; title
         <Box paddingTop={2}>
           <Typography tag="p" textColor="neutral800" style={{ whiteSpace: 'pre-wrap' }} data-testid="suggestion-note">
             {suggestion.note}
+          </Typography>
+        </Box>
+      ) : null}
+      {reason ? (
+        <Box paddingTop={2}>
+          <Typography tag="p" textColor="neutral800" style={{ whiteSpace: 'pre-wrap' }} data-testid="suggestion-reason">
+            {m('suggestions.reason', 'Why: {reason}', { reason })}
+          </Typography>
+        </Box>
+      ) : null}
+      {inline === 'shown' ? (
+        <Box paddingTop={2}>
+          <Typography variant="pi" textColor="neutral600" data-testid="suggestion-inline">
+            {elsewhere
+              ? m('suggestions.inline.elsewhere', 'Shown in the text above (added words in green, removed ones struck through), and in the other sections it changes.')
+              : m('suggestions.inline', 'Shown in the text above: added words in green, removed ones struck through.')}
+          </Typography>
+        </Box>
+      ) : null}
+      {inline === 'moved' ? (
+        <Box paddingTop={2}>
+          <Typography variant="pi" textColor="warning700" data-testid="suggestion-moved">
+            {m('suggestions.inline.moved', 'The text it changes was edited since, so it is not shown in the text: what it suggests is below.')}
           </Typography>
         </Box>
       ) : null}
@@ -135,7 +227,7 @@ const Card = ({ item, title, canEdit, decide }: { item: SectionSuggestion; title
           </Typography>
         </Box>
       ) : null}
-      {shown.html ? (
+      {shown.html && inline !== 'shown' ? (
         <Box paddingTop={2}>
           <Box background="neutral0" hasRadius padding={3} data-testid="suggestion-text">
             <Marked dangerouslySetInnerHTML={{ __html: shown.html }} />
@@ -148,6 +240,7 @@ const Card = ({ item, title, canEdit, decide }: { item: SectionSuggestion; title
         </Box>
       ) : null}
       {dialog === 'reject' ? <RejectDialog busy={busy === 'reject'} onCancel={() => setDialog(null)} onReject={(reason) => run('reject', reason)} /> : null}
+      {dialog === 'reject-here' ? <RejectDialog here busy={busy === 'reject'} onCancel={() => setDialog(null)} onReject={(reason) => run('reject', reason, [section])} /> : null}
       {dialog === 'by-hand' ? (
         <ApplyByHandDialog title={title} place={place} canEdit={canEdit} busy={busy === 'reject'} onClose={() => setDialog(null)} onDone={() => run('reject', APPLIED_BY_HAND)} />
       ) : null}
@@ -158,12 +251,18 @@ const Card = ({ item, title, canEdit, decide }: { item: SectionSuggestion; title
 export const SectionSuggestions = ({
   items,
   title,
+  section,
+  inline,
   canEdit,
   warn,
   onDismissWarning,
   decide,
 }: {
   items: SectionSuggestion[];
+  /** The section's anchor. */
+  section: string;
+  /** Which suggestions the section's editor shows in its text, and which not (their passage changed since). */
+  inline: Shown;
   /** The section's title (for the dialogs). */
   title: string;
   canEdit: boolean;
@@ -174,6 +273,11 @@ export const SectionSuggestions = ({
 }) => {
   const { m } = useMessages();
   if (!items.length) return null;
+  const inlineOf = ({ suggestion, place }: SectionSuggestion): CardProps['inline'] => {
+    if (place.change !== 'edit' && place.change !== 'delete') return null;
+    const anchor = changeAnchorOf(suggestion);
+    return inline.shown.includes(anchor) ? 'shown' : inline.moved.includes(anchor) ? 'moved' : null;
+  };
   return (
     <Flex direction="column" alignItems="stretch" gap={2} paddingTop={3} data-testid="section-suggestions">
       {warn ? (
@@ -187,7 +291,15 @@ export const SectionSuggestions = ({
       ) : null}
       <Flex tag="ul" direction="column" alignItems="stretch" gap={2}>
         {items.map((item) => (
-          <Card key={`${item.suggestion.id}:${item.place.change}`} item={item} title={title} canEdit={canEdit} decide={decide} />
+          <Card
+            key={`${item.suggestion.id}:${item.place.change}`}
+            item={item}
+            title={title}
+            canEdit={canEdit}
+            decide={decide}
+            section={section}
+            inline={inlineOf(item)}
+          />
         ))}
       </Flex>
     </Flex>

@@ -38,12 +38,14 @@ export const useDecide = (articleId: string, reload: () => Promise<void>, onDeci
   const { m, notify } = useMessages();
   const api = useSuggestionsApi(articleId);
   return React.useCallback(
-    async (suggestion: SuggestionInPlace, decision: 'accept' | 'reject', reason: string | null = null): Promise<boolean> => {
+    async (suggestion: SuggestionInPlace, decision: 'accept' | 'reject', reason: string | null = null, sections?: string[]): Promise<boolean> => {
       let ok = false;
       try {
-        if (decision === 'accept') await api.accept(suggestion.anchor);
-        else await api.reject(suggestion.anchor, reason ?? undefined);
-        notify.success(decision === 'accept' ? m('review.accepted', 'Suggestion accepted') : m('review.rejected', 'Suggestion rejected'));
+        // `sections`: accepted or rejected in those sections only, the rest stays pending (CONTRACT 23).
+        if (decision === 'accept') await api.accept(suggestion.anchor, sections);
+        else await api.reject(suggestion.anchor, reason ?? undefined, sections);
+        if (sections?.length) notify.success(decision === 'accept' ? m('review.acceptedHere', 'Suggestion accepted in this section') : m('review.rejectedHere', 'Suggestion rejected in this section'));
+        else notify.success(decision === 'accept' ? m('review.accepted', 'Suggestion accepted') : m('review.rejected', 'Suggestion rejected'));
         ok = true;
       } catch (error) {
         if ((error as { status?: number }).status === 412) {
