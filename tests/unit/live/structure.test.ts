@@ -88,6 +88,21 @@ describe('over a bare Hocuspocus', () => {
     page.destroy();
   });
 
+  it('a page that opens the article after an agent wrote (an agent that only created it) sees that agent present at once, in no section', async () => {
+    const { articleId } = store.article(['<h2>Made</h2><p>By an agent.</p>']);
+    const now = Date.now();
+    const writers = new MemoryEvents() as MemoryEvents & { recentWriters: (id: string) => unknown[] };
+    writers.recentWriters = (id) => (id === articleId ? [{ kind: 'agent', name: 'Maker', section: null, since: now, until: now + AGENT_PRESENCE_MS }] : []);
+    const opened = await serve([new Authentication(access), new Loading(store), new ArticleEvents(writers, store, log)]);
+    try {
+      const page = await connectLive(opened.url, articleId, access.admin('Ed'));
+      expect(page.doc.getMap('presence').get('Maker')).toEqual({ kind: 'agent', name: 'Maker', section: null, since: now, until: now + AGENT_PRESENCE_MS });
+      page.destroy();
+    } finally {
+      await opened.close();
+    }
+  });
+
   it('the stored state holds the outline as the write left it (a page opening later reads it at once)', () => {
     const doc = new Y.Doc();
     applyWrite(doc, { by: agent, at: 'now', written: [], restored: [], deleted: [], order: ['s'], outline: [mark('s', 4)] });

@@ -10,11 +10,11 @@
  * when an agent (or a person over the API), is noted in `presence` for 60 s (the canvas shows
  * it without asking); a deleted article closes its connections.
  */
-import type { Document, Extension, Hocuspocus, onConfigurePayload } from '@hocuspocus/server';
+import type { afterLoadDocumentPayload, Document, Extension, Hocuspocus, onConfigurePayload } from '@hocuspocus/server';
 import * as Y from 'yjs';
 import type { ArticleEvent } from '../domain/article-events';
 import { missingIn, notePresence, presenceOf, sectionField, sectionHtml } from './article-doc';
-import { docName, merged, type LiveEvents, type LiveLog, type LiveStore } from './ports';
+import { articleOfDoc, docName, merged, type LiveEvents, type LiveLog, type LiveStore } from './ports';
 
 /** The counters in `meta` the canvas reads again when they move, and the changes that move them. */
 const COUNTERS: Array<[string, (type: string) => boolean]> = [
@@ -39,6 +39,15 @@ export class ArticleEvents implements Extension {
   async onConfigure({ instance }: onConfigurePayload) {
     this.instance = instance;
     this.unsubscribe = this.events.subscribe((event) => this.receive(event));
+  }
+
+  /** A document opened after an agent's write (an article an agent just made, say) starts with that agent present. */
+  async afterLoadDocument({ document, documentName }: afterLoadDocumentPayload) {
+    const articleId = articleOfDoc(documentName);
+    const writers = articleId ? (this.events.recentWriters?.(articleId) ?? []) : [];
+    if (!writers.length) return;
+    const now = Date.now();
+    document.transact(() => writers.forEach((writer) => notePresence(document, writer, now)), merged());
   }
 
   receive(event: ArticleEvent): Promise<void> {

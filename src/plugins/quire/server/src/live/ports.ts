@@ -5,6 +5,7 @@
  */
 import { normalizeId } from '../domain/anchors';
 import type { ArticleEvent, EventActor } from '../domain/article-events';
+import type { PresenceMark } from './article-doc';
 
 export const LIVE_PATH = '/quire/live';
 /** An update message larger than this is refused (CONTRACT 19). */
@@ -76,6 +77,8 @@ export interface LiveAccess {
 export interface LiveEvents {
   subscribe(listener: (event: ArticleEvent) => void | Promise<void>): () => void;
   settled(): Promise<void>;
+  /** Agents (and people over the API) who wrote in the article in the last 60 s, for a document opened after their write. */
+  recentWriters?(articleId: string): PresenceMark[];
 }
 
 export interface LiveLog {

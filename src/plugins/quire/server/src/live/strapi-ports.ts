@@ -60,5 +60,6 @@ export function strapiEvents(strapi: Core.Strapi): LiveEvents {
   return {
     subscribe: (listener) => events().subscribe(listener),
     settled: () => events().settled(),
+    recentWriters: (articleId) => getService(strapi, 'live').recentWriters(articleId),
   };
 }

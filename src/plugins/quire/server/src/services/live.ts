@@ -6,7 +6,7 @@
 import type { Core } from '@strapi/strapi';
 import type { ArticleEvent } from '../domain/article-events';
 import { quireConfig } from '../config';
-import { AGENT_PRESENCE_MS, presenceOf } from '../live/article-doc';
+import { AGENT_PRESENCE_MS, presenceOf, type PresenceMark } from '../live/article-doc';
 import { startLiveChannel, type LiveChannel } from '../live/server';
 import { appRedis } from '#kernel/redis';
 import { getService } from './get-service';
@@ -84,6 +84,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         present.push({ kind: writer.kind, name: writer.name, section: anchor(writer.sectionId), since: new Date(writer.since).toISOString() });
       }
       return present;
+    },
+
+    /** Who wrote in the article in the last 60 s, as the live document's `presence` notes them (a document opened after their write starts with them). */
+    recentWriters(articleId: string): PresenceMark[] {
+      return [...(prune(articleId, Date.now())?.values() ?? [])].map((writer) => ({
+        kind: writer.kind,
+        name: writer.name,
+        section: writer.sectionId,
+        since: writer.since,
+        until: writer.last + AGENT_PRESENCE_MS,
+      }));
     },
 
     /** Pending stores and merges have run (tests). */
