@@ -9,7 +9,10 @@
 import { HocuspocusProvider } from '@hocuspocus/provider';
 import * as React from 'react';
 import * as Y from 'yjs';
+import type { LiveOutlineEntry, LivePresence } from '../../../shared/live-shapes';
 import { textSplice } from '../../../shared/text-splice';
+
+export type { LiveOutlineEntry, LivePresence };
 
 export type LiveStatus = 'connecting' | 'connected' | 'disconnected' | 'refused';
 
@@ -28,25 +31,6 @@ export interface ChangeMark {
   kind: string;
   at: string | number;
   trashId?: string;
-}
-
-/** `outline.<sectionId>`, as the server writes it (live/article-doc.ts on the server). */
-export interface LiveOutlineEntry {
-  anchor: string;
-  level: number;
-  title: string;
-  words: number;
-  source: 'markdown' | 'html';
-  rev: number;
-}
-
-/** `presence.<name>`: an agent (or a person over the API) that wrote lately, present until `until` (ms). */
-export interface LivePresence {
-  kind: 'agent' | 'human';
-  name: string;
-  section: string | null;
-  since: number;
-  until: number;
 }
 
 export interface LiveArticle {

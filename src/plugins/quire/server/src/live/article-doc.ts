@@ -11,6 +11,7 @@
  * under the article's lock) and builds a new one.
  */
 import * as Y from 'yjs';
+import type { LiveOutlineEntry, LivePresence } from '../../../shared/live-shapes';
 import { textSplice } from '../../../shared/text-splice';
 import type { ArticleEvent, EventActor } from '../domain/article-events';
 import { fillFragment, fragmentToHtml, updateFragment } from './content';
@@ -49,15 +50,8 @@ export function setSection(doc: Y.Doc, sectionId: string, html: string): void {
   else updateFragment(doc, fragment, html);
 }
 
-/** One section in the live outline: what the canvas's outline shows, keyed by section id. */
-export interface OutlineMark {
-  anchor: string;
-  level: number;
-  title: string;
-  words: number;
-  source: 'markdown' | 'html';
-  rev: number;
-}
+/** One section in the live outline, keyed by section id (shared/live-shapes.ts: the canvas reads it). */
+export type OutlineMark = LiveOutlineEntry;
 
 /**
  * Makes the live outline hold `entries` (every section of the article, by id): entries that
@@ -86,14 +80,7 @@ export function setOutline(doc: Y.Doc, entries: Array<OutlineMark & { id: string
 }
 
 /** An agent (or a person over the API) counted as present in the article until `until` (ms since 1970). */
-export interface PresenceMark {
-  kind: 'agent' | 'human';
-  name: string;
-  /** The section it wrote last (its id), or null: in the article, no section yet. */
-  section: string | null;
-  since: number;
-  until: number;
-}
+export type PresenceMark = LivePresence;
 
 /**
  * Notes a writer in `presence` (CONTRACT 19: agents count as present 60 s after a write) and
