@@ -198,18 +198,24 @@ describe('suggestions', () => {
     expect(await read()).toEqual([]);
   });
 
-  it('accepts a suggestion in one section from the canvas (CONTRACT 23): the rest stays pending', async () => {
+  /** A pending suggestion that changes the sections One and Three, with their records. */
+  const suggestOneAndThree = async (oneText: string, threeText: string) => {
     const sections = (await app.http.get(`${base()}/sections`).set(admin())).body.data.sections;
     const one = sections.find((section) => section.title === 'One');
     const three = sections.find((section) => section.title === 'Three');
     const made = (
       await suggester.post(`${api()}/suggestions`, {
         ops: [
-          { op: 'replace', section: one.anchor, markdown: '# One\n\nAccepted here.' },
-          { op: 'replace', section: three.anchor, markdown: '# Three\n\nStill waiting.' },
+          { op: 'replace', section: one.anchor, markdown: `# One\n\n${oneText}` },
+          { op: 'replace', section: three.anchor, markdown: `# Three\n\n${threeText}` },
         ],
       })
     ).body.data.suggestion;
+    return { one, three, made };
+  };
+
+  it('accepts a suggestion in one section from the canvas (CONTRACT 23): the rest stays pending', async () => {
+    const { one, three, made } = await suggestOneAndThree('Accepted here.', 'Still waiting.');
     const bad = await app.http.post(`${base()}/suggestions/${made.anchor}/accept`).set(admin()).send({ sections: [] });
     expect(bad.status).toBe(400);
     const accepted = await app.http.post(`${base()}/suggestions/${made.anchor}/accept`).set(admin()).send({ sections: [one.anchor] });
@@ -221,17 +227,7 @@ describe('suggestions', () => {
   });
 
   it('rejects a suggestion in one section from the canvas (Reject here): the rest stays pending, in place', async () => {
-    const sections = (await app.http.get(`${base()}/sections`).set(admin())).body.data.sections;
-    const one = sections.find((section) => section.title === 'One');
-    const three = sections.find((section) => section.title === 'Three');
-    const made = (
-      await suggester.post(`${api()}/suggestions`, {
-        ops: [
-          { op: 'replace', section: one.anchor, markdown: '# One\n\nRejected here.' },
-          { op: 'replace', section: three.anchor, markdown: '# Three\n\nStill pending.' },
-        ],
-      })
-    ).body.data.suggestion;
+    const { one, three, made } = await suggestOneAndThree('Rejected here.', 'Still pending.');
     const rejected = await app.http.post(`${base()}/suggestions/${made.anchor}/reject`).set(admin()).send({ sections: [one.anchor], reason: 'Keep One as it is' });
     expect(rejected.status).toBe(200);
     expect(rejected.body.data.suggestion).toEqual(expect.objectContaining({ status: 'pending', ops: [{ op: 'replace', section: three.anchor, markdown: '# Three\n\nStill pending.' }] }));

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { withHint } from '#kernel/parse';
 import { timestamp } from '#kernel/schemas';
+import { pageCursorQuery, pageLimitQuery } from './page-query';
 import { actor } from './records';
 
 export const REASON_MAX = 500;
@@ -70,14 +71,8 @@ export const listChangesQuery = withHint(
     by: kind.optional().describe('Only change sets by this kind of writer.'),
     run: z.string().min(1, 'must not be empty').max(100, 'must be at most 100 characters').optional().describe('Only the change sets of this run (Quire-Run).'),
     section: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be a section anchor').optional().describe('Only change sets that changed this section (its anchor).'),
-    limit: z
-      .string()
-      .regex(/^\d+$/, 'must be an integer from 1 to 100')
-      .transform(Number)
-      .refine((n) => n >= 1 && n <= 100, 'must be an integer from 1 to 100')
-      .optional()
-      .describe('How many (1 to 100, default 50).'),
-    cursor: z.string().min(1, 'must not be empty').optional().describe('The nextCursor of the previous page.'),
+    limit: pageLimitQuery('How many (1 to 100, default 50).'),
+    cursor: pageCursorQuery,
   }),
   'Pass since as an anchor or ISO time, by as agent, human or editor, limit as an integer from 1 to 100, and cursor as the nextCursor of the previous page.',
 );

@@ -1,6 +1,7 @@
 /** Input schemas of the article routes (create, rename, list, read). */
 import { z } from 'zod';
 import { withHint } from '#kernel/parse';
+import { pageCursorQuery, pageLimitQuery } from '../page-query';
 import { markdownText, premiseField, splitHint, TITLE_NEXT, titleField } from './shared';
 
 /** `POST /api/articles` (and the `article.import` trigger action, which extends it). */
@@ -18,14 +19,8 @@ export const updateArticleInput = withHint(z.strictObject({ title: titleField })
 
 export const listArticlesQuery = withHint(
   z.object({
-    limit: z
-      .string()
-      .regex(/^\d+$/, 'must be an integer from 1 to 100')
-      .transform(Number)
-      .refine((n) => n >= 1 && n <= 100, 'must be an integer from 1 to 100')
-      .optional()
-      .describe('How many articles (1 to 100, default 20).'),
-    cursor: z.string().min(1, 'must not be empty').optional().describe('The nextCursor of the previous page.'),
+    limit: pageLimitQuery('How many articles (1 to 100, default 20).'),
+    cursor: pageCursorQuery,
   }),
   'Pass limit as an integer from 1 to 100, and cursor as the nextCursor of the previous page, unchanged (or leave it out for the first page).',
 );
