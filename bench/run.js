@@ -82,7 +82,7 @@ function extraServerEnv() {
  * A server of `target`'s code (this checkout, or BENCH_BEFORE's build: bench/before.js) on a
  * fresh SQLite file; `dbFile` is that file, for seeding rows in bulk.
  */
-async function startServer(extraEnv = {}, target = AFTER) {
+async function startServer(extraEnv = {}, target = AFTER, { profileDir } = {}) {
   const db = sqliteDatabase('quire-bench');
   const env = {
     ...process.env,
@@ -96,7 +96,7 @@ async function startServer(extraEnv = {}, target = AFTER) {
   };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
-  const server = await startStrapiProcess(env, { port: await freePort(), logs: false, label: `the bench server (${target.label})`, appDir: target.dir }).catch(async (error) => {
+  const server = await startStrapiProcess(env, { port: await freePort(), logs: false, label: `the bench server (${target.label})`, appDir: target.dir, nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] }).catch(async (error) => {
     await db.remove();
     throw error;
   });
@@ -538,7 +538,9 @@ async function runParts(before, targets) {
   }
   mark('servers and seeding');
   console.log(`Starting the server (SQLite, ${os.cpus().length} CPUs, load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')})...`);
-  const server = await startServer();
+  // BENCH_PROFILE=<dir>: a CPU profile of this server (written when it stops) and each scenario's time window, for bench/profile.js.
+  const profileDir = process.env.BENCH_PROFILE;
+  const server = await startServer({}, AFTER, { profileDir });
   if (only === 'revisions') {
     // Issue 12's cases alone (quick runs): BENCH_ONLY=revisions node bench/run.js
     try {
@@ -601,9 +603,13 @@ async function runParts(before, targets) {
     mark('throughput');
     const results = [];
     const beforeResults = [];
+    const windows = [];
     for (const sc of scenarios) {
       process.stdout.write(`Measuring ${sc.name} for ${DURATION} s... `);
+      // Microseconds of the monotonic clock, the clock of the server's .cpuprofile.
+      const from = Number(process.hrtime.bigint() / 1000n);
       const r = await measure(baseUrl, sc);
+      if (profileDir) windows.push({ name: sc.name, from, to: Number(process.hrtime.bigint() / 1000n) });
       results.push(r);
       const odd = Object.entries(r.statusCodes).filter(([code]) => !code.startsWith('2'));
       let line = `${r.requestsPerSec} req/s${odd.length ? ` (${odd.map(([code, n]) => `${n} answered ${code}`).join(', ')})` : ''}`;
@@ -617,6 +623,7 @@ async function runParts(before, targets) {
       }
       console.log(line);
     }
+    if (profileDir) fs.writeFileSync(path.join(profileDir, 'windows.json'), JSON.stringify(windows, null, 2) + '\n');
     const health = results[0].requestsPerSec;
     for (const r of results) r.ratioToHealth = Number((r.requestsPerSec / health).toFixed(3));
     const beforeSide = other && { results: beforeResults, health: beforeResults[0].requestsPerSec };

@@ -104,17 +104,20 @@ interface CompiledSql {
 }
 
 /**
- * A select whose SQL Knex compiles once, not on every call: building and compiling a query
+ * A query whose SQL Knex compiles once, not on every call: building and compiling a query
  * (wrapping each identifier, a subquery's raw bindings) cost the hottest requests more CPU than
  * SQLite spent running their indexed lookups (issue 33 point 5: the credential lookup and the
- * section by anchor, on every GET section). `build(k, shape, ...params)` writes the query: `shape`
- * is what changes the SQL beyond the values (a table, a number of actions; `key` names it), and
- * `params` the call's values. It runs once per database connection and key, with stand-ins for
- * the params that the compiled bindings then name; each call runs that SQL with its values
- * (`k.raw`, so in `k`'s transaction when `k` is one). The params must reach the query as they are
- * (compute a bound before, and pass it as a param). Answers the rows.
+ * section by anchor on every GET; the article lock, a section's row, its update, the change set
+ * and its read-back on every write). `build(k, shape, ...params)` writes the query (a select, an
+ * insert, an update, with `returning` when the rows are wanted): `shape` is what changes the SQL
+ * beyond the values (a table, a number of actions or rows; `key` names it), and `params` the
+ * call's values. It runs once per database connection and key, with stand-ins for the params
+ * that the compiled bindings then name; each call runs that SQL with its values (`k.raw`, so in
+ * `k`'s transaction when `k` is one; Knex still converts Dates and booleans for SQLite). The
+ * params must reach the query as they are (compute a bound before, and pass it as a param).
+ * Answers the rows (none for a write without `returning`).
  */
-export function compiledSelect<S, P extends unknown[]>(build: (k: Knex, shape: S, ...params: P) => Knex.QueryBuilder) {
+export function compiledQuery<S, P extends unknown[]>(build: (k: Knex, shape: S, ...params: P) => Knex.QueryBuilder) {
   // Per connection settings (an app's; a transaction's client shares them): table names may carry a schema.
   const byConnection = new WeakMap<object, Map<string, CompiledSql>>();
   return async <Row = Record<string, unknown>>(k: Knex, key: string, shape: S, ...params: P): Promise<Row[]> => {
@@ -137,7 +140,11 @@ export function compiledSelect<S, P extends unknown[]>(build: (k: Knex, shape: S
     }
     const values = compiled.bindings.map((b) => ('param' in b ? params[b.param] : b.value));
     const result = (await k.raw(compiled.sql, values as Knex.RawBinding[])) as unknown;
-    // SQLite (better-sqlite3) answers the rows, PostgreSQL its result.
-    return (Array.isArray(result) ? result : (result as { rows: Row[] }).rows) as Row[];
+    // SQLite (better-sqlite3) answers the rows (or, for a write without `returning`, its counts), PostgreSQL its result.
+    if (Array.isArray(result)) return result as Row[];
+    return ((result as { rows?: Row[] }).rows ?? []) as Row[];
   };
 }
+
+/** compiledQuery for a select (its original name: the reads use it). */
+export const compiledSelect = compiledQuery;

@@ -7,7 +7,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { repositoryOf, tableName } from '#kernel/db';
+import { compiledQuery, repositoryOf, tableName } from '#kernel/db';
 import { findByAnchor, type AnchorTarget } from './store';
 
 export const CHANGE_SETS = 'quire_change_sets';
@@ -66,6 +66,9 @@ export interface ListFilter {
   limit: number;
 }
 
+/** Change sets of up to this many sections are inserted by a compiled statement (one per count); larger ones are built each time. */
+const COMPILED_MAX_SECTIONS = 8;
+
 export function changeSetRepository(strapi: Core.Strapi) {
   const sets = (alias?: string) => tableName(strapi, CHANGE_SETS, alias);
   const parts = (alias?: string) => tableName(strapi, CHANGE_SET_SECTIONS, alias);
@@ -77,40 +80,38 @@ export function changeSetRepository(strapi: Core.Strapi) {
   };
   async function insertSections(k: Knex, articleRowId: number, changeSetId: number, sections: NewSection[], from: number): Promise<void> {
     if (!sections.length) return;
-    await k(parts()).insert(
-      sections.map((s, i) => ({
-        change_set_id: changeSetId,
-        article_id: articleRowId,
-        section_uuid: s.sectionUuid,
-        position: from + i,
-        title: s.title,
-        inserted: s.inserted,
-        deleted: s.deleted,
-        moved: s.moved,
-        before_text: s.before,
-        after_text: s.after,
-      })),
-    );
+    const values = sections.flatMap((s, i) => [changeSetId, articleRowId, s.sectionUuid, from + i, s.title, s.inserted, s.deleted, s.moved, s.before, s.after]);
+    if (sections.length <= COMPILED_MAX_SECTIONS) await insertSectionsQuery(k, String(sections.length), sections.length, ...values);
+    else await sectionRows(k, sections.length, ...values);
   }
+
+  /** The insert of `n` sections' rows, `values` ten per row. */
+  const sectionRows = (k: Knex, n: number, ...values: unknown[]) =>
+    k(parts()).insert(
+      Array.from({ length: n }, (_, i) => {
+        const [change_set_id, article_id, section_uuid, position, title, inserted, deleted, moved, before_text, after_text] = values.slice(i * 10, i * 10 + 10);
+        return { change_set_id, article_id, section_uuid, position, title, inserted, deleted, moved, before_text, after_text };
+      }),
+    );
+  // Every write records a change set: its statements are compiled once (kernel/db compiledQuery), per number of sections up to a few.
+  const insertSectionsQuery = compiledQuery(sectionRows);
+  const insertQuery = compiledQuery((k: Knex, _shape: null, ...values: unknown[]) => {
+    const [uuid, article_id, status, by_kind, by_name, reason, run, notes, at, created_at, updated_at] = values;
+    return k(sets()).insert({ uuid, article_id, status, by_kind, by_name, reason, run, notes, at, created_at, updated_at }).returning('id');
+  });
+  const byUuidQuery = compiledQuery((k: Knex, _shape: null, articleRowId: number, uuid: string) =>
+    k(sets('c'))
+      .where({ 'c.article_id': articleRowId, 'c.uuid': uuid })
+      .select(CHANGE_SET_COLUMNS.map((c) => `c.${c}`), ...neighbours(k))
+      .limit(1),
+  );
 
   const queries = repositoryOf(strapi, {
     insertSections,
     async insert(k: Knex, articleRowId: number, data: { uuid: string; status: string; by: { kind: string; name: string }; reason: string | null; run: string | null; notes: unknown; at: Date }, sections: NewSection[]): Promise<number> {
-      const row = {
-        uuid: data.uuid,
-        article_id: articleRowId,
-        status: data.status,
-        by_kind: data.by.kind,
-        by_name: data.by.name,
-        reason: data.reason,
-        run: data.run,
-        notes: data.notes === null || data.notes === undefined ? null : JSON.stringify(data.notes),
-        at: data.at,
-        created_at: data.at,
-        updated_at: data.at,
-      };
-      const [inserted] = await k(sets()).insert(row).returning('id');
-      const id = Number(typeof inserted === 'object' ? inserted.id : inserted);
+      const notes = data.notes === null || data.notes === undefined ? null : JSON.stringify(data.notes);
+      const [inserted] = await insertQuery<{ id: number }>(k, 'insert', null, data.uuid, articleRowId, data.status, data.by.kind, data.by.name, data.reason, data.run, notes, data.at, data.at, data.at);
+      const id = Number(inserted.id);
       await insertSections(k, articleRowId, id, sections, 0);
       return id;
     },
@@ -157,7 +158,7 @@ export function changeSetRepository(strapi: Core.Strapi) {
 
     /** A change set by its full id. */
     async byUuid(k: Knex, articleRowId: number, uuid: string): Promise<ChangeSetRow | undefined> {
-      return k(sets('c')).where({ 'c.article_id': articleRowId, 'c.uuid': uuid }).first(CHANGE_SET_COLUMNS.map((c) => `c.${c}`), ...neighbours(k));
+      return (await byUuidQuery<ChangeSetRow>(k, 'byUuid', null, articleRowId, uuid))[0];
     },
 
     /** The change sets of a run, newest first. */

@@ -5,7 +5,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { repositoryOf, tableName } from '#kernel/db';
+import { compiledQuery, repositoryOf, tableName } from '#kernel/db';
 import { newId } from '../domain/anchors';
 import type { SectionContent } from '../domain/markdown';
 import type { OutlineItem } from '../domain/outline';
@@ -69,12 +69,25 @@ function contentColumns({ content, rev }: SectionUpdate, by: WrittenBy, now: Dat
   };
 }
 
+/** Reads of up to this many rows by id are compiled statements (one per count); more are built each time. */
+const COMPILED_MAX_ROWS = 8;
+
 /** Integer columns among those: cast in a CASE, where PostgreSQL cannot infer a parameter's type. */
 const INTEGER_COLUMNS = new Set(['level', 'words', 'rev']);
 
 export function sectionRepository(strapi: Core.Strapi) {
   const sections = (alias?: string) => tableName(strapi, TABLE.sections, alias);
   const where = (articleRowId: number, uuid: string) => ({ article_id: articleRowId, uuid });
+  // Every section write reads and updates a row: those statements are compiled once (kernel/db compiledQuery).
+  const rowsQuery = compiledQuery((k: Knex, n: number, articleRowId: number, ...uuids: string[]) =>
+    n === 1 ? k(sections()).where(where(articleRowId, uuids[0])).select(SECTION_ROW).limit(1) : k(sections()).where({ article_id: articleRowId }).whereIn('uuid', uuids).select(SECTION_ROW),
+  );
+  const updateOneQuery = compiledQuery((k: Knex, _shape: null, ...values: unknown[]) => {
+    const [level, title, words, source, markdown, html, html_text, rev, by_kind, by_name, updated_at, articleRowId, uuid] = values;
+    return k(sections())
+      .where(where(articleRowId as number, uuid as string))
+      .update({ level, title, words, source, markdown, html, html_text, rev, by_kind, by_name, updated_at });
+  });
 
   // Queries run on the open transaction or the pool, or on `repo.in(trx)` (kernel/db repositoryOf).
   return Object.assign(
@@ -100,13 +113,14 @@ export function sectionRepository(strapi: Core.Strapi) {
       },
 
       /** One section's full row (SECTION_ROW), or undefined. */
-      row(k: Knex, articleRowId: number, uuid: string): Promise<SectionRow | undefined> {
-        return k(sections()).where(where(articleRowId, uuid)).first(SECTION_ROW);
+      async row(k: Knex, articleRowId: number, uuid: string): Promise<SectionRow | undefined> {
+        return (await rowsQuery<SectionRow>(k, '1', 1, articleRowId, uuid))[0];
       },
 
       /** Several sections' full rows, in no order. */
       rows(k: Knex, articleRowId: number, uuids: string[]): Promise<SectionRow[]> {
         if (!uuids.length) return Promise.resolve([]);
+        if (uuids.length <= COMPILED_MAX_ROWS) return rowsQuery<SectionRow>(k, String(uuids.length), uuids.length, articleRowId, ...uuids);
         return k(sections()).where({ article_id: articleRowId }).whereIn('uuid', uuids).select(SECTION_ROW);
       },
 
@@ -125,7 +139,11 @@ export function sectionRepository(strapi: Core.Strapi) {
         for (let i = 0; i < updates.length; i += 100) {
           const batch = updates.slice(i, i + 100);
           if (batch.length === 1) {
-            await k(sections()).where(where(articleRowId, batch[0].uuid)).update(contentColumns(batch[0], by, now));
+            const c = contentColumns(batch[0], by, now);
+            const values = [c.level, c.title, c.words, c.source, c.markdown, c.html, c.html_text, c.rev, c.by_kind, c.by_name, c.updated_at];
+            // Knex leaves an undefined column out of an update: such a write is built as before.
+            if (values.includes(undefined)) await k(sections()).where(where(articleRowId, batch[0].uuid)).update(c);
+            else await updateOneQuery(k, 'one', null, ...values, articleRowId, batch[0].uuid);
             continue;
           }
           const rows = batch.map((u) => contentColumns(u, by, now));

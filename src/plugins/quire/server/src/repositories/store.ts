@@ -12,7 +12,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { anchorOf, normalizeAnchor, normalizeId, prefixUpperBound, type AnchorScope } from '../domain/anchors';
-import { compiledSelect, knexOf, tableName } from '#kernel/db';
+import { compiledQuery, compiledSelect, knexOf, tableName } from '#kernel/db';
 
 export const UID = {
   article: 'plugin::quire.article',
@@ -51,16 +51,18 @@ export async function lockOwnedArticle(
   uuid: string,
   options: { outline: boolean },
 ): Promise<{ id: number; outlineRev: number } | null> {
-  const changes: Record<string, unknown> = { updated_at: new Date() };
-  if (options.outline) changes.outline_rev = trx.raw('?? + 1', ['outline_rev']);
-  const rows = await trx(tableName(strapi, TABLE.articles))
-    .where({ uuid, user_id: userId })
-    .update(changes)
-    .returning(['id', 'outline_rev']);
+  const rows = await lockQuery<{ id: number; outline_rev: number }>(trx, options.outline ? 'outline' : 'article', { strapi, outline: options.outline }, new Date(), uuid, userId);
   if (!rows.length) return null;
-  const row = rows[0] as { id: number; outline_rev: number };
+  const row = rows[0];
   return { id: Number(row.id), outlineRev: Number(row.outline_rev) };
 }
+
+/** The lock's update, compiled once (kernel/db compiledQuery): every write runs it. */
+const lockQuery = compiledQuery((k: Knex, { strapi, outline }: { strapi: Core.Strapi; outline: boolean }, now: Date, uuid: string, userId: number) => {
+  const changes: Record<string, unknown> = { updated_at: now };
+  if (outline) changes.outline_rev = k.raw('?? + 1', ['outline_rev']);
+  return k(tableName(strapi, TABLE.articles)).where({ uuid, user_id: userId }).update(changes).returning(['id', 'outline_rev']);
+});
 
 /** Article ids may be shortened like anchors, to a unique prefix of at least this many characters. */
 export const MIN_ARTICLE_PREFIX = 4;
