@@ -103,6 +103,7 @@ async function startServer(extraEnv = {}, target = AFTER, { profileDir } = {}) {
   let stopped = false;
   return {
     baseUrl: server.origin,
+    pid: server.pid,
     dbFile: db.name,
     async stop() {
       if (stopped) return;
@@ -207,7 +208,23 @@ async function seedSearcher(baseUrl) {
   return { auth: { authorization: `Bearer ${key.json().data.secret}` } };
 }
 
-async function measure(baseUrl, scenario) {
+/**
+ * CPU seconds a process has used (user + system, all its threads: /proc/<pid>/stat), or null
+ * where there is no /proc. Per request, it holds on a shared machine where req/s do not: the
+ * other sessions' load delays a request but adds no CPU to it.
+ */
+function cpuSeconds(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+
+async function measure(baseUrl, scenario, pid) {
+  const cpuBefore = pid ? cpuSeconds(pid) : null;
   const opts = {
     url: baseUrl,
     connections: CONNECTIONS,
@@ -219,7 +236,10 @@ async function measure(baseUrl, scenario) {
   if (scenario.path) opts.url = new URL(scenario.path, baseUrl).toString();
   if (scenario.requests) opts.requests = scenario.requests;
   const result = await autocannon(opts);
+  const cpuAfter = cpuBefore === null ? null : cpuSeconds(pid);
   return {
+    // The server's CPU per request (ms): its ratio to /_health's is what req/s would show on an idle machine.
+    cpuMsPerRequest: cpuAfter === null || !result.requests.total ? null : Number(((1000 * (cpuAfter - cpuBefore)) / result.requests.total).toFixed(3)),
     name: scenario.name,
     method: scenario.method,
     path: scenario.label ?? scenario.path,
@@ -293,18 +313,27 @@ async function alternate(baseUrl, a, b) {
 
 const fmt = (v, digits = 3) => (v === null || v === undefined || !Number.isFinite(v) ? 'n/a' : v.toFixed(digits));
 
-/** The throughput table: each scenario's figures, and with BENCH_BEFORE the same on the before code beside them. */
+/**
+ * The throughput table: each scenario's figures, and with BENCH_BEFORE the same on the before
+ * code beside them. "CPU x" is /_health's CPU per request over the scenario's: the ratio req/s
+ * would show on an idle machine, steadier than "x /_health" when other work shares the cores.
+ */
 function table(rows, health, before) {
-  const head = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'x /_health', 'non-2xx'];
-  if (before) head.push('before req/s', 'before x /_health', 'after / before');
+  const healthCpu = rows[0].cpuMsPerRequest;
+  const cpuRatio = (r, floor) => (r && !r.na && r.cpuMsPerRequest && floor ? floor / r.cpuMsPerRequest : null);
+  const head = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'x /_health', 'CPU ms/req', 'CPU x', 'non-2xx'];
+  if (before) head.push('before req/s', 'before x /_health', 'after / before', 'before CPU ms/req', 'before CPU x', 'CPU after / before');
   const lines = [
     head,
     ...rows.map((r) => {
-      const line = [r.name, String(r.requestsPerSec), String(r.p50Ms), String(r.p99Ms), (r.requestsPerSec / health).toFixed(3), String(r.non2xx + r.errors)];
+      const line = [r.name, String(r.requestsPerSec), String(r.p50Ms), String(r.p99Ms), (r.requestsPerSec / health).toFixed(3), fmt(r.cpuMsPerRequest), fmt(cpuRatio(r, healthCpu)), String(r.non2xx + r.errors)];
       if (before) {
         const b = before.results.find((x) => x.name === r.name);
         const bRatio = b && !b.na ? b.requestsPerSec / before.health : null;
         line.push(b && !b.na ? String(b.requestsPerSec) : 'n/a', fmt(bRatio), bRatio ? `${fmt(r.requestsPerSec / health / bRatio, 2)}x` : 'n/a');
+        const bCpu = cpuRatio(b, before.results[0].cpuMsPerRequest);
+        const aCpu = cpuRatio(r, healthCpu);
+        line.push(fmt(b && !b.na ? b.cpuMsPerRequest : null), fmt(bCpu), aCpu && bCpu ? `${fmt(aCpu / bCpu, 2)}x` : 'n/a');
       }
       return line;
     }),
@@ -608,7 +637,7 @@ async function runParts(before, targets) {
       process.stdout.write(`Measuring ${sc.name} for ${DURATION} s... `);
       // Microseconds of the monotonic clock, the clock of the server's .cpuprofile.
       const from = Number(process.hrtime.bigint() / 1000n);
-      const r = await measure(baseUrl, sc);
+      const r = await measure(baseUrl, sc, server.pid);
       if (profileDir) windows.push({ name: sc.name, from, to: Number(process.hrtime.bigint() / 1000n) });
       results.push(r);
       const odd = Object.entries(r.statusCodes).filter(([code]) => !code.startsWith('2'));
@@ -616,7 +645,7 @@ async function runParts(before, targets) {
       if (other) {
         const b = beforeOf.get(sc.name);
         if (b) {
-          const br = await measure(other.server.baseUrl, b);
+          const br = await measure(other.server.baseUrl, b, other.server.pid);
           beforeResults.push(br);
           line += `; before: ${br.requestsPerSec} req/s`;
         } else beforeResults.push({ name: sc.name, na: true });

@@ -6,7 +6,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { repositoryOf, tableName } from '#kernel/db';
+import { compiledQuery, repositoryOf, tableName } from '#kernel/db';
 import { TABLE } from './store';
 
 export interface LiveStateRow {
@@ -18,14 +18,16 @@ export interface LiveStateRow {
 
 export function liveRepository(strapi: Core.Strapi) {
   const table = (name: string) => tableName(strapi, name);
+  // Every section write looks for the article's live state (in its transaction): compiled once (kernel/db compiledQuery).
+  const savedStateQuery = compiledQuery((k: Knex, _shape: null, articleRowId: number) => k(table(TABLE.liveStates)).where({ article_id: articleRowId }).select(['state', 'revs', 'premise']).limit(1));
   // Queries run on the open transaction or the pool, or on `repo.in(trx)` (kernel/db repositoryOf).
   return Object.assign(
     repositoryOf(strapi, {
       article(k: Knex, uuid: string) {
         return k(table(TABLE.articles)).where({ uuid }).first(['id', 'user_id', 'premise']);
       },
-      savedState(k: Knex, articleRowId: number) {
-        return k(table(TABLE.liveStates)).where({ article_id: articleRowId }).first(['state', 'revs', 'premise']);
+      async savedState(k: Knex, articleRowId: number) {
+        return (await savedStateQuery<{ state: unknown; revs: unknown; premise: unknown }>(k, 'state', null, articleRowId))[0];
       },
       /** Writes the document's state; a row another process inserted meanwhile is updated instead. */
       async saveState(k: Knex, articleRowId: number, row: LiveStateRow): Promise<void> {

@@ -3,7 +3,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { repositoryOf, tableName } from '#kernel/db';
+import { compiledQuery, repositoryOf, tableName } from '#kernel/db';
 import { newId } from '../domain/anchors';
 import type { NoteAuthor, NoteKind } from '../schemas/records';
 import { findByAnchor, TABLE, UID, type AnchorTarget } from './store';
@@ -36,12 +36,20 @@ export interface NewNote {
 
 export function noteRepository(strapi: Core.Strapi) {
   const notes = () => tableName(strapi, TABLE.notes);
+  // A note's write reads the article's notes (for anchors) and updates one: both compiled once (kernel/db compiledQuery).
+  const mapRowsQuery = compiledQuery((k: Knex, _shape: null, articleRowId: number) => k(notes()).where({ article_id: articleRowId }).select(MAP_COLUMNS));
+  const updateQuery = compiledQuery((k: Knex, columns: string[], now: Date, articleRowId: number, uuid: string, ...values: unknown[]) =>
+    k(notes())
+      .where({ article_id: articleRowId, uuid })
+      .update({ ...Object.fromEntries(columns.map((c, i) => [c, values[i]])), rev: k.raw('?? + 1', ['rev']), updated_at: now })
+      .returning(FULL_COLUMNS),
+  );
   // Queries run on the open transaction or the pool, or on `repo.in(trx)` (kernel/db repositoryOf).
   return Object.assign(
     repositoryOf(strapi, {
       /** The notes of an article row, map columns (unordered). */
       mapRows(k: Knex, articleRowId: number): Promise<NoteRow[]> {
-        return k(notes()).where({ article_id: articleRowId }).select(MAP_COLUMNS);
+        return mapRowsQuery<NoteRow>(k, 'map', null, articleRowId);
       },
 
       /** The notes of an article row, in full (unordered). */
@@ -56,11 +64,10 @@ export function noteRepository(strapi: Core.Strapi) {
 
       /** Changes the given fields of a note in one UPDATE, its revision + 1; the note as it now is (RETURNING: no second read). */
       async update(k: Knex, articleRowId: number, uuid: string, fields: Partial<NewNote>): Promise<NoteRow> {
-        const rows = await k(notes())
-          .where({ article_id: articleRowId, uuid })
-          .update({ ...fields, rev: k.raw('?? + 1', ['rev']), updated_at: new Date() })
-          .returning(FULL_COLUMNS);
-        return rows[0] as NoteRow;
+        // Compiled once per set of fields changed (kernel/db compiledQuery); Knex leaves undefined ones out, so do we.
+        const columns = (Object.keys(fields) as Array<keyof NewNote>).filter((c) => fields[c] !== undefined).sort();
+        const rows = await updateQuery<NoteRow>(k, columns.join(','), columns, new Date(), articleRowId, uuid, ...columns.map((c) => fields[c]));
+        return rows[0];
       },
 
       async remove(k: Knex, articleRowId: number, uuid: string): Promise<void> {

@@ -4,7 +4,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { iso, repositoryOf, tableName } from '#kernel/db';
+import { compiledQuery, iso, repositoryOf, tableName } from '#kernel/db';
 import type { SectionContent } from '../domain/markdown';
 import type { SectionRow } from './sections';
 import { TABLE } from './store';
@@ -14,6 +14,9 @@ export const REVISION_COLUMNS = ['rev', 'title', 'level', 'words', 'source', 'by
 
 /** A kept version, as written. */
 export type RevisionRow = Record<string, unknown> & { article_id: number; section_uuid: string; rev: number };
+
+/** The columns of a revision row (revisionRowOf). */
+const REVISION_ROW = ['article_id', 'section_uuid', 'rev', 'level', 'title', 'words', 'source', 'markdown', 'html', 'by_kind', 'by_name', 'made_at', 'created_at', 'updated_at'];
 
 /** A version of a section: an earlier one, or the current one (the section's row). */
 export interface SectionVersion {
@@ -76,10 +79,17 @@ export const currentVersionOf = (row: SectionRow): SectionVersion => versionOf(r
 
 export function revisionRepository(strapi: Core.Strapi) {
   const revisions = () => tableName(strapi, TABLE.revisions);
+  const insertOneQuery = compiledQuery((k: Knex, _shape: null, ...values: unknown[]) => k(revisions()).insert(Object.fromEntries(REVISION_ROW.map((column, i) => [column, values[i]]))));
   // Queries run on the open transaction or the pool, or on `repo.in(trx)` (kernel/db repositoryOf).
   return repositoryOf(strapi, {
     /** Writes kept versions, one INSERT per 100. */
     async insertMany(k: Knex, rows: RevisionRow[]): Promise<void> {
+      // A write keeps one version, most often: that insert is compiled once (kernel/db compiledQuery).
+      const values = rows.length === 1 ? REVISION_ROW.map((column) => rows[0][column]) : [];
+      if (rows.length === 1 && Object.keys(rows[0]).length === REVISION_ROW.length && !values.includes(undefined)) {
+        await insertOneQuery(k, 'one', null, ...values);
+        return;
+      }
       for (let i = 0; i < rows.length; i += 100) await k(revisions()).insert(rows.slice(i, i + 100));
     },
 

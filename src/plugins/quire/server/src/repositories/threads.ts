@@ -4,7 +4,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { repositoryOf, tableName } from '#kernel/db';
+import { compiledQuery, repositoryOf, tableName } from '#kernel/db';
 import { TABLE } from './store';
 
 export const THREAD_TABLE = 'quire_threads';
@@ -75,6 +75,10 @@ export interface AnchorUpdate {
 export function threadRepository(strapi: Core.Strapi) {
   const threads = () => tableName(strapi, THREAD_TABLE);
   const comments = () => tableName(strapi, COMMENT_TABLE);
+  // Every section write looks for the threads on the sections it rewrote: compiled once per count (kernel/db compiledQuery).
+  const onSectionsQuery = compiledQuery((k: Knex, _shape: null, articleRowId: number, ...sectionIds: string[]) =>
+    k(threads()).where({ article_id: articleRowId }).whereIn('section_id', sectionIds).andWhere('detached', false).select(THREAD_COLUMNS),
+  );
   return Object.assign(
     repositoryOf(strapi, {
       /** Every thread id of an article (for anchors). */
@@ -97,6 +101,7 @@ export function threadRepository(strapi: Core.Strapi) {
       /** The attached threads on some sections of an article, whatever their status (they follow the text either way). */
       onSections(k: Knex, articleRowId: number, sectionIds: string[]): Promise<ThreadRow[]> {
         if (!sectionIds.length) return Promise.resolve([]);
+        if (sectionIds.length <= 8) return onSectionsQuery<ThreadRow>(k, String(sectionIds.length), null, articleRowId, ...sectionIds);
         return k(threads()).where({ article_id: articleRowId }).whereIn('section_id', sectionIds).andWhere('detached', false).select(THREAD_COLUMNS);
       },
 

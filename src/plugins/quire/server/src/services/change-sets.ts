@@ -196,7 +196,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const status = context.acceptedPart ? 'accepted' : 'applied';
     await r.insert(write.articleRow, { uuid, status, by: write.actor, reason: context.reason ?? null, run: context.run ?? null, notes: null, at: write.at }, entries);
     const ref = (context.changeSet = await refOf(trx, write.articleRow, uuid));
-    const anchors = write.outline ? anchorsOf([...new Set([...write.outline.items.map((i) => i.uuid), ...entries.map((e) => e.sectionUuid)])]) : new Map<string, string>();
+    // Anchors among the outline's ids and the entries' (a deleted section's too). When every entry is in the
+    // outline that is the outline's own set: its anchors are already computed (no sort of every id per write).
+    const outline = write.outline;
+    const anchors = !outline
+      ? new Map<string, string>()
+      : entries.every((e) => outline.find(e.sectionUuid))
+        ? new Map(entries.map((e) => [e.sectionUuid, outline.anchorOf(e.sectionUuid)]))
+        : anchorsOf([...new Set([...outline.items.map((i) => i.uuid), ...entries.map((e) => e.sectionUuid)])]);
     await emitRecord(WEBHOOK_EVENTS.CHANGE_APPLIED, write.articleId, {
       ...ref,
       by: write.actor,
