@@ -40,6 +40,8 @@
  * BENCH_INSERT_SAMPLES (200), BENCH_SKIP=<inserts,revisions,hostile,skills,changes,live>,
  * BENCH_ONLY=live | changes | revisions | skills (that part alone; the first three write bench/results-<part>.json),
  * bench/changes.js's BENCH_CHANGES_* and bench/live.js's BENCH_LIVE_*.
+ * BENCH_ROUNDS=<n> measures every throughput scenario n times, round after round, and keeps the medians.
+ * BENCH_PROFILE=<dir> writes a CPU profile of the server and each scenario's time window (read it with bench/profile.js).
  * BENCH_ONLY=<regexp> measures only the scenarios it matches, beside /_health, then sends only
  * the hostile inputs it matches (e.g. BENCH_ONLY='10,000 lines|200 KB'), and stops there.
  *
@@ -65,6 +67,7 @@ const AFTER = current();
 
 // With BENCH_BEFORE every scenario runs twice: 6 s each by default keeps the whole run near 15 minutes.
 const DURATION = Number(process.env.BENCH_DURATION || (process.env.BENCH_BEFORE ? 6 : 10));
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS || 1));
 const CONNECTIONS = 20;
 const INSERT_SAMPLES = Number(process.env.BENCH_INSERT_SAMPLES || 200);
 const POST_ARTICLES = 40; // inserts spread over this many articles of 200 sections
@@ -309,6 +312,15 @@ async function alternate(baseUrl, a, b) {
   const plainMs = median(times.a);
   const mcpMs = median(times.b);
   return { plainMs: Number(plainMs.toFixed(2)), mcpMs: Number(mcpMs.toFixed(2)), ratio: Number((plainMs / mcpMs).toFixed(3)) };
+}
+
+/** One scenario's rounds as one: the run of median req/s, with the median CPU per request of all rounds. */
+function medianRun(rounds) {
+  const mid = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const rps = mid(rounds.map((r) => r.requestsPerSec));
+  const cpus = rounds.map((r) => r.cpuMsPerRequest).filter((v) => v !== null);
+  const run = rounds.find((r) => r.requestsPerSec === rps);
+  return { ...run, cpuMsPerRequest: cpus.length ? mid(cpus) : null, rounds: rounds.length };
 }
 
 const fmt = (v, digits = 3) => (v === null || v === undefined || !Number.isFinite(v) ? 'n/a' : v.toFixed(digits));
@@ -630,28 +642,34 @@ async function runParts(before, targets) {
 
     // Interleaved: each scenario on the after code, then on the before code, so both see the same load.
     mark('throughput');
-    const results = [];
-    const beforeResults = [];
     const windows = [];
-    for (const sc of scenarios) {
-      process.stdout.write(`Measuring ${sc.name} for ${DURATION} s... `);
-      // Microseconds of the monotonic clock, the clock of the server's .cpuprofile.
-      const from = Number(process.hrtime.bigint() / 1000n);
-      const r = await measure(baseUrl, sc, server.pid);
-      if (profileDir) windows.push({ name: sc.name, from, to: Number(process.hrtime.bigint() / 1000n) });
-      results.push(r);
-      const odd = Object.entries(r.statusCodes).filter(([code]) => !code.startsWith('2'));
-      let line = `${r.requestsPerSec} req/s${odd.length ? ` (${odd.map(([code, n]) => `${n} answered ${code}`).join(', ')})` : ''}`;
-      if (other) {
-        const b = beforeOf.get(sc.name);
-        if (b) {
-          const br = await measure(other.server.baseUrl, b, other.server.pid);
-          beforeResults.push(br);
-          line += `; before: ${br.requestsPerSec} req/s`;
-        } else beforeResults.push({ name: sc.name, na: true });
+    // BENCH_ROUNDS: every scenario measured that many times, round after round (after, then before,
+    // each scenario), and each figure's median kept: one busy moment on a shared machine moves one round.
+    const runs = new Map(scenarios.map((sc) => [sc.name, { after: [], before: [] }]));
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      if (ROUNDS > 1) console.log(`Round ${round} of ${ROUNDS}:`);
+      for (const sc of scenarios) {
+        process.stdout.write(`Measuring ${sc.name} for ${DURATION} s... `);
+        // Microseconds of the monotonic clock, the clock of the server's .cpuprofile.
+        const from = Number(process.hrtime.bigint() / 1000n);
+        const r = await measure(baseUrl, sc, server.pid);
+        if (profileDir) windows.push({ name: sc.name, from, to: Number(process.hrtime.bigint() / 1000n) });
+        runs.get(sc.name).after.push(r);
+        const odd = Object.entries(r.statusCodes).filter(([code]) => !code.startsWith('2'));
+        let line = `${r.requestsPerSec} req/s${odd.length ? ` (${odd.map(([code, n]) => `${n} answered ${code}`).join(', ')})` : ''}`;
+        if (other) {
+          const b = beforeOf.get(sc.name);
+          if (b) {
+            const br = await measure(other.server.baseUrl, b, other.server.pid);
+            runs.get(sc.name).before.push(br);
+            line += `; before: ${br.requestsPerSec} req/s`;
+          }
+        }
+        console.log(line);
       }
-      console.log(line);
     }
+    const results = scenarios.map((sc) => medianRun(runs.get(sc.name).after));
+    const beforeResults = scenarios.map((sc) => (runs.get(sc.name).before.length ? medianRun(runs.get(sc.name).before) : { name: sc.name, na: true }));
     if (profileDir) fs.writeFileSync(path.join(profileDir, 'windows.json'), JSON.stringify(windows, null, 2) + '\n');
     const health = results[0].requestsPerSec;
     for (const r of results) r.ratioToHealth = Number((r.requestsPerSec / health).toFixed(3));

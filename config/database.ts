@@ -42,9 +42,6 @@ export const settings = {
   // every commit.
   journalMode: oneOf('DATABASE_SQLITE_JOURNAL_MODE', ['WAL', 'DELETE', 'TRUNCATE', 'PERSIST', 'MEMORY', 'OFF'], { default: 'WAL' }),
   synchronous: oneOf('DATABASE_SQLITE_SYNCHRONOUS', ['NORMAL', 'FULL', 'EXTRA', 'OFF'], { default: 'NORMAL' }),
-  // SQLite's page cache per connection (its default is 2 MB): pages read from the file again and
-  // again cost a system call each, and a request's few indexed lookups touched more pages than stayed cached.
-  cacheMb: int('DATABASE_SQLITE_CACHE_MB', { min: 1, max: 4_096, default: 64 }),
 };
 
 export default ({ env }: { env: EnvSource }) => {
@@ -65,7 +62,7 @@ export default ({ env }: { env: EnvSource }) => {
     };
   }
   // Compiled config lives in dist/config, so the app root is two levels up.
-  const { filename, journalMode, synchronous, cacheMb } = config;
+  const { filename, journalMode, synchronous } = config;
   return {
     connection: {
       client: 'sqlite',
@@ -76,7 +73,6 @@ export default ({ env }: { env: EnvSource }) => {
           try {
             conn.pragma(`journal_mode = ${journalMode}`);
             conn.pragma(`synchronous = ${synchronous}`);
-            conn.pragma(`cache_size = ${-cacheMb * 1024}`);
             cachePreparedStatements(conn);
             done(null, conn);
           } catch (error) {

@@ -152,6 +152,7 @@ interface SqliteClient {
   acquireConnection(): Promise<{ prepare(sql: string): { reader: boolean; all(bindings: unknown[]): unknown[]; run(bindings: unknown[]): unknown } }>;
   releaseConnection(connection: unknown): Promise<unknown>;
   _formatBindings(bindings: unknown[]): unknown[];
+  emit(event: 'query', query: { sql: string; bindings: unknown[]; method: string }): boolean;
 }
 
 /**
@@ -160,12 +161,14 @@ interface SqliteClient {
  * than SQLite spent on the indexed lookup. The connection is the transaction's when `k` is one
  * (Knex's transaction client answers it), else the pool's, given back at once; the bindings are
  * converted as Knex converts them (Dates and booleans to numbers), and statements come from the
- * connection's cache (config/database.ts).
+ * connection's cache (config/database.ts). Knex's 'query' event is emitted as before.
  */
 async function onSqlite<Row>(k: Knex, sql: string, values: unknown[]): Promise<Row[]> {
   const trx = k as Knex & { isTransaction?: boolean; isCompleted?: () => boolean };
   if (trx.isTransaction && trx.isCompleted?.()) throw new Error(`Transaction query already complete: ${sql}`);
   const client = k.client as unknown as SqliteClient;
+  // Knex's 'query' event, as its runner emits it: what counts or logs statements still sees these.
+  client.emit('query', { sql, bindings: values, method: 'raw' });
   const connection = await client.acquireConnection();
   try {
     const statement = connection.prepare(sql);

@@ -11,7 +11,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { repositoryOf, tableName } from '#kernel/db';
+import { compiledQuery, repositoryOf, tableName } from '#kernel/db';
 import { codePoints, ftsQuery, likeContains, MIN_INDEXED_QUERY } from '../domain/search';
 import { newestFirst, type PagePosition } from './articles';
 import { TABLE } from './store';
@@ -36,6 +36,15 @@ export interface CandidateRow {
 const CANDIDATE_COLUMNS = ['s.article_id', 's.uuid', 's.source', 's.markdown', 's.html', 's.html_text'];
 
 const isAscii = (text: string) => /^[\x20-\x7e]*$/.test(text);
+
+/** The candidates of one article by its own sections (SQLite, ASCII queries): compiled once (kernel/db compiledQuery). */
+const inArticleByScan = compiledQuery((k: Knex, { strapi }: { strapi: Core.Strapi }, uuid: string, userId: number, like: string) =>
+  k(tableName(strapi, TABLE.sections, 's'))
+    .join(tableName(strapi, TABLE.articles, 'a'), 'a.id', 's.article_id')
+    .where({ 'a.uuid': uuid, 'a.user_id': userId })
+    .whereRaw(`${searchTextOf('s')} LIKE ? ESCAPE '\\'`, [like])
+    .select([...CANDIDATE_COLUMNS, 'a.outline_rev']),
+);
 
 export function searchRepository(strapi: Core.Strapi) {
   const sections = (alias?: string) => tableName(strapi, TABLE.sections, alias);
@@ -64,6 +73,11 @@ export function searchRepository(strapi: Core.Strapi) {
      * article of the owner's).
      */
     inOwnedArticle(k: Knex, userId: number, uuid: string, q: string): Promise<Array<CandidateRow & { outline_rev: number }>> {
+      // SQLite, an ASCII query: the article's own sections, narrowed by LIKE (a superset of our
+      // matching, as for short queries). The FTS index would look the trigrams up in every
+      // article's sections: 0.5 ms of CPU for common ones in the bench's 12,000 sections, and
+      // more as the database grows, where this grows with the article alone.
+      if (!isPostgres() && isAscii(q)) return inArticleByScan<CandidateRow & { outline_rev: number }>(k, 'like', { strapi }, uuid, userId, likeContains(q));
       return whereMayContain(
         k(sections('s'))
           .join(articles('a'), 'a.id', 's.article_id')
