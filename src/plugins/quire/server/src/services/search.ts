@@ -73,7 +73,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const limit = options.limit ?? DEFAULT_ARTICLES_PAGE;
       const found = await search.articlesPage(userId, q, limit, pageAfter(options.cursor));
       const shown = found.slice(0, limit);
-      const rows = await search.inArticles(shown.map((a) => Number(a.id)), q);
+      // Their outlines first (cached by revision): how many sections they hold decides how the candidates are read.
+      const outlinesOf = new Map<number, Outline>();
+      for (const article of shown) outlinesOf.set(Number(article.id), await outlines().outlineOfRow(Number(article.id), Number(article.outline_rev)));
+      const sectionCount = [...outlinesOf.values()].reduce((n, o) => n + o.size, 0);
+      const rows = await search.inArticles(shown.map((a) => Number(a.id)), q, sectionCount);
       const byArticle = new Map<number, CandidateRow[]>();
       for (const row of rows) {
         const id = Number(row.article_id);
@@ -83,8 +87,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       for (const article of shown) {
         const candidates = byArticle.get(Number(article.id));
         if (!candidates) continue;
-        const outline: Outline = await outlines().outlineOfRow(Number(article.id), Number(article.outline_rev));
-        const matches = matchesIn(outline, candidates, q, MATCHES_PER_ARTICLE);
+        const matches = matchesIn(outlinesOf.get(Number(article.id))!, candidates, q, MATCHES_PER_ARTICLE);
         // The index's case folding can be wider than ours: an article whose candidates all fail is not a result.
         if (matches.length) results.push({ article: { id: article.uuid, title: article.title }, matches });
       }
