@@ -109,8 +109,9 @@ export function changeSetRepository(strapi: Core.Strapi) {
   const queries = repositoryOf(strapi, {
     insertSections,
     async insert(k: Knex, articleRowId: number, data: { uuid: string; status: string; by: { kind: string; name: string }; reason: string | null; run: string | null; notes: unknown; at: Date }, sections: NewSection[]): Promise<number> {
+      // Null for what is not given, as Knex's insert left it (a compiled statement binds every column).
       const notes = data.notes === null || data.notes === undefined ? null : JSON.stringify(data.notes);
-      const [inserted] = await insertQuery<{ id: number }>(k, 'insert', null, data.uuid, articleRowId, data.status, data.by.kind, data.by.name, data.reason, data.run, notes, data.at, data.at, data.at);
+      const [inserted] = await insertQuery<{ id: number }>(k, 'insert', null, data.uuid, articleRowId, data.status, data.by.kind ?? null, data.by.name ?? null, data.reason ?? null, data.run ?? null, notes, data.at, data.at, data.at);
       const id = Number(inserted.id);
       await insertSections(k, articleRowId, id, sections, 0);
       return id;
