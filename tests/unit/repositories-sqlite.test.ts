@@ -2,14 +2,16 @@
  * Repositories run their real SQL on an in-memory SQLite database (tests/helpers/memory-db.ts),
  * without a Strapi boot: the executions' conditional claims (one taker per attempt), the trigger
  * route's workflow read, quire's premise revisions through `repositoryOf` (the pool, the
- * open transaction, `in(trx)`), and a section by anchor (a compiled select, kernel/db).
+ * open transaction, `in(trx)`), a section by anchor (a compiled select, kernel/db), and the
+ * compiled writes of a section write (the lock, the row, its update) in a transaction.
  */
 import { contentType, memoryDb, type MemoryDb } from '../helpers/memory-db';
 import { executionsRepository } from '../../src/plugins/triggers/server/src/repositories/executions';
 import { workflowsRepository } from '../../src/plugins/triggers/server/src/repositories/workflows';
 import { premiseRevisionRepository } from '../../src/plugins/quire/server/src/repositories/premise-revisions';
 import { inTransaction } from '../../src/kernel/db';
-import { findByAnchor } from '../../src/plugins/quire/server/src/repositories/store';
+import { findByAnchor, lockOwnedArticle } from '../../src/plugins/quire/server/src/repositories/store';
+import { sectionRepository } from '../../src/plugins/quire/server/src/repositories/sections';
 
 describe('triggers: executions repository', () => {
   let db: MemoryDb;
@@ -180,5 +182,56 @@ describe('quire: a section by anchor (store findByAnchor, a compiled select)', (
     expect(await find('aaaaaaaa')).toEqual({ missing: 'several' });
     expect(await find('dddddd')).toEqual({ missing: 'anchor' });
     expect(await find(twinA, 2)).toEqual({ missing: 'article' });
+  });
+});
+
+describe('quire: compiled writes (kernel/db compiledQuery, run on the SQLite connection itself)', () => {
+  let db: MemoryDb;
+  const article = '0f8fad5b-d9cb-469f-a165-70867728950e';
+  const section = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaa1';
+  const by = { kind: 'agent', name: 'bench' };
+  const content = (title: string) => ({ level: 2, title, words: 1, source: 'markdown' as const, markdown: `## ${title}`, html: `<h2>${title}</h2>`, htmlText: null });
+
+  beforeEach(async () => {
+    db = await memoryDb([contentType('quire', 'article'), contentType('quire', 'section')]);
+    await db.knex('quire_articles').insert({ uuid: article, user_id: 1, title: 'T', status: 'draft', outline_rev: 4 });
+    await db.knex('quire_sections').insert({ uuid: section, article_id: 1, rank: 'a', level: 2, title: 'Old', markdown: '## Old', html: '', source: 'markdown', rev: 1 });
+  });
+  afterEach(() => db.close());
+
+  const stored = async () => ({
+    article: await db.knex('quire_articles').first('outline_rev'),
+    section: await db.knex('quire_sections').where({ uuid: section }).first('title', 'rev', 'by_name'),
+  });
+
+  it('locks, reads and updates in the transaction, and Knex still hears each statement', async () => {
+    const seen: string[] = [];
+    const listener = (q: { sql: string }) => seen.push(q.sql);
+    db.knex.on('query', listener);
+    const sections = sectionRepository(db.strapi);
+    const result = await inTransaction(db.strapi, async (trx) => {
+      const locked = await lockOwnedArticle(db.strapi, trx, 1, article, { outline: true });
+      const row = await sections.in(trx).row(locked!.id, section);
+      await sections.in(trx).updateMany(locked!.id, [{ uuid: section, content: content('New'), rev: Number(row!.rev) + 1 }], by, new Date());
+      return { locked, title: row!.title };
+    });
+    db.knex.off('query', listener);
+    expect(result).toEqual({ locked: { id: 1, outlineRev: 5 }, title: 'Old' });
+    expect(await stored()).toEqual({ article: { outline_rev: 5 }, section: { title: 'New', rev: 2, by_name: 'bench' } });
+    expect(seen.filter((sql) => /^(update|select)/i.test(sql))).toHaveLength(3);
+    // Not the caller's article: no lock, nothing written.
+    expect(await inTransaction(db.strapi, (trx) => lockOwnedArticle(db.strapi, trx, 2, article, { outline: true }))).toBeNull();
+  });
+
+  it('writes nothing when the transaction fails after them', async () => {
+    const sections = sectionRepository(db.strapi);
+    await expect(
+      inTransaction(db.strapi, async (trx) => {
+        await lockOwnedArticle(db.strapi, trx, 1, article, { outline: true });
+        await sections.in(trx).updateMany(1, [{ uuid: section, content: content('Lost'), rev: 2 }], by, new Date());
+        throw new Error('later step failed');
+      }),
+    ).rejects.toThrow('later step failed');
+    expect(await stored()).toEqual({ article: { outline_rev: 4 }, section: { title: 'Old', rev: 1, by_name: null } });
   });
 });
