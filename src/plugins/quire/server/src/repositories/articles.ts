@@ -5,7 +5,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { iso, repositoryOf, tableName } from '#kernel/db';
+import { compiledQuery, iso, repositoryOf, tableName } from '#kernel/db';
 import type { ArticleRecord } from '../schemas/records';
 import { TABLE, UID } from './store';
 import { COMMENT_TABLE, THREAD_TABLE } from './threads';
@@ -89,6 +89,8 @@ export function newestFirst(query: Knex.QueryBuilder, limit: number, after?: Pag
 export function articleRepository(strapi: Core.Strapi) {
   const articles = (alias?: string) => tableName(strapi, TABLE.articles, alias);
   const owned = (userId: number, uuid: string) => ({ uuid, user_id: userId });
+  // Every outline read runs it (the outline is cached against the revision): compiled once (kernel/db compiledQuery).
+  const outlineRevQuery = compiledQuery((k: Knex, _shape: null, userId: number, uuid: string) => k(articles()).where(owned(userId, uuid)).select(['id', 'outline_rev']).limit(1));
   /** The row's columns on `a` and the slug of its publication (one per article at most). */
   const rowColumns = (k: Knex) => [
     ...ROW_COLUMNS.map((c) => `a.${c}`),
@@ -106,7 +108,7 @@ export function articleRepository(strapi: Core.Strapi) {
 
       /** The owner's article's row id and outline revision, or undefined. */
       async outlineRevOf(k: Knex, userId: number, uuid: string): Promise<{ id: number; outlineRev: number } | undefined> {
-        const row = await k(articles()).where(owned(userId, uuid)).first(['id', 'outline_rev']);
+        const [row] = await outlineRevQuery<{ id: number; outline_rev: number }>(k, 'rev', null, userId, uuid);
         return row ? { id: Number(row.id), outlineRev: Number(row.outline_rev) } : undefined;
       },
 
