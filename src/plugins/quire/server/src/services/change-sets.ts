@@ -125,7 +125,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   }
 
   /** The entries of a write: every section it changed, with its text before (from the engine) and after (as stored now). */
-  async function drafts(trx: Knex, articleRow: number, changes: ArticleChange[], before: Map<string, { title: string; text: string }>): Promise<NewSection[]> {
+  async function drafts(
+    trx: Knex,
+    articleRow: number,
+    changes: ArticleChange[],
+    before: Map<string, { title: string; text: string }>,
+    after?: Map<string, { title: string; text: string }>,
+  ): Promise<NewSection[]> {
     const ids: string[] = [];
     const moved = new Set<string>();
     const fresh = new Set<string>();
@@ -136,16 +142,19 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (change.type === 'section.inserted' || change.type === 'section.restored') fresh.add(change.sectionId);
     }
     if (!ids.length) return [];
-    const rows = new Map((await sections.in(trx).rows(articleRow, ids)).map((row: SectionRow) => [row.uuid, row]));
+    // What the write stored (the engine's `after`) is not read back; the rest (moved or deleted sections) is.
+    const unknown = ids.filter((id) => !after?.has(id));
+    const rows = new Map(unknown.length ? (await sections.in(trx).rows(articleRow, unknown)).map((row: SectionRow) => [row.uuid, row]) : []);
     const out: NewSection[] = [];
     for (const id of ids) {
       const row = rows.get(id);
-      const after = row ? sectionText(row) : '';
+      const written = after?.get(id);
+      const now = written ? written.text : row ? sectionText(row) : '';
       const was = before.get(id);
-      const prior = fresh.has(id) ? '' : was ? was.text : row ? after : '';
-      if (prior === after && !moved.has(id)) continue; // the empty section an insert replaced, or no change
-      const counts = wordCounts(wordDiff(prior, after));
-      out.push({ sectionUuid: id, title: String(row?.title ?? was?.title ?? ''), ...counts, moved: moved.has(id) && prior === after, before: capped(prior), after: capped(after) });
+      const prior = fresh.has(id) ? '' : was ? was.text : row || written ? now : '';
+      if (prior === now && !moved.has(id)) continue; // the empty section an insert replaced, or no change
+      const counts = wordCounts(wordDiff(prior, now));
+      out.push({ sectionUuid: id, title: String(written?.title ?? row?.title ?? was?.title ?? ''), ...counts, moved: moved.has(id) && prior === now, before: capped(prior), after: capped(now) });
     }
     return out;
   }
@@ -157,14 +166,26 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
    */
   async function recordEdit(
     trx: Knex,
-    write: { articleRow: number; articleId: string; actor: Actor; dryRun?: boolean; coalesceSeconds?: number; changes: ArticleChange[]; before: Map<string, { title: string; text: string }>; at: Date; outline?: Outline },
+    write: {
+      articleRow: number;
+      articleId: string;
+      actor: Actor;
+      dryRun?: boolean;
+      coalesceSeconds?: number;
+      changes: ArticleChange[];
+      before: Map<string, { title: string; text: string }>;
+      /** Each section's title and text as the write stored them, when the engine knows them (not read back). */
+      after?: Map<string, { title: string; text: string }>;
+      at: Date;
+      outline?: Outline;
+    },
   ): Promise<{ id: string; anchor: string } | null> {
     const context = currentWrite();
     if (write.dryRun) {
-      if (context.capture) context.capture.push(...(await drafts(trx, write.articleRow, write.changes, write.before)));
+      if (context.capture) context.capture.push(...(await drafts(trx, write.articleRow, write.changes, write.before, write.after)));
       return null;
     }
-    const entries = await drafts(trx, write.articleRow, write.changes, write.before);
+    const entries = await drafts(trx, write.articleRow, write.changes, write.before, write.after);
     const r = repo.in(trx);
     if (context.accepting) {
       const id = await r.idOf(write.articleRow, context.accepting);

@@ -166,7 +166,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         await session.writePending();
         await session.history.flush(trx);
         // The write's change set (CONTRACT 23; services/change-sets): dry runs record none.
-        await getService(strapi, 'changeSets').recordEdit(trx, { articleRow: articleRowId, articleId: uuid, actor: options.actor, dryRun: options.dryRun, coalesceSeconds: options.coalesceSeconds, changes: session.changes, before: session.before, at: new Date(), outline: session.outline });
+        await getService(strapi, 'changeSets').recordEdit(trx, { articleRow: articleRowId, articleId: uuid, actor: options.actor, dryRun: options.dryRun, coalesceSeconds: options.coalesceSeconds, changes: session.changes, before: session.before, after: session.after, at: new Date(), outline: session.outline });
         const outcome = session.outcome(outlineRev);
         if (options.dryRun) throw new DryRun(outcome);
         // Threads on the sections it rewrote follow their text; on those it deleted, detach (CONTRACT 24).
@@ -201,6 +201,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     readonly restored = new Map<string, { html: string | null }>();
     /** Each section's title and text before the request first changed it (its change set's "before"). */
     readonly before = new Map<string, { title: string; text: string }>();
+    /** Each section's title and text as the request last wrote them (its change set's "after", not read back). */
+    readonly after = new Map<string, { title: string; text: string }>();
     /** Dry runs: what each result's diff compares (result index -> parts). */
     private readonly diffParts = new Map<number, DiffPart[]>();
     /** Per result: the ids behind `added` and `updated`, for their final entries. */
@@ -318,6 +320,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     private async insertRows(contents: SectionContent[], ranks: string[]): Promise<OutlineItem[]> {
       const added = await sections.insert(this.articleRowId, contents, ranks, this.options.actor, this.now);
+      added.forEach((item, i) => this.after.set(item.uuid, { title: contents[i].title, text: textOf(contents[i]) }));
       for (const item of added) this.changes.push({ type: 'section.inserted', sectionId: item.uuid, rev: item.rev });
       return added;
     }
@@ -330,6 +333,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       this.prefetched.delete(item.uuid);
       if (this.unwritten.has(item.uuid)) await this.writePending();
       this.unwritten.set(item.uuid, { uuid: item.uuid, content: first, rev: item.rev + 1 });
+      this.after.set(item.uuid, { title: first.title, text: textOf(first) });
       const replaced: OutlineItem = { uuid: item.uuid, rank: item.rank, level: first.level, title: first.title, words: first.words, source: first.source, rev: item.rev + 1 };
       this.changes.push(
         this.options.restoredRev !== undefined
@@ -357,6 +361,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       this.prefetched.delete(only.uuid);
       if (this.unwritten.has(only.uuid)) await this.writePending();
       await sections.in(this.trx).remove(this.articleRowId, only.uuid);
+      this.after.delete(only.uuid);
       this.changes.push({ type: 'section.deleted', sectionId: only.uuid });
       this.outline = this.outline.with({ remove: [only.uuid] });
       return { lower: null, upper: null };
@@ -445,6 +450,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           await trash.in(this.trx).put(this.articleRowId, row!, this.options.actor, this.now);
           this.prefetched.delete(doomed.uuid);
           await sections.in(this.trx).remove(this.articleRowId, doomed.uuid);
+          this.after.delete(doomed.uuid);
           this.changes.push({ type: 'section.deleted', sectionId: doomed.uuid });
           this.deleted.push(doomed.uuid);
           this.outline = this.outline.with({ remove: [doomed.uuid] });
@@ -575,6 +581,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       };
       await sections.reinsert(this.articleRowId, { uuid: row.uuid, rank, content, rev: row.rev, by: row.by, createdAt: this.now, updatedAt: row.madeAt ?? this.now });
       await trash.in(this.trx).remove(this.articleRowId, row.uuid);
+      this.after.set(row.uuid, { title: row.title, text: textOf(content) ?? '' });
       const item: OutlineItem = { uuid: row.uuid, rank, level: row.level, title: row.title, words: row.words, source: row.source as OutlineItem['source'], rev: row.rev };
       this.outline = this.outline.with({ upsert: [item] });
       this.changes.push({ type: 'section.restored', sectionId: row.uuid, rev: item.rev });
