@@ -118,6 +118,46 @@ describe('live state: base plus appended updates', () => {
     expect((await rows()).map((row) => Number(row.id))).toEqual([folded + 1]);
   });
 
+  it('a writer keeps its state after commit and catches up with what another process appended or folded; a rollback keeps nothing', async () => {
+    const other = liveLog(db.strapi);
+    const first = await write((state) => state.doc.getText('section:a').insert(4, '1'));
+    await new Promise((resolve) => setImmediate(resolve));
+    // Another process appends: the kept state applies only that update, with its revisions.
+    await inTransaction(db.strapi, async (trx) => {
+      const state = (await other.read(trx, ARTICLE))!;
+      state.doc.getText('section:a').insert(0, '2');
+      state.revs = { ...state.revs, c: 4 };
+      await other.save(trx, ARTICLE, state);
+    });
+    const again = await write((state) => state.doc.getText('section:a').insert(0, '3'));
+    expect(again).toBe(first);
+    expect(again.doc.getText('section:a').toString()).toBe('32base1');
+    expect(again.revs).toEqual({ a: 1, c: 4 });
+    await new Promise((resolve) => setImmediate(resolve));
+    // A rolled-back change is not kept: the next writer reads the stored state, without it.
+    await expect(
+      inTransaction(db.strapi, async (trx) => {
+        (await log.read(trx, ARTICLE))!.doc.getText('section:a').insert(0, 'lost');
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    await new Promise((resolve) => setImmediate(resolve));
+    const fresh = await write(() => undefined);
+    expect(fresh).not.toBe(first);
+    expect(fresh.doc.getText('section:a').toString()).toBe('32base1');
+    await new Promise((resolve) => setImmediate(resolve));
+    // Another process folds updates this one lacks: it reads the whole state again.
+    for (let i = 0; i < COMPACT_UPDATES; i += 1) {
+      await inTransaction(db.strapi, async (trx) => {
+        const state = (await other.read(trx, ARTICLE))!;
+        state.doc.getText('section:a').insert(0, 'o');
+        await other.save(trx, ARTICLE, state);
+      });
+    }
+    const caught = await write(() => undefined);
+    expect(caught.doc.getText('section:a').toString()).toBe(`${'o'.repeat(COMPACT_UPDATES)}32base1`);
+  });
+
   it('takes a state stored whole before updates existed (no folded mark) as the base', async () => {
     const doc = new Y.Doc();
     doc.getText('section:a').insert(0, 'old');

@@ -69,6 +69,13 @@ export function liveRepository(strapi: Core.Strapi) {
           updates: updates.filter((row) => Number(row.id) > foldedThrough).map((row) => ({ ...row, id: Number(row.id), bytes: Number(row.bytes ?? 0) })),
         };
       },
+      /** The updates after `after` and how far the base's fold reaches, without the base's state (null: no base). */
+      async updatesSince(k: Knex, articleRowId: number, after: number): Promise<{ foldedThrough: number; updates: SavedLiveState['updates'] } | null> {
+        const updates = await k(table(TABLE.liveUpdates)).where({ article_id: articleRowId }).andWhere('id', '>', after).orderBy('id').select(['id', 'update', 'bytes', 'revs', 'premise']);
+        const base = await k(table(TABLE.liveStates)).where({ article_id: articleRowId }).first(['folded_through']);
+        if (!base) return null;
+        return { foldedThrough: Number(base.folded_through ?? 0), updates: updates.map((row) => ({ ...row, id: Number(row.id), bytes: Number(row.bytes ?? 0) })) };
+      },
       /** Writes a base whole (a state built from the rows); a row another process inserted meanwhile is updated instead. */
       async saveState(k: Knex, articleRowId: number, row: LiveStateRow): Promise<void> {
         const states = table(TABLE.liveStates);

@@ -10,6 +10,12 @@
  * Every writer holds the article's lock (services/article-lookup lockArticle) from before it
  * reads until it commits, so one article's updates are appended, and committed, in id order:
  * a reader that has every update up to an id has missed none before it.
+ *
+ * So a writer need not decode the whole state each time: a state a transaction read and saved
+ * whole is kept after its commit for KEEP_MS (at most KEEP_MAX articles per process), and the
+ * next writer of that article, under the lock, applies only the updates appended since (by
+ * this process or another), unless a compaction folded some it lacks (then it reads all). A
+ * rolled-back transaction's state, or one holding changes it did not save, is dropped.
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
@@ -38,6 +44,8 @@ export interface HeldState {
   baseBytes: number;
 }
 
+export const KEEP_MS = 10_000;
+export const KEEP_MAX = 16;
 export const COMPACT_UPDATES = 100;
 export const COMPACT_MIN_BYTES = 64 * 1024;
 const EMPTY_UPDATE = new Uint8Array([0, 0]);
@@ -70,18 +78,64 @@ function track(state: HeldState): HeldState {
   return state;
 }
 
+/** A state applies stored updates it lacks (not to be appended again), with the revisions and premise they set. */
+function catchUp(state: HeldState, updates: SavedLiveState['updates']) {
+  for (const row of updates) Y.applyUpdate(state.doc, decode(row.update));
+  state.pending = [];
+  const { revs, premise } = savedMarks({ state: '', revs: state.savedRevs, premise: state.savedPremise, foldedThrough: 0, updates });
+  Object.assign(state, { revs, savedRevs: { ...revs }, savedPremise: premise });
+  if (updates.length) state.through = updates[updates.length - 1].id;
+  state.count += updates.length;
+  state.bytes += updates.reduce((sum, row) => sum + row.bytes, 0);
+}
+
 export function liveLog(strapi: Core.Strapi) {
   const repository = liveRepository(strapi);
+  /** States kept after their transaction committed, by article row id (oldest first), with their expiry. */
+  const kept = new Map<number, { state: HeldState; timer: NodeJS.Timeout }>();
+
+  function keep(articleRowId: number, state: HeldState) {
+    if (state.pending.length || state.dirty || !state.stored) return;
+    const old = kept.get(articleRowId);
+    if (old) clearTimeout(old.timer);
+    kept.delete(articleRowId);
+    const timer = setTimeout(() => kept.get(articleRowId)?.state === state && kept.delete(articleRowId), KEEP_MS);
+    timer.unref?.();
+    kept.set(articleRowId, { state, timer });
+    for (const [id, entry] of kept) {
+      if (kept.size <= KEEP_MAX) break;
+      clearTimeout(entry.timer);
+      kept.delete(id);
+    }
+  }
+
+  /** Keeps the state once the transaction commits (Knex's execution promise; a rollback rejects it). */
+  function keepAtCommit(trx: Knex, articleRowId: number, state: HeldState) {
+    const committed = (trx as unknown as { executionPromise?: Promise<unknown> }).executionPromise;
+    committed?.then(() => keep(articleRowId, state), () => undefined);
+  }
+
   return {
-    /** The article's stored state in a doc (base, then its updates), or null when it has none. */
+    /** The article's stored state in a doc (base, then its updates), or null when it has none. Under the article's lock. */
     async read(trx: Knex, articleRowId: number): Promise<HeldState | null> {
+      const entry = kept.get(articleRowId);
+      if (entry) {
+        clearTimeout(entry.timer);
+        kept.delete(articleRowId);
+        const since = await repository.in(trx).updatesSince(articleRowId, entry.state.through);
+        if (since && since.foldedThrough <= entry.state.through) {
+          catchUp(entry.state, since.updates);
+          keepAtCommit(trx, articleRowId, entry.state);
+          return entry.state;
+        }
+      }
       const saved = await repository.in(trx).savedState(articleRowId);
       if (!saved) return null;
       const doc = new Y.Doc();
       Y.applyUpdate(doc, decode(saved.state));
       for (const row of saved.updates) Y.applyUpdate(doc, decode(row.update));
       const { revs, premise } = savedMarks(saved);
-      return track({
+      const state = track({
         doc,
         revs,
         deferred: false,
@@ -95,6 +149,8 @@ export function liveLog(strapi: Core.Strapi) {
         bytes: saved.updates.reduce((sum, row) => sum + row.bytes, 0),
         baseBytes: Math.floor((saved.state.length * 3) / 4),
       });
+      keepAtCommit(trx, articleRowId, state);
+      return state;
     },
 
     /** A state built (from the rows): saved whole as the base at its first save. */
