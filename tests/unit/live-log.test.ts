@@ -158,6 +158,19 @@ describe('live state: base plus appended updates', () => {
     expect(caught.doc.getText('section:a').toString()).toBe(`${'o'.repeat(COMPACT_UPDATES)}32base1`);
   });
 
+  it('a kept state is not used for a base made anew (the rows removed and written again)', async () => {
+    const first = await write((state) => state.doc.getText('section:a').insert(0, 'k'));
+    await new Promise((resolve) => setImmediate(resolve));
+    await db.knex(tableName(db.strapi, 'quire_live_states')).where({ article_id: ARTICLE }).delete();
+    const doc = new Y.Doc();
+    doc.getText('section:a').insert(0, 'new');
+    await db.knex(tableName(db.strapi, 'quire_live_states')).insert({ article_id: ARTICLE, state: Buffer.from(Y.encodeStateAsUpdate(doc)).toString('base64'), revs: '{}', premise: '', folded_through: 0 });
+    const fresh = await write(() => undefined);
+    expect(fresh).not.toBe(first);
+    expect(fresh.doc.getText('section:a').toString()).toContain('new');
+    expect(fresh.doc.getText('section:a').toString()).not.toContain('k');
+  });
+
   it('takes a state stored whole before updates existed (no folded mark) as the base', async () => {
     const doc = new Y.Doc();
     doc.getText('section:a').insert(0, 'old');

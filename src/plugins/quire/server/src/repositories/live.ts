@@ -31,6 +31,8 @@ export interface LiveUpdateRow {
 
 /** The stored state as read: the base and the updates after it, in order. */
 export interface SavedLiveState {
+  /** The base row's id: a base written anew (the article's rows removed and made again) is another. */
+  baseId: number;
   state: string;
   revs: unknown;
   premise: string | null;
@@ -57,10 +59,11 @@ export function liveRepository(strapi: Core.Strapi) {
           .andWhere('id', '>', after)
           .orderBy('id')
           .select(['id', 'update', 'bytes', 'revs', 'premise']);
-        const base = await k(table(TABLE.liveStates)).where({ article_id: articleRowId }).first(['state', 'revs', 'premise', 'folded_through']);
+        const base = await k(table(TABLE.liveStates)).where({ article_id: articleRowId }).first(['id', 'state', 'revs', 'premise', 'folded_through']);
         if (!base) return null;
         const foldedThrough = Number(base.folded_through ?? 0);
         return {
+          baseId: Number(base.id),
           state: String(base.state),
           revs: base.revs,
           premise: base.premise ?? null,
@@ -70,11 +73,11 @@ export function liveRepository(strapi: Core.Strapi) {
         };
       },
       /** The updates after `after` and how far the base's fold reaches, without the base's state (null: no base). */
-      async updatesSince(k: Knex, articleRowId: number, after: number): Promise<{ foldedThrough: number; updates: SavedLiveState['updates'] } | null> {
+      async updatesSince(k: Knex, articleRowId: number, after: number): Promise<{ baseId: number; foldedThrough: number; updates: SavedLiveState['updates'] } | null> {
         const updates = await k(table(TABLE.liveUpdates)).where({ article_id: articleRowId }).andWhere('id', '>', after).orderBy('id').select(['id', 'update', 'bytes', 'revs', 'premise']);
-        const base = await k(table(TABLE.liveStates)).where({ article_id: articleRowId }).first(['folded_through']);
+        const base = await k(table(TABLE.liveStates)).where({ article_id: articleRowId }).first(['id', 'folded_through']);
         if (!base) return null;
-        return { foldedThrough: Number(base.folded_through ?? 0), updates: updates.map((row) => ({ ...row, id: Number(row.id), bytes: Number(row.bytes ?? 0) })) };
+        return { baseId: Number(base.id), foldedThrough: Number(base.folded_through ?? 0), updates: updates.map((row) => ({ ...row, id: Number(row.id), bytes: Number(row.bytes ?? 0) })) };
       },
       /** Writes a base whole (a state built from the rows); a row another process inserted meanwhile is updated instead. */
       async saveState(k: Knex, articleRowId: number, row: LiveStateRow): Promise<void> {

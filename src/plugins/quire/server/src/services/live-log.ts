@@ -37,6 +37,8 @@ export interface HeldState {
   savedPremise: string;
   /** The doc's updates since it was read or saved: what the next save appends. */
   pending: Uint8Array[];
+  /** The base row it was read from (0: built, not yet saved). */
+  baseId: number;
   /** The last stored update the doc holds; the updates after the base: how many, their bytes; the base's bytes. */
   through: number;
   count: number;
@@ -82,7 +84,7 @@ function track(state: HeldState): HeldState {
 function catchUp(state: HeldState, updates: SavedLiveState['updates']) {
   for (const row of updates) Y.applyUpdate(state.doc, decode(row.update));
   state.pending = [];
-  const { revs, premise } = savedMarks({ state: '', revs: state.savedRevs, premise: state.savedPremise, foldedThrough: 0, updates });
+  const { revs, premise } = savedMarks({ baseId: state.baseId, state: '', revs: state.savedRevs, premise: state.savedPremise, foldedThrough: 0, updates });
   Object.assign(state, { revs, savedRevs: { ...revs }, savedPremise: premise });
   if (updates.length) state.through = updates[updates.length - 1].id;
   state.count += updates.length;
@@ -123,7 +125,7 @@ export function liveLog(strapi: Core.Strapi) {
         clearTimeout(entry.timer);
         kept.delete(articleRowId);
         const since = await repository.in(trx).updatesSince(articleRowId, entry.state.through);
-        if (since && since.foldedThrough <= entry.state.through) {
+        if (since && since.baseId === entry.state.baseId && since.foldedThrough <= entry.state.through) {
           catchUp(entry.state, since.updates);
           keepAtCommit(trx, articleRowId, entry.state);
           return entry.state;
@@ -144,6 +146,7 @@ export function liveLog(strapi: Core.Strapi) {
         savedRevs: { ...revs },
         savedPremise: premise,
         pending: [],
+        baseId: saved.baseId,
         through: saved.updates.length ? saved.updates[saved.updates.length - 1].id : saved.foldedThrough,
         count: saved.updates.length,
         bytes: saved.updates.reduce((sum, row) => sum + row.bytes, 0),
@@ -155,7 +158,7 @@ export function liveLog(strapi: Core.Strapi) {
 
     /** A state built (from the rows): saved whole as the base at its first save. */
     built(doc: Y.Doc, revs: Record<string, number>): HeldState {
-      return track({ doc, revs, deferred: false, dirty: true, stored: false, savedRevs: {}, savedPremise: '', pending: [], through: 0, count: 0, bytes: 0, baseBytes: 0 });
+      return track({ doc, revs, deferred: false, dirty: true, stored: false, savedRevs: {}, savedPremise: '', pending: [], baseId: 0, through: 0, count: 0, bytes: 0, baseBytes: 0 });
     },
 
     /**
