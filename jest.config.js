@@ -34,6 +34,29 @@ const common = {
  *   every browser test connects to (tests/e2e/README.md).
  * `npx jest --selectProjects unit` runs the fast tier alone (a test path goes after `--`).
  */
+/**
+ * Suites whose subject does not change with the database: the CLI (a subprocess; the server's
+ * SQL under it is what tests/api covers), boot-time configuration checked on a SQLite file of its
+ * own whatever DATABASE_URL says, the event-loop guards for hostile input, the worker pool's
+ * limits, the rate limits (memory and Redis), and S3 storage. CI runs the `api` project twice,
+ * on SQLite and then on PostgreSQL; the second pass (TEST_PASS=postgres in .ci/run) leaves these
+ * out, since they already ran once: the brief's "slow suites once" (about 6 of CI's minutes).
+ */
+const DATABASE_INDEPENDENT = [
+  '<rootDir>/tests/cli/',
+  '<rootDir>/tests/api/config-boot.test.ts',
+  '<rootDir>/tests/api/start-production.test.ts',
+  '<rootDir>/tests/api/event-loop.test.ts',
+  '<rootDir>/tests/api/edits-event-loop.test.ts',
+  '<rootDir>/tests/api/worker-limits.test.ts',
+  '<rootDir>/tests/api/unfurl-rate-limit.test.ts',
+  '<rootDir>/tests/api/unfurl-rate-limit-redis.test.ts',
+  '<rootDir>/tests/api/auth-rate-limit.test.ts',
+  '<rootDir>/tests/api/auth-rate-limit-redis.test.ts',
+  '<rootDir>/tests/api/upload-s3.test.ts',
+];
+const secondPass = process.env.TEST_PASS === 'postgres';
+
 module.exports = {
   projects: [
     { ...common, displayName: 'unit', roots: ['<rootDir>/tests/unit'], testMatch: ['**/*.test.ts'] },
@@ -42,7 +65,7 @@ module.exports = {
       displayName: 'api',
       roots: ['<rootDir>/tests'],
       testMatch: ['**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/tests/e2e/', '<rootDir>/tests/unit/'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/tests/e2e/', '<rootDir>/tests/unit/', ...(secondPass ? DATABASE_INDEPENDENT : [])],
     },
     {
       ...common,

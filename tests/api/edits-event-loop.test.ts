@@ -37,12 +37,22 @@ async function call(key: string, method: string, path: string, body?: unknown) {
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
 
-/** Runs `request` while /_health is polled; every health check answered 204, the longest wait under a second. */
+/**
+ * Runs `request` while /_health is polled; every health check answered 204, the longest wait
+ * under a second. As in event-loop.test.ts, a stall must happen twice to count: on a busy machine
+ * the process is now and then descheduled for a second; code that blocks the loop blocks it every
+ * time. (Every request here can be sent twice: refusals, dry runs, or one more suggestion.)
+ */
 async function keepsAnswering<T>(request: () => Promise<T>): Promise<T> {
-  const { result, longestWaitMs, healthFailures } = await pollHealth(base, request, { intervalMs: 25 });
-  expect(healthFailures).toEqual([]);
-  expect(longestWaitMs).toBeLessThan(1000);
-  return result;
+  const measure = async () => {
+    const { result, longestWaitMs, healthFailures } = await pollHealth(base, request, { intervalMs: 25 });
+    expect(healthFailures).toEqual([]);
+    return { result, longestWaitMs };
+  };
+  let run = await measure();
+  if (run.longestWaitMs >= 1000) run = await measure();
+  expect(run.longestWaitMs).toBeLessThan(1000);
+  return run.result;
 }
 
 async function article(markdown: string) {

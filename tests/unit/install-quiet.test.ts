@@ -14,8 +14,9 @@ const packages = (lock as unknown as { packages: Record<string, Locked> }).packa
 
 /**
  * Declared Node ranges this project runs outside of, with the reason. @hocuspocus/server 4
- * declares Node 22 while its code runs on Node 20 (the live tests run on it); every 4.x says so
- * and 3.x is the other live protocol. npm prints one EBADENGINE for it until Node 22 is the floor.
+ * declares Node 22 while its code runs on Node 20 (the live tests run on it); every 4.x says so,
+ * and 3.x lacks the hooks the live guards need (README, First steps). npm prints one EBADENGINE
+ * for it until Node 22 is the floor.
  */
 const KNOWN_ENGINE_GAPS: Record<string, string> = {
   '@hocuspocus/server': 'declares >=22; runs on Node 20 (tests/api/live-*.test.ts); no 4.x release declares less',

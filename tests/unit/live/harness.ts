@@ -45,7 +45,8 @@ export class MemoryStore implements LiveStore {
   }
 
   async stored(articleId: string) {
-    return this.load(articleId);
+    const update = await this.load(articleId);
+    return update ? { update, through: 0 } : null;
   }
 
   async store(articleId: string, typed: TypedChange) {
@@ -58,7 +59,7 @@ export class MemoryStore implements LiveStore {
     Y.applyUpdate(doc, typed.update);
     const written = [...typed.sections.keys()].filter((id) => sectionHtml(doc, id) !== before.get(id));
     this.stores.push({ articleId, sections: [...typed.sections.keys()], actors: [...typed.sections.values()].map((a) => a.name), written });
-    return { state: Y.encodeStateAsUpdate(doc), saved: true };
+    return { state: Y.encodeStateAsUpdate(doc, typed.vector), vector: Y.encodeStateVector(doc), saved: true };
   }
 
   async keepInTrash(_articleId: string, sectionId: string, html: string) {

@@ -8,6 +8,7 @@ import oauthClient from './oauth-client/schema.json';
 import oauthGrant from './oauth-grant/schema.json';
 import oauthToken from './oauth-token/schema.json';
 import liveState from './live-state/schema.json';
+import liveUpdate from './live-update/schema.json';
 import premiseRevision from './premise-revision/schema.json';
 import publication from './publication/schema.json';
 import section from './section/schema.json';
@@ -34,6 +35,7 @@ export default {
   suggestion: { schema: suggestion },
   'premise-revision': { schema: premiseRevision },
   'live-state': { schema: liveState },
+  'live-update': { schema: liveUpdate },
   thread: { schema: thread },
   'thread-comment': { schema: threadComment },
   'change-set': { schema: changeSet },

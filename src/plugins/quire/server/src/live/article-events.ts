@@ -29,6 +29,8 @@ export class ArticleEvents implements Extension {
   private instance: Hocuspocus | null = null;
   private unsubscribe: (() => void) | null = null;
   private readonly queues = new Map<string, Promise<void>>();
+  /** Per open document, the last stored update merged into it: the next event reads only those after. */
+  private readonly through = new WeakMap<Document, number>();
 
   constructor(
     private readonly events: LiveEvents,
@@ -71,11 +73,14 @@ export class ArticleEvents implements Extension {
       return;
     }
     if (types.some((type) => type.startsWith('section.') || type === 'brief.changed')) {
-      const stored = await this.store.stored(event.articleId);
-      if (stored) {
-        await this.keepTyping(document, event, stored);
-        Y.applyUpdate(document, missingIn(document, stored), merged(event.by));
+      // A deleted section's text is compared with the whole stored state; else only what was stored since.
+      const deletes = event.changes.some((change) => change.type === 'section.deleted');
+      const stored = await this.store.stored(event.articleId, deletes ? 0 : (this.through.get(document) ?? 0));
+      if (stored?.update) {
+        if (deletes) await this.keepTyping(document, event, stored.update);
+        Y.applyUpdate(document, missingIn(document, stored.update), merged(event.by));
       }
+      if (stored) this.through.set(document, stored.through);
     }
     const meta = document.getMap('meta');
     const moved = COUNTERS.filter(([, moves]) => types.some(moves));

@@ -41,22 +41,34 @@ export interface TypedChange {
   premise: EventActor | null;
   /** Sections whose split by a typed heading was deferred (StoreResult.pendingSplits): split now if they settled. */
   resplit?: Map<string, EventActor>;
+  /** The document's state vector: the answer holds only what the document lacks (without it: the whole state). */
+  vector?: Uint8Array;
 }
 
-/** A store's answer: the state after it, and whether it was saved (nothing changed the text: not saved). */
+/** A store's answer: what the stored state has that the document lacks, its vector after, and whether it was saved (nothing changed the text: not saved). */
 export interface StoreResult {
   state: Uint8Array;
+  vector: Uint8Array;
   saved: boolean;
   /** Sections with a typed heading whose blocks were still being typed in: stored whole, to split at the next store. */
   pendingSplits?: string[];
+}
+
+/** The stored state as read: an update, and the last stored update it holds (to ask for what comes after). */
+export interface StoredState {
+  update: Uint8Array | null;
+  through: number;
 }
 
 /** The stored article: its one Yjs state, kept in step with its rows by every write. */
 export interface LiveStore {
   /** The stored state of an article being opened (built when it has none); null: no such article. */
   load(articleId: string): Promise<Uint8Array | null>;
-  /** The stored state as it is now; null: gone. */
-  stored(articleId: string): Promise<Uint8Array | null>;
+  /**
+   * The stored state as it is now, as one update; with `after` (an earlier answer's `through`),
+   * at least what was stored since (null update: nothing). Null: gone.
+   */
+  stored(articleId: string, after?: number): Promise<StoredState | null>;
   /** Stores typing (merged into the stored state, changed sections written); answers the state after. */
   store(articleId: string, typed: TypedChange): Promise<StoreResult | null>;
   /** The trash entry of a section deleted while someone typed in it holds their text. */

@@ -109,14 +109,20 @@ export class Storing implements Extension {
     tracked.premise = null;
     tracked.resplit = new Map();
     try {
-      const stored = await this.store.store(articleId, { update: Y.encodeStateAsUpdate(document, tracked.since), sections, premise, ...(resplit.size ? { resplit } : {}) });
+      const stored = await this.store.store(articleId, {
+        update: Y.encodeStateAsUpdate(document, tracked.since),
+        vector: Y.encodeStateVector(document),
+        sections,
+        premise,
+        ...(resplit.size ? { resplit } : {}),
+      });
       if (!stored) return;
       // A typed heading's split waits until the blocks it moves are no longer being typed in.
       for (const id of stored.pendingSplits ?? []) tracked.resplit.set(id, sections.get(id) ?? resplit.get(id) ?? SOMEONE);
       if (stored.pendingSplits?.length) this.soon(document, tracked);
       Y.applyUpdate(document, missingIn(document, stored.state), merged());
       // Only a saved state is known to hold what the document sent: the next store sends the rest.
-      if (stored.saved) tracked.since = Y.encodeStateVectorFromUpdate(stored.state);
+      if (stored.saved) tracked.since = stored.vector;
     } catch (error) {
       // Kept for the next try (what was tracked since is newer and wins), which comes by itself.
       for (const [id, actor] of sections) if (!tracked.sections.has(id)) tracked.sections.set(id, actor);

@@ -49,7 +49,7 @@ export function strapiStore(strapi: Core.Strapi, options: { coalesceSeconds: num
   const state = () => getService(strapi, 'liveState');
   return {
     load: (articleId) => state().load(articleId),
-    stored: (articleId) => state().stored(articleId),
+    stored: (articleId, after) => state().stored(articleId, after),
     store: (articleId, typed) => state().store(articleId, typed, { coalesceSeconds: options.coalesceSeconds }),
     keepInTrash: (articleId, sectionId, html) => state().keepInTrash(articleId, sectionId, html),
   };

@@ -157,7 +157,7 @@ export function articleRepository(strapi: Core.Strapi) {
 
       /** Deletes an article row with everything it holds: sections, notes, history, trash, suggestions, its publication. */
       async removeWithContent(k: Knex, articleRowId: number): Promise<void> {
-        for (const table of [TABLE.sections, TABLE.notes, TABLE.revisions, TABLE.trash, TABLE.suggestions, TABLE.premiseRevisions, TABLE.liveStates, TABLE.publications, THREAD_TABLE, COMMENT_TABLE]) {
+        for (const table of [TABLE.sections, TABLE.notes, TABLE.revisions, TABLE.trash, TABLE.suggestions, TABLE.premiseRevisions, TABLE.liveStates, TABLE.liveUpdates, TABLE.publications, THREAD_TABLE, COMMENT_TABLE]) {
           await k(tableName(strapi, table)).where({ article_id: articleRowId }).delete();
         }
         await k(articles()).where({ id: articleRowId }).delete();

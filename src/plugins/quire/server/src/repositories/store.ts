@@ -35,6 +35,7 @@ export const TABLE = {
   suggestions: 'quire_suggestions',
   premiseRevisions: 'quire_premise_revisions',
   liveStates: 'quire_live_states',
+  liveUpdates: 'quire_live_updates',
 } as const;
 
 /**

@@ -8,6 +8,9 @@
  * in one transaction. Processes holding the document merge the stored state by state vector
  * (live/), so an update applied twice counts once and a missed event heals at the next.
  *
+ * The state is stored as a base plus appended updates (services/live-log): a write appends
+ * only the Yjs update it made, compaction folds them into the base in a writer's transaction.
+ *
  * Service `liveState` (getService(strapi, 'liveState')).
  */
 import type { Core } from '@strapi/strapi';
@@ -18,22 +21,13 @@ import type { ArticleChange, EventActor } from '../domain/article-events';
 import type { SectionContent } from '../domain/markdown';
 import { Outline } from '../domain/outline';
 import { liveRepository } from '../repositories/live';
+import { liveLog, savedMarks, savedUpdate, type HeldState as Held } from './live-log';
 import { sectionRepository } from '../repositories/sections';
 import { lockArticle } from './article-lookup';
 import { getService } from './get-service';
 import { applyWrite, buildDoc, healDoc, sectionField, setOrder, setText, type OutlineMark, type StoredSection } from '../live/article-doc';
 import { storableHtml } from '../live/content';
-import type { StoreResult, TypedChange } from '../live/ports';
-
-/** The stored state of one article, as a transaction holds it. */
-interface Held {
-  doc: Y.Doc;
-  /** The section revisions the state holds. */
-  revs: Record<string, number>;
-  /** A store runs: the writes it makes through the edit engine leave the saving to it. */
-  deferred: boolean;
-  dirty: boolean;
-}
+import type { StoredState, StoreResult, TypedChange } from '../live/ports';
 
 /**
  * Marks revisions recorded by this design (every write in the state's transaction), and its
@@ -49,11 +43,9 @@ const isCurrent = (revs: Record<string, number>) => revs[CURRENT] === VERSION;
 export const outlineMarks = (outline: Outline): Array<OutlineMark & { id: string }> =>
   outline.entriesWithRev().map((entry, i) => ({ id: outline.items[i].uuid, anchor: entry.anchor, level: entry.level, title: entry.title, words: entry.words, source: entry.source, rev: entry.rev }));
 
-const decode = (state: string) => new Uint8Array(Buffer.from(state, 'base64'));
-const parseRevs = (revs: unknown): Record<string, number> => (typeof revs === 'string' ? JSON.parse(revs) : ((revs as Record<string, number>) ?? {}));
-
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const repository = liveRepository(strapi);
+  const log = liveLog(strapi);
   const sections = sectionRepository(strapi);
   const service = <K extends Parameters<typeof getService>[1]>(name: K) => getService(strapi, name);
   /** Per open transaction (its Knex handle): the stored states it loaded, by article row id. */
@@ -63,29 +55,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     let byArticle = open.get(trx);
     if (!byArticle) open.set(trx, (byArticle = new Map()));
     if (byArticle.has(articleRowId)) return byArticle.get(articleRowId)!;
-    const row = await repository.in(trx).savedState(articleRowId);
-    let state: Held | null = null;
-    if (row) {
-      const doc = new Y.Doc();
-      Y.applyUpdate(doc, decode(String(row.state)));
-      state = { doc, revs: parseRevs(row.revs), deferred: false, dirty: false };
-    }
+    const state = await log.read(trx, articleRowId);
     byArticle.set(articleRowId, state);
     return state;
   }
 
-  /** Saves the state; answers it encoded (a store hands the same bytes back to the live document). */
-  async function save(trx: Knex, articleRowId: number, state: Held): Promise<Uint8Array> {
-    const encoded = Y.encodeStateAsUpdate(state.doc);
-    await repository.in(trx).saveState(articleRowId, {
-      state: Buffer.from(encoded).toString('base64'),
-      revs: JSON.stringify(state.revs),
-      premise: state.doc.getText('premise').toString(),
-      updated_at: new Date(),
-    });
-    state.dirty = false;
-    return encoded;
-  }
+  const save = (trx: Knex, articleRowId: number, state: Held) => log.save(trx, articleRowId, state);
 
   /** The article's sections in order with their revisions, and the content of those asked for. */
   async function storedSections(trx: Knex, articleRowId: number, wanted: (item: { uuid: string; rev: number }) => boolean) {
@@ -130,7 +105,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const { outline, sections: rows } = await storedSections(trx, articleRowId, () => true);
       const doc = new Y.Doc();
       buildDoc(doc, rows, premise, outlineMarks(outline));
-      const built: Held = { doc, revs: revsOf(outline), deferred: false, dirty: true };
+      const built = log.built(doc, revsOf(outline));
       open.get(trx)!.set(articleRowId, built);
       return { state: built, changed: true };
     }
@@ -191,24 +166,28 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const saved = await repository.savedState(Number(article.id));
       if (saved) {
         // Mostly nothing to heal: answered without the article's lock.
-        const revs = parseRevs(saved.revs);
+        const { revs, premise } = savedMarks(saved);
         const items = await sections.items(Number(article.id));
-        const premiseAgrees = String(saved.premise ?? '') === String(article.premise ?? '');
-        if (premiseAgrees && isCurrent(revs) && items.length === Object.keys(revs).length - 1 && items.every((item) => revs[item.uuid] === Number(item.rev))) return decode(String(saved.state));
+        const premiseAgrees = premise === String(article.premise ?? '');
+        if (premiseAgrees && isCurrent(revs) && items.length === Object.keys(revs).length - 1 && items.every((item) => revs[item.uuid] === Number(item.rev))) return savedUpdate(saved);
       }
       return inTransaction(strapi, async (trx) => {
         await lockArticle(strapi, trx, Number(article.user_id), articleId, { outline: false });
         const fresh = await repository.in(trx).article(articleId);
         const { state, changed } = await ensure(trx, Number(article.id), String(fresh?.premise ?? ''));
-        return changed || state.dirty ? save(trx, Number(article.id), state) : Y.encodeStateAsUpdate(state.doc);
+        if (changed || state.dirty) await save(trx, Number(article.id), state);
+        return Y.encodeStateAsUpdate(state.doc);
       });
     },
 
-    /** The stored state as it is now (null: the article or its state is gone). */
-    async stored(articleId: string): Promise<Uint8Array | null> {
+    /**
+     * The stored state as it is now (null: the article or its state is gone), as one update;
+     * with `after` (the `through` of an earlier answer), only the updates appended since,
+     * unless a compaction folded some of them into the base meanwhile (then the whole state).
+     */
+    async stored(articleId: string, after = 0): Promise<StoredState | null> {
       const article = await repository.article(articleId);
-      const saved = article ? await repository.savedState(Number(article.id)) : null;
-      return saved ? decode(String(saved.state)) : null;
+      return article ? log.stored(Number(article.id), after) : null;
     },
 
     /**
@@ -269,8 +248,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         }
         state.deferred = false;
         const saved = byEditor.size > 0 || premiseStored || changed || reordered || state.dirty;
-        const encoded = saved ? await save(trx, articleRowId, state) : Y.encodeStateAsUpdate(state.doc);
-        return { state: encoded, saved, ...(pendingSplits.length ? { pendingSplits } : {}) };
+        if (saved) await save(trx, articleRowId, state);
+        // What the document lacks (by its vector: only the change), and what the stored state holds.
+        const missing = Y.encodeStateAsUpdate(state.doc, typed.vector);
+        return { state: missing, vector: Y.encodeStateVector(state.doc), saved, ...(pendingSplits.length ? { pendingSplits } : {}) };
       });
     },
 
