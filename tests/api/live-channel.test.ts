@@ -51,8 +51,11 @@ beforeAll(async () => {
   anchors = res.body.data.outline.map((s) => s.anchor);
   ids = await sectionIds();
 });
+// A test that fails before closing its clients would keep the document loaded for the next ones.
+afterEach(() => {
+  for (const client of clients.splice(0)) client.destroy();
+});
 afterAll(async () => {
-  for (const client of clients) client.destroy();
   await app?.close();
 });
 
