@@ -7,6 +7,7 @@
 import { adminBearer, adminToken, createAdmin } from '../helpers/admin';
 import { connectLive, liveUrl, sectionText, typeInto, until, type LiveClient } from '../helpers/live';
 import { bearer, createKey, registerUser, startApp, type TestApp } from '../helpers/strapi';
+import * as Y from 'yjs';
 
 let app: TestApp;
 let url: string;
@@ -50,8 +51,11 @@ beforeAll(async () => {
   anchors = res.body.data.outline.map((s) => s.anchor);
   ids = await sectionIds();
 });
+// A test that fails before closing its clients would keep the document loaded for the next ones.
+afterEach(() => {
+  for (const client of clients.splice(0)) client.destroy();
+});
 afterAll(async () => {
-  for (const client of clients) client.destroy();
   await app?.close();
 });
 
@@ -164,6 +168,29 @@ describe('agents\' writes arrive live, merged with what is being typed', () => {
     await until(() => client.doc.getArray('order').toArray().includes(ids[1]));
     expect(sectionText(client.doc, ids[1])).toContain('Unsaved words.');
     expect(client.doc.getMap('meta').get(`deleted:${ids[1]}`)).toBeUndefined();
+    client.destroy();
+  });
+
+  it('typing that reaches the server only after the section was deleted still goes to its trash entry', async () => {
+    const client = await open();
+    // The typing is held back (a copy of the page's document), sent once the delete has reached the page.
+    const held = new Y.Doc();
+    Y.applyUpdate(held, Y.encodeStateAsUpdate(client.doc));
+    typeInto(held, ids[2], 0, 0, 'Late words. ');
+    const res = await app.http.delete(`/api/articles/${articleId}/sections/${anchors[2]}`).set(bearer(agentKey));
+    expect(res.status).toBe(200);
+    await until(() => !client.doc.getArray('order').toArray().includes(ids[2]));
+    await app.strapi.plugin('quire').service('live').settled();
+    Y.applyUpdate(client.doc, Y.encodeStateAsUpdate(held, Y.encodeStateVector(client.doc)));
+    const k = app.strapi.db.connection;
+    await until(async () => String((await k('quire_trash').where({ uuid: ids[2] }).first('html'))?.html).includes('Late words.'));
+    const trash = await app.http.get(`/api/articles/${articleId}/trash`).set(bearer(agentKey));
+    const entry = trash.body.data.sections.find((t) => t.id === ids[2]);
+    const restored = await app.http.post(`/api/articles/${articleId}/trash/${entry.anchor}/restore`).set(bearer(agentKey)).send({});
+    expect(restored.status).toBe(200);
+    await until(() => client.doc.getArray('order').toArray().includes(ids[2]));
+    expect(sectionText(client.doc, ids[2])).toContain('Late words.');
+    held.destroy();
     client.destroy();
   });
 });

@@ -214,6 +214,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const candidates = [...new Set([...typed.sections.keys(), ...(typed.resplit?.keys() ?? [])])].filter((id) => order.has(id));
         const before = new Map(candidates.map((id) => [id, readableHtml(articleId, state.doc, id)]));
         const premiseBefore = state.doc.getText('premise').toString();
+        // Typing that reaches a section after its delete (the page's update came late): not a
+        // section to write, but its trash entry holds it (the delete's event compared without it).
+        const meta = state.doc.getMap('meta');
+        const late = [...typed.sections.keys()].filter((id) => !order.has(id) && meta.has(`deleted:${id}`));
+        const lateBefore = new Map(late.map((id) => [id, readableHtml(articleId, state.doc, id)]));
         Y.applyUpdate(state.doc, typed.update);
         // The order is the server's: a page's change to it is undone (with the rest of the state, it goes back to the page).
         const reordered = setOrder(state.doc, orderBefore);
@@ -246,8 +251,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         if (premiseStored) {
           await service('notes').setPremise(ownerId, articleId, premise, typed.premise ?? { kind: 'editor', name: 'an editor' }, { coalesceSeconds: options.coalesceSeconds });
         }
+        let trashed = 0;
+        for (const id of late) {
+          const html = readableHtml(articleId, state.doc, id);
+          if (html === null || html === lateBefore.get(id)) continue;
+          await repository.in(trx).trashContent(articleRowId, id, await service('workers').canvasSection(html || '<p></p>'));
+          trashed += 1;
+        }
         state.deferred = false;
-        const saved = byEditor.size > 0 || premiseStored || changed || reordered || state.dirty;
+        // Saved with the typing it kept in the trash: a restore then diffs against the same text.
+        const saved = byEditor.size > 0 || premiseStored || changed || reordered || state.dirty || trashed > 0;
         if (saved) await save(trx, articleRowId, state);
         // What the document lacks (by its vector: only the change), and what the stored state holds.
         const missing = Y.encodeStateAsUpdate(state.doc, typed.vector);
