@@ -42,6 +42,11 @@ export interface SavedLiveState {
 
 export function liveRepository(strapi: Core.Strapi) {
   const table = (name: string) => tableName(strapi, name);
+  /** An article's appended updates with an id above `after`, in order. */
+  const updatesAfter = async (k: Knex, articleRowId: number, after: number): Promise<SavedLiveState['updates']> =>
+    (await k(table(TABLE.liveUpdates)).where({ article_id: articleRowId }).andWhere('id', '>', after).orderBy('id').select(['id', 'update', 'bytes', 'revs', 'premise'])).map(
+      (row) => ({ ...row, id: Number(row.id), bytes: Number(row.bytes ?? 0) }),
+    );
   // Queries run on the open transaction or the pool, or on `repo.in(trx)` (kernel/db repositoryOf).
   return Object.assign(
     repositoryOf(strapi, {
@@ -54,11 +59,7 @@ export function liveRepository(strapi: Core.Strapi) {
        * reads has folded them into the base read second, and an update merged twice counts once.
        */
       async savedState(k: Knex, articleRowId: number, after = 0): Promise<SavedLiveState | null> {
-        const updates = await k(table(TABLE.liveUpdates))
-          .where({ article_id: articleRowId })
-          .andWhere('id', '>', after)
-          .orderBy('id')
-          .select(['id', 'update', 'bytes', 'revs', 'premise']);
+        const updates = await updatesAfter(k, articleRowId, after);
         const base = await k(table(TABLE.liveStates)).where({ article_id: articleRowId }).first(['id', 'state', 'revs', 'premise', 'folded_through']);
         if (!base) return null;
         const foldedThrough = Number(base.folded_through ?? 0);
@@ -69,15 +70,15 @@ export function liveRepository(strapi: Core.Strapi) {
           premise: base.premise ?? null,
           foldedThrough,
           // Those folded meanwhile are in the base already.
-          updates: updates.filter((row) => Number(row.id) > foldedThrough).map((row) => ({ ...row, id: Number(row.id), bytes: Number(row.bytes ?? 0) })),
+          updates: updates.filter((row) => row.id > foldedThrough),
         };
       },
       /** The updates after `after` and how far the base's fold reaches, without the base's state (null: no base). */
       async updatesSince(k: Knex, articleRowId: number, after: number): Promise<{ baseId: number; foldedThrough: number; updates: SavedLiveState['updates'] } | null> {
-        const updates = await k(table(TABLE.liveUpdates)).where({ article_id: articleRowId }).andWhere('id', '>', after).orderBy('id').select(['id', 'update', 'bytes', 'revs', 'premise']);
+        const updates = await updatesAfter(k, articleRowId, after);
         const base = await k(table(TABLE.liveStates)).where({ article_id: articleRowId }).first(['id', 'folded_through']);
         if (!base) return null;
-        return { baseId: Number(base.id), foldedThrough: Number(base.folded_through ?? 0), updates: updates.map((row) => ({ ...row, id: Number(row.id), bytes: Number(row.bytes ?? 0) })) };
+        return { baseId: Number(base.id), foldedThrough: Number(base.folded_through ?? 0), updates };
       },
       /** Writes a base whole (a state built from the rows); a row another process inserted meanwhile is updated instead. */
       async saveState(k: Knex, articleRowId: number, row: LiveStateRow): Promise<void> {

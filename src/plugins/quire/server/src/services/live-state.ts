@@ -62,6 +62,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   const save = (trx: Knex, articleRowId: number, state: Held) => log.save(trx, articleRowId, state);
 
+  /** A section deleted while someone typed in it: its trash entry holds their text (in `trx` when given). */
+  async function keepTyped(articleRowId: number, sectionId: string, html: string, trx?: Knex): Promise<void> {
+    const content = await service('workers').canvasSection(html || '<p></p>');
+    await (trx ? repository.in(trx) : repository).trashContent(articleRowId, sectionId, content);
+  }
+
   /** The article's sections in order with their revisions, and the content of those asked for. */
   async function storedSections(trx: Knex, articleRowId: number, wanted: (item: { uuid: string; rev: number }) => boolean) {
     const outline = Outline.of(await sections.in(trx).items(articleRowId));
@@ -255,7 +261,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         for (const id of late) {
           const html = readableHtml(articleId, state.doc, id);
           if (html === null || html === lateBefore.get(id)) continue;
-          await repository.in(trx).trashContent(articleRowId, id, await service('workers').canvasSection(html || '<p></p>'));
+          await keepTyped(articleRowId, id, html, trx);
           trashed += 1;
         }
         state.deferred = false;
@@ -272,8 +278,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async keepInTrash(articleId: string, sectionId: string, html: string): Promise<void> {
       const article = await repository.article(articleId);
       if (!article) return;
-      const content = await service('workers').canvasSection(html || '<p></p>');
-      await repository.trashContent(Number(article.id), sectionId, content);
+      await keepTyped(Number(article.id), sectionId, html);
     },
   };
   return api;
