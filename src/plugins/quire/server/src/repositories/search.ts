@@ -37,16 +37,20 @@ const CANDIDATE_COLUMNS = ['s.article_id', 's.uuid', 's.source', 's.markdown', '
 
 const isAscii = (text: string) => /^[\x20-\x7e]*$/.test(text);
 
+/** Sections `s` whose search text SQLite's LIKE finds `like` in (its ASCII case folding is a superset of ours). */
+const whereLike = (query: Knex.QueryBuilder, like: string) => query.whereRaw(`${searchTextOf('s')} LIKE ? ESCAPE '\\'`, [like]);
+
 /** Up to this many sections in all, a page of articles' candidates are read by article rather than through the FTS index. */
 export const SCAN_MAX_SECTIONS = 2_000;
 
 /** The candidates of one article by its own sections (SQLite, ASCII queries): compiled once (kernel/db compiledQuery). */
 const inArticleByScan = compiledQuery((k: Knex, { strapi }: { strapi: Core.Strapi }, uuid: string, userId: number, like: string) =>
-  k(tableName(strapi, TABLE.sections, 's'))
-    .join(tableName(strapi, TABLE.articles, 'a'), 'a.id', 's.article_id')
-    .where({ 'a.uuid': uuid, 'a.user_id': userId })
-    .whereRaw(`${searchTextOf('s')} LIKE ? ESCAPE '\\'`, [like])
-    .select([...CANDIDATE_COLUMNS, 'a.outline_rev']),
+  whereLike(
+    k(tableName(strapi, TABLE.sections, 's'))
+      .join(tableName(strapi, TABLE.articles, 'a'), 'a.id', 's.article_id')
+      .where({ 'a.uuid': uuid, 'a.user_id': userId }),
+    like,
+  ).select([...CANDIDATE_COLUMNS, 'a.outline_rev']),
 );
 
 export function searchRepository(strapi: Core.Strapi) {
@@ -58,13 +62,15 @@ export function searchRepository(strapi: Core.Strapi) {
    * Narrows a query on sections `s` to those whose search text may contain `q`, through the
    * index. Short queries: by SQL only where the database's case folding is known to be a
    * superset of ours (PostgreSQL ILIKE; SQLite LIKE for ASCII), else every section the rest of
-   * the query selects (by article).
+   * the query selects (by article). `byArticle`: the rest of the query selects few sections, so
+   * on SQLite an ASCII query is narrowed by LIKE even when the index could serve it (the index
+   * would look its trigrams up among every article's sections).
    */
-  function whereMayContain(query: Knex.QueryBuilder, q: string): Knex.QueryBuilder {
+  function whereMayContain(query: Knex.QueryBuilder, q: string, byArticle = false): Knex.QueryBuilder {
     const indexed = codePoints(q) >= MIN_INDEXED_QUERY;
     if (isPostgres()) return query.whereRaw(`${searchTextOf('s')} ILIKE ?`, [likeContains(q)]);
+    if (isAscii(q) && (byArticle || !indexed)) return whereLike(query, likeContains(q));
     if (indexed) return query.whereRaw(`s.id IN (SELECT rowid FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH ?)`, [ftsQuery(q)]);
-    if (isAscii(q)) return query.whereRaw(`${searchTextOf('s')} LIKE ? ESCAPE '\\'`, [likeContains(q)]);
     return query;
   }
 
@@ -93,12 +99,9 @@ export function searchRepository(strapi: Core.Strapi) {
     /** The candidate sections of several article rows. */
     inArticles(k: Knex, articleRowIds: number[], q: string, articleSections = Infinity): Promise<CandidateRow[]> {
       if (!articleRowIds.length) return Promise.resolve([]);
-      // SQLite, an ASCII query, articles of few sections in all (their outlines say how many):
-      // their own sections narrowed by LIKE cost less than the index's second lookup of the trigrams.
-      if (!isPostgres() && isAscii(q) && articleSections <= SCAN_MAX_SECTIONS) {
-        return k(sections('s')).whereIn('s.article_id', articleRowIds).whereRaw(`${searchTextOf('s')} LIKE ? ESCAPE '\\'`, [likeContains(q)]).select(CANDIDATE_COLUMNS);
-      }
-      return whereMayContain(k(sections('s')).whereIn('s.article_id', articleRowIds).select(CANDIDATE_COLUMNS), q);
+      // Articles of few sections in all (their outlines say how many): their own sections cost
+      // less than the index's second lookup of the trigrams.
+      return whereMayContain(k(sections('s')).whereIn('s.article_id', articleRowIds).select(CANDIDATE_COLUMNS), q, articleSections <= SCAN_MAX_SECTIONS);
     },
 
     /**
