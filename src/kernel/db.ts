@@ -104,6 +104,12 @@ interface CompiledSql {
 }
 
 /**
+ * A compiledQuery whose shape is a number of rows (several read by id, several inserted) is
+ * compiled for up to this many; more are built each time, so the statements kept stay few.
+ */
+export const COMPILED_MAX_ROWS = 8;
+
+/**
  * A query whose SQL Knex compiles once, not on every call: building and compiling a query
  * (wrapping each identifier, a subquery's raw bindings) cost the hottest requests more CPU than
  * SQLite spent running their indexed lookups (issue 33 point 5: the credential lookup and the
@@ -180,6 +186,3 @@ async function onSqlite<Row>(k: Knex, sql: string, values: unknown[]): Promise<R
     await client.releaseConnection(connection);
   }
 }
-
-/** compiledQuery for a select (its original name: the reads use it). */
-export const compiledSelect = compiledQuery;

@@ -7,7 +7,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { compiledQuery, repositoryOf, tableName } from '#kernel/db';
+import { COMPILED_MAX_ROWS, compiledQuery, repositoryOf, tableName } from '#kernel/db';
 import { findByAnchor, type AnchorTarget } from './store';
 
 export const CHANGE_SETS = 'quire_change_sets';
@@ -66,9 +66,6 @@ export interface ListFilter {
   limit: number;
 }
 
-/** Change sets of up to this many sections are inserted by a compiled statement (one per count); larger ones are built each time. */
-const COMPILED_MAX_SECTIONS = 8;
-
 export function changeSetRepository(strapi: Core.Strapi) {
   const sets = (alias?: string) => tableName(strapi, CHANGE_SETS, alias);
   const parts = (alias?: string) => tableName(strapi, CHANGE_SET_SECTIONS, alias);
@@ -81,7 +78,7 @@ export function changeSetRepository(strapi: Core.Strapi) {
   async function insertSections(k: Knex, articleRowId: number, changeSetId: number, sections: NewSection[], from: number): Promise<void> {
     if (!sections.length) return;
     const values = sections.flatMap((s, i) => [changeSetId, articleRowId, s.sectionUuid, from + i, s.title, s.inserted, s.deleted, s.moved, s.before, s.after]);
-    if (sections.length <= COMPILED_MAX_SECTIONS) await insertSectionsQuery(k, String(sections.length), sections.length, ...values);
+    if (sections.length <= COMPILED_MAX_ROWS) await insertSectionsQuery(k, String(sections.length), sections.length, ...values);
     else await sectionRows(k, sections.length, ...values);
   }
 

@@ -4,7 +4,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { roleAllowsColumn } from '#kernel/permissions';
-import { compiledSelect, knexOf, repositoryOf, tableName } from '#kernel/db';
+import { compiledQuery, knexOf, repositoryOf, tableName } from '#kernel/db';
 
 export const KEYS_TABLE = 'quire_api_keys';
 export const KEY_UID = 'plugin::quire.api-key';
@@ -41,8 +41,8 @@ export interface KeyRow {
 export function keyRepository(strapi: Core.Strapi) {
   const keys = (alias?: string) => tableName(strapi, KEYS_TABLE, alias);
   const query = () => strapi.db.query(KEY_UID);
-  // Every key-authenticated request runs it: compiled once per number of actions (kernel/db compiledSelect).
-  const byHashQuery = compiledSelect((k: Knex, _actions: number, hash: string, ...actions: string[]) => {
+  // Every key-authenticated request runs it: compiled once per number of actions (kernel/db compiledQuery).
+  const byHashQuery = compiledQuery((k: Knex, _actions: number, hash: string, ...actions: string[]) => {
     const q = k(keys('k'))
       .join(tableName(strapi, strapi.db.metadata.get(USERS).tableName, 'u'), 'u.id', 'k.user_id')
       .where('k.hash', hash);

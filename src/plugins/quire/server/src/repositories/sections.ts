@@ -5,7 +5,7 @@
  */
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
-import { compiledQuery, repositoryOf, tableName } from '#kernel/db';
+import { COMPILED_MAX_ROWS, compiledQuery, repositoryOf, tableName } from '#kernel/db';
 import { newId } from '../domain/anchors';
 import type { SectionContent } from '../domain/markdown';
 import type { OutlineItem } from '../domain/outline';
@@ -68,9 +68,6 @@ function contentColumns({ content, rev }: SectionUpdate, by: WrittenBy, now: Dat
     updated_at: now,
   };
 }
-
-/** Reads of up to this many rows by id are compiled statements (one per count); more are built each time. */
-const COMPILED_MAX_ROWS = 8;
 
 /** Integer columns among those: cast in a CASE, where PostgreSQL cannot infer a parameter's type. */
 const INTEGER_COLUMNS = new Set(['level', 'words', 'rev']);

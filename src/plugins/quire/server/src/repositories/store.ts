@@ -12,7 +12,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Knex } from 'knex';
 import { anchorOf, normalizeAnchor, normalizeId, prefixUpperBound, type AnchorScope } from '../domain/anchors';
-import { compiledQuery, compiledSelect, knexOf, tableName } from '#kernel/db';
+import { compiledQuery, knexOf, tableName } from '#kernel/db';
 
 export const UID = {
   article: 'plugin::quire.article',
@@ -102,10 +102,10 @@ export interface AnchorTarget {
 export type AnchorLookup<Row = any> = { row: Row; anchor: string } | { missing: 'article' | 'anchor' | 'several' };
 
 /**
- * findByAnchor's query, compiled once per table and columns (kernel/db compiledSelect): every
+ * findByAnchor's query, compiled once per table and columns (kernel/db compiledQuery): every
  * read and write of a section or note by anchor runs it.
  */
-const anchorQuery = compiledSelect((k: Knex, { strapi, table, columns }: { strapi: Core.Strapi; table: string; columns: string[] }, uuid: string, userId: number, anchor: string, upperBound: string) => {
+const anchorQuery = compiledQuery((k: Knex, { strapi, table, columns }: { strapi: Core.Strapi; table: string; columns: string[] }, uuid: string, userId: number, anchor: string, upperBound: string) => {
   const neighbour = (op: '<' | '>', direction: 'asc' | 'desc', as: string) =>
     k(tableName(strapi, table, 'p'))
       .select('p.uuid')
